@@ -1,0 +1,22 @@
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { createLanguageClient } from './languageClient';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const started = Date.now();
+  const log = vscode.window.createOutputChannel("Toolsmith Language Server", { log: true });
+  context.subscriptions.push(log);
+
+  client = createLanguageClient(context, log);
+  await client.start();
+
+  // Activation time is read by the end-to-end suite and the benchmark from this log line.
+  log.appendLine(`Toolsmith activated in ${Date.now() - started} ms`);
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

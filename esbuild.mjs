@@ -1,0 +1,52 @@
+// Bundles every entry point: the extension client, the language server, the CLI and the webview scripts.
+// Usage: node esbuild.mjs [--watch] [--production]
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const nodeCommon = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  // The analysis core must not pull the vscode API; only the client marks it external.
+};
+
+const builds = [
+  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { cli: 'server/src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  {
+    bundle: true,
+    platform: 'browser',
+    target: 'es2022',
+    format: 'esm',
+    sourcemap: !production,
+    minify: production,
+    logLevel: 'warning',
+    entryPoints: Object.fromEntries(
+      fs.readdirSync('webview/src').filter((f) => /^[a-z-]+\.ts$/.test(f) && !f.endsWith('.d.ts')).map((f) => [f.replace(/\.ts$/, ''), `webview/src/${f}`]),
+    ),
+    outdir: 'dist/webview',
+    loader: { '.ttf': 'file' },
+  },
+];
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[esbuild] watching client, server, cli and webview...');
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+  fs.chmodSync('dist/cli.js', 0o755);
+  // codicons font + css are loaded by webviews from dist/.
+  fs.mkdirSync('dist/webview', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) {
+    fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/webview/${f}`);
+  }
+}

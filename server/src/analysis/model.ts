@@ -1,0 +1,219 @@
+/**
+ * The language-neutral model every front-end produces and every consumer (contract, rules, LSP, CLI, preview) reads.
+ *
+ * Data flows one way: source text -> front-end (typescript/ or python/) -> ToolDefinition[] -> contract / rules.
+ * A front-end never knows a rule exists; a rule never parses source. Everything a rule or a quick fix needs
+ * (values, source spans, handler facts) is carried here.
+ *
+ * Spans are half-open character offsets [start, end) into the text of `file` (an absolute path, or the
+ * document URI for unsaved documents). The LSP/CLI layers turn them into line/column positions.
+ */
+
+export type Language = 'typescript' | 'python';
+
+/**
+ * Which library builds the contract — the JSON published by tools/list depends on it.
+ *  - ts-sdk:        @modelcontextprotocol/sdk (McpServer.registerTool / server.tool)
+ *  - mcp:           official Python SDK 2.x (`from mcp.server import MCPServer`)
+ *  - mcp-v1:        the removed 1.x import `from mcp.server.fastmcp import FastMCP`
+ *  - fastmcp:       standalone FastMCP (`from fastmcp import FastMCP`)
+ */
+export type Framework = 'ts-sdk' | 'mcp' | 'mcp-v1' | 'fastmcp';
+
+export interface Span {
+  file: string;
+  start: number;
+  end: number;
+}
+
+/** Something the analyser could not resolve statically. Shown as "unresolved" — never guessed. */
+export interface Unresolved {
+  /** Which part of the contract is affected, e.g. "description", "inputSchema.properties.query", "name". */
+  part: string;
+  reason: string;
+  span: Span;
+}
+
+/** A statically known value with where it was written. `value` is undefined when unresolved. */
+export interface Located<T> {
+  value: T | undefined;
+  /** Where the value is written (the literal itself, possibly in another file through a const/import). */
+  span: Span;
+  /** Set when the expression could not be resolved; `value` is then undefined. */
+  unresolved?: Unresolved;
+}
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+export type JsonSchema = { [key: string]: JsonValue };
+
+/** One constraint written in source: `.max(100)`, `Field(le=100)`, `.describe("...")`, `ge=1`... */
+export interface ConstraintFact {
+  /** JSON Schema keyword it produces (maxLength, maximum, minimum, pattern, format, description, default, ...). */
+  keyword: string;
+  value: JsonValue | undefined;
+  span: Span;
+}
+
+export interface ParameterDefinition {
+  /** The property name the model sees in inputSchema.properties. */
+  name: string;
+  /** The name as written (Python parameter or TS object key). */
+  nameSpan: Span;
+  /** Whole parameter / property declaration. */
+  span: Span;
+  /** The type part: TS the zod expression; Python the annotation (undefined when the parameter has none). */
+  typeSpan?: Span;
+  /** Type as written, e.g. `z.string().max(10)` or `Annotated[int, Field(ge=1)]`; undefined when untyped. */
+  typeText?: string;
+  /** The JSON Schema of this property exactly as published (undefined when unresolved). */
+  schema?: JsonSchema;
+  required: boolean;
+  /** The description the model sees for this parameter, with where it comes from. */
+  description?: Located<string> & { origin: 'describe' | 'field' | 'docstring' | 'meta' | 'other' };
+  /** Every constraint written in source for this parameter. */
+  constraints: ConstraintFact[];
+  /** Default value as written, if any. */
+  defaultValue?: Located<JsonValue>;
+  /** True when the language type is "any"/"unknown" or missing (Python without annotation). */
+  untyped: boolean;
+  /** Python: the parameter is declared with a leading underscore / other unusable shapes. */
+  pythonKind?: 'positional' | 'keyword' | 'varargs' | 'kwargs';
+}
+
+export interface AnnotationEntry {
+  key: string;
+  value: JsonValue | undefined;
+  span: Span;
+  keySpan: Span;
+}
+
+/** A call made inside the handler body — the facts security/IO rules need, extracted by the front-end. */
+export interface CallFact {
+  /** Dotted callee as written after resolving imports where easy: `fs.readFileSync`, `subprocess.run`, `os.system`, `exec`, `requests.get`, `time.sleep`. */
+  callee: string;
+  span: Span;
+  /** Names of handler parameters whose value (directly or via simple local aliases) reaches an argument. */
+  paramsInArgs: string[];
+  /** `shell: true` / `shell=True` present among the arguments. */
+  shell: boolean;
+  /** Awaited (TS `await x()`, Python `await x()`). */
+  awaited: boolean;
+}
+
+/** A `return` (or the implicit final expression) of the handler. */
+export interface ReturnFact {
+  span: Span;
+  /** TS: the returned object literal's keys; Python: undefined. */
+  keys?: string[];
+  /** TS: `content` array has an item with type "text". */
+  hasTextContent?: boolean;
+  /** TS: the returned object sets `structuredContent`. */
+  hasStructuredContent?: boolean;
+  /** TS/Py: `isError: true` set literally. */
+  isError?: boolean;
+  /** Literal text(s) sent to the model in this return (text content items, or returned strings). */
+  texts: string[];
+  /** The returned value looks like an error payload: `{ error: ... }`, text starting with "Error", JSON with an error key. */
+  looksLikeError: boolean;
+  /** What kind of value is returned: object literal / dict / model instance / string / other. */
+  valueKind: 'object' | 'string' | 'list' | 'none' | 'other';
+  /** Error internals passed to the model: `String(err)`, `JSON.stringify(err)`, `err.stack`, `traceback.format_exc()`, `str(e)`. */
+  leaks: { kind: 'stack' | 'stringified-error' | 'traceback'; span: Span }[];
+  /** Insertion point for a fix that adds a property to the returned object (TS: after the last property). */
+  objectEndOffset?: number;
+}
+
+export interface HandlerDefinition {
+  span: Span;
+  /** The function name (Python) or undefined for inline arrows. */
+  name?: string;
+  isAsync: boolean;
+  /** Whole body span. */
+  bodySpan: Span;
+  calls: CallFact[];
+  returns: ReturnFact[];
+  /** Python: `raise` statements with their exception names (`ToolError`, `ValueError`). */
+  raises: { exception: string; span: Span; message?: string }[];
+  /** Python return annotation as written (`dict`, `MyModel`, `list[str]`, `str`), undefined if none. */
+  returnAnnotation?: string;
+  /** The handler checks containment of a path (path.resolve + startsWith / relative, Path.resolve().is_relative_to). */
+  hasPathContainmentCheck: boolean;
+}
+
+export interface ToolDefinition {
+  language: Language;
+  framework: Framework;
+  /** Version of the framework read from the workspace (package.json / lock / pyproject / requirements), if known. */
+  frameworkVersion?: string;
+  /** Absolute path (or URI) of the file that registers the tool. */
+  file: string;
+  /** Identity of the server instance the tool is registered on (to group tools and find duplicates). */
+  server: { id: string; variable: string; name?: string; span: Span };
+  registration: {
+    /** registerTool | tool (deprecated TS overloads) | decorator (Python @x.tool) | add_tool */
+    kind: 'registerTool' | 'tool' | 'decorator' | 'add_tool';
+    /** The whole call / decorated function. */
+    span: Span;
+    /** The callee expression (`server.registerTool`, `mcp.tool`) — used by fixes rewriting the call. */
+    calleeSpan: Span;
+    /** Python: decorator written without parentheses (`@mcp.tool`). */
+    decoratorCalled?: boolean;
+    /** TS `server.tool(...)`: which overload (argument kinds in order). */
+    overload?: string[];
+    /** Span of the config object literal (TS registerTool 2nd argument, Python decorator arguments). */
+    configSpan?: Span;
+  };
+  name: Located<string>;
+  title?: Located<string>;
+  description?: Located<string> & {
+    /** Where it comes from: explicit (description:/description=), docstring, deprecated overload argument. */
+    origin: 'explicit' | 'docstring' | 'argument';
+  };
+  /** Python: the docstring as written (raw text) and its parsed Args entries, whatever the framework does with them. */
+  docstring?: {
+    raw: string;
+    span: Span;
+    args: { name: string; description: string; span: Span }[];
+    argsSectionSpan?: Span;
+  };
+  parameters: ParameterDefinition[];
+  /** Where the input schema is written (TS inputSchema value / shape; Python the parameter list). */
+  inputSchemaSpan?: Span;
+  /** True when the TS inputSchema root is not an object / raw shape. */
+  inputSchemaNotObject?: boolean;
+  outputSchemaSpan?: Span;
+  annotations?: { span: Span; entries: AnnotationEntry[] };
+  handler?: HandlerDefinition;
+  /** The exact object tools/list will return for this tool (key order irrelevant). Undefined parts are listed in `unresolved`. */
+  contract: JsonSchema;
+  /** Everything that could not be resolved statically. Non-empty => the contract is partial. */
+  unresolved: Unresolved[];
+  /** Zod/pydantic constructs JSON Schema cannot carry (z.date(), .transform, z.bigint()...). */
+  unrepresentable: { construct: string; span: Span }[];
+}
+
+/** Facts about a file that are not tied to one tool (server-level rules, suppression). */
+export interface FileFacts {
+  file: string;
+  language: Language;
+  framework?: Framework;
+  /** Python `from mcp.server.fastmcp import FastMCP` — the removed 1.x import. */
+  v1Imports: { span: Span; text: string }[];
+  /** Servers created/used in the file. */
+  servers: { id: string; variable: string; name?: string; span: Span; constructorSpan?: Span }[];
+  /** Files this file's tools depend on (imported schema modules), for re-analysis on change. */
+  dependencies: string[];
+  /** Syntax errors reported by the parser (analysis still returns what it could). */
+  syntaxErrors: { message: string; span: Span }[];
+}
+
+export interface AnalysisResult {
+  tools: ToolDefinition[];
+  files: FileFacts[];
+}
+
+/** Reads other workspace files (imports across files); returns undefined when the file does not exist. */
+export interface FileHost {
+  readFile(path: string): string | undefined;
+  fileExists(path: string): boolean;
+}

@@ -1,0 +1,46 @@
+import type { AnalysisResult, FileFacts, Span, ToolDefinition } from '../analysis/model';
+import type { Severity, ToolsmithSettings } from '../../../common/settings';
+
+/** A text edit expressed on source offsets (converted to LSP/CLI positions by the caller). */
+export interface Edit {
+  span: Span;
+  newText: string;
+}
+
+export interface Fix {
+  title: string;
+  edits: Edit[];
+  /** Safe fixes are applied by `source.fixAll.toolsmith` and `toolsmith check --fix`. */
+  safe: boolean;
+}
+
+export interface Finding {
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  span: Span;
+  /** The tool's name, or null for a server/file-level finding. */
+  tool: string | null;
+  fixes: Fix[];
+}
+
+export interface RuleContext {
+  settings: ToolsmithSettings;
+  /** Full text of a file by path (the analysed document, or a workspace file for cross-file spans). */
+  textOf(file: string): string | undefined;
+}
+
+export interface Rule {
+  id: string;
+  defaultSeverity: Severity;
+  /** Languages the rule applies to. */
+  languages: ('typescript' | 'python')[];
+  /** One line: what the rule checks (shown in docs/CLI). */
+  summary: string;
+  /** Per-tool check. */
+  checkTool?(tool: ToolDefinition, ctx: RuleContext): Omit<Finding, 'ruleId' | 'severity'>[];
+  /** Per-server check (all tools registered on one server instance, plus the file facts). */
+  checkServer?(tools: ToolDefinition[], files: FileFacts[], ctx: RuleContext): Omit<Finding, 'ruleId' | 'severity'>[];
+}
+
+export type RunRules = (result: AnalysisResult, ctx: RuleContext) => Finding[];

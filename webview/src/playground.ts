@@ -1,0 +1,1 @@
+// Playground webview entry (placeholder until the playground lands).
