@@ -24,10 +24,17 @@ function findTests(dir) {
   return out.sort();
 }
 
+/** Builds dist/. Serialised with flock where available, so parallel runs never read a half-written bundle. */
+export function build() {
+  const hasFlock = spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (hasFlock) execFileSync('flock', ['/tmp/toolsmith-build.lock', process.execPath, path.join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
+  else execFileSync(process.execPath, [path.join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
+}
+
 export function runLayer(layer, { prepare = true, extraArgs = [] } = {}) {
   if (!LAYERS.includes(layer)) throw new Error(`unknown layer ${layer} (${LAYERS.join(', ')})`);
   ensureDeps();
-  execFileSync(process.execPath, [path.join(root, 'esbuild.mjs')], { cwd: root, stdio: 'inherit' });
+  build();
   const prep = path.join(root, 'scripts', `prepare-${layer}.mjs`);
   if (prepare && fs.existsSync(prep)) {
     const r = spawnSync(process.execPath, [prep], { cwd: root, stdio: 'inherit' });
