@@ -1,8 +1,10 @@
 import type { AnalysisResult } from '../analysis/model';
 import type { Finding, Rule, RuleContext } from './types';
+import { CATALOG_A } from './catalog-a';
+import { CATALOG_B } from './catalog-b';
 
 /** Every rule of the catalogue (RULES.md), one file each. */
-export const RULES: Rule[] = [];
+export const RULES: Rule[] = [...CATALOG_A, ...CATALOG_B];
 
 /**
  * Runs every enabled rule over an analysis result. A rule that throws is skipped for this file and reported
