@@ -11,17 +11,23 @@ export const venvDir = path.join(root, '.cache', 'venv');
 export const venvPython = path.join(venvDir, 'bin', 'python');
 const requirements = path.join(root, 'test', 'python-requirements.txt');
 
-export function ensureVenv() {
-  const wanted = crypto.createHash('sha256').update(fs.readFileSync(requirements)).digest('hex');
-  const stamp = path.join(venvDir, '.toolsmith-requirements');
-  if (fs.existsSync(venvPython) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return venvPython;
-  const python = process.env.TOOLSMITH_PYTHON || 'python3';
-  console.log(`[toolsmith] creating Python venv at ${path.relative(root, venvDir)} (${python})...`);
-  fs.rmSync(venvDir, { recursive: true, force: true });
-  execFileSync(python, ['-m', 'venv', venvDir], { stdio: 'inherit' });
-  execFileSync(venvPython, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '-r', requirements], { stdio: 'inherit' });
+/** Creates (or reuses, when its requirements did not change) a venv at `dir` with the pinned `requirementsFile`. */
+export function ensureVenvAt(dir, requirementsFile) {
+  const python = path.join(dir, 'bin', 'python');
+  const wanted = crypto.createHash('sha256').update(fs.readFileSync(requirementsFile)).digest('hex');
+  const stamp = path.join(dir, '.toolsmith-requirements');
+  if (fs.existsSync(python) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return python;
+  const basePython = process.env.TOOLSMITH_PYTHON || 'python3';
+  console.log(`[toolsmith] creating Python venv at ${path.relative(root, dir)} (${basePython})...`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  execFileSync(basePython, ['-m', 'venv', dir], { stdio: 'inherit' });
+  execFileSync(python, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '-r', requirementsFile], { stdio: 'inherit' });
   fs.writeFileSync(stamp, wanted);
-  return venvPython;
+  return python;
+}
+
+export function ensureVenv() {
+  return ensureVenvAt(venvDir, requirements);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(ensureVenv());
