@@ -1,0 +1,84 @@
+/**
+ * `toolsmith check` against the peer linters fastmcp-lint and mcpolish (PyPI, pinned in bench/python-requirements.txt,
+ * installed in .cache/venv-bench) on the same generated Python corpus: whole-process time (median of runs made
+ * interleaved in one process, so machine noise hits all three alike) and the findings each one reports.
+ */
+import { spawnSync } from 'node:child_process';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import { writePythonCorpus } from './corpus';
+
+const root = path.resolve(__dirname, '..');
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function timed(cmd: string, args: string[], cwd: string): { ms: number; stdout: string; status: number | null } {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.error) throw r.error;
+  return { ms, stdout: r.stdout, status: r.status };
+}
+
+export interface PeerComparison {
+  files: number;
+  tools: number;
+  medianMs: Record<string, number>;
+  overFastestPeer: number;
+  findings: Record<string, { total: number; byTool: Record<string, string[]> }>;
+}
+
+export async function comparePeers(opts: { files?: number; toolsPerFile?: number; runs?: number } = {}): Promise<PeerComparison> {
+  const files = opts.files ?? 20;
+  const toolsPerFile = opts.toolsPerFile ?? 12;
+  const runs = opts.runs ?? 5;
+  // Imported lazily: plain .mjs helper shared with the test scripts.
+  const { ensureVenvAt } = (await import(path.join(root, 'scripts', 'ensure-venv.mjs'))) as {
+    ensureVenvAt(dir: string, req: string): string;
+  };
+  const python = ensureVenvAt(path.join(root, '.cache', 'venv-bench'), path.join(root, 'bench', 'python-requirements.txt'));
+  const bin = path.dirname(python);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-peers-'));
+  const corpus = writePythonCorpus(path.join(dir, 'corpus'), files, toolsPerFile);
+  const rel = corpus.map((f) => path.relative(dir, f));
+
+  const commands: Record<string, [string, string[]]> = {
+    toolsmith: [process.execPath, [path.join(root, 'dist', 'cli.js'), 'check', 'corpus', '--format', 'json']],
+    'fastmcp-lint': [path.join(bin, 'fastmcp-lint'), ['--json', ...rel]],
+    mcpolish: [path.join(bin, 'mcpolish'), ['lint', 'corpus', '--format', 'json', '--fail-on', 'never', '--registry', 'off']],
+  };
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(commands).map((k) => [k, []]));
+  const outputs: Record<string, string> = {};
+  for (let i = 0; i < runs + 1; i++) {
+    for (const [name, [cmd, args]] of Object.entries(commands)) {
+      const r = timed(cmd, args, dir);
+      if (i === 0) outputs[name] = r.stdout; // first run is a warm-up, also the one whose findings we read
+      else times[name].push(r.ms);
+    }
+  }
+  const medianMs = Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(median(v))]));
+  const fastestPeer = Math.min(medianMs['fastmcp-lint'], medianMs.mcpolish);
+
+  const findings: PeerComparison['findings'] = {};
+  const add = (linter: string, tool: string, rule: string) => {
+    findings[linter] ??= { total: 0, byTool: {} };
+    findings[linter].total++;
+    (findings[linter].byTool[tool] ??= []).push(rule);
+  };
+  for (const f of JSON.parse(outputs.toolsmith || '[]') as { ruleId: string; tool: string | null }[]) add('toolsmith', f.tool ?? '<server>', f.ruleId);
+  for (const t of JSON.parse(outputs['fastmcp-lint'] || '[]') as { tool: string; issues: { code: string }[] }[]) {
+    for (const issue of t.issues) add('fastmcp-lint', t.tool, issue.code);
+  }
+  const mp = JSON.parse(outputs.mcpolish || '{}') as { diagnostics?: { rule_id: string; tool_name?: string | null }[] };
+  for (const d of mp.diagnostics ?? []) add('mcpolish', d.tool_name ?? '<server>', d.rule_id);
+  fs.rmSync(dir, { recursive: true, force: true });
+  return { files, tools: files * toolsPerFile, medianMs, overFastestPeer: +(medianMs.toolsmith / fastestPeer).toFixed(3), findings };
+}
+
+if (require.main === module) {
+  comparePeers().then((r) => console.log(JSON.stringify(r, null, 2)));
+}
