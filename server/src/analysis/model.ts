@@ -85,6 +85,8 @@ export interface AnnotationEntry {
   value: JsonValue | undefined;
   span: Span;
   keySpan: Span;
+  /** Optional (rules B): the value expression alone, so a fix can flip `true` -> `false` in place. */
+  valueSpan?: Span;
 }
 
 /** A call made inside the handler body — the facts security/IO rules need, extracted by the front-end. */
@@ -121,6 +123,18 @@ export interface ReturnFact {
   leaks: { kind: 'stack' | 'stringified-error' | 'traceback'; span: Span }[];
   /** Insertion point for a fix that adds a property to the returned object (TS: after the last property). */
   objectEndOffset?: number;
+  /** Optional (rules B): the returned expression itself (Python: after `return`; TS: the returned object). */
+  valueSpan?: Span;
+  /** Optional (rules B): TS offset just after the `{` of the returned object literal (a property inserted there is always valid). */
+  objectStartOffset?: number;
+  /** Optional (rules B): TS the expression given to `structuredContent` (or the shorthand identifier). */
+  structuredContentSpan?: Span;
+  /** Optional (rules B): TS the `content` value when it is an array literal (`[ ... ]`). */
+  contentArraySpan?: Span;
+  /** Optional (rules B): the error message expression inside an error-looking return (`"..."` in `{"error": "..."}` / the returned string). */
+  errorMessageSpan?: Span;
+  /** Optional (rules B): TS top-level properties of the structuredContent value with their JSON type, from the type checker. */
+  structuredShape?: { name: string; kind: 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null' | 'unknown'; optional?: boolean }[];
 }
 
 export interface HandlerDefinition {
@@ -133,11 +147,13 @@ export interface HandlerDefinition {
   calls: CallFact[];
   returns: ReturnFact[];
   /** Python: `raise` statements with their exception names (`ToolError`, `ValueError`). */
-  raises: { exception: string; span: Span; message?: string }[];
+  raises: { exception: string; span: Span; message?: string; /** Optional (rules B): error internals in the raised message (`str(e)`, traceback). */ leaks?: { kind: 'stack' | 'stringified-error' | 'traceback'; span: Span }[] }[];
   /** Python return annotation as written (`dict`, `MyModel`, `list[str]`, `str`), undefined if none. */
   returnAnnotation?: string;
   /** The handler checks containment of a path (path.resolve + startsWith / relative, Path.resolve().is_relative_to). */
   hasPathContainmentCheck: boolean;
+  /** Optional (rules B): Python offset of the `)` closing the def's parameter list (where a new parameter is appended). */
+  paramsEndOffset?: number;
 }
 
 export interface ToolDefinition {
@@ -181,6 +197,8 @@ export interface ToolDefinition {
   inputSchemaSpan?: Span;
   /** True when the TS inputSchema root is not an object / raw shape. */
   inputSchemaNotObject?: boolean;
+  /** Optional (rules B): TS the object literal of the raw shape (or of `z.object({...})`'s argument), where a property can be added. */
+  inputShapeSpan?: Span;
   outputSchemaSpan?: Span;
   annotations?: { span: Span; entries: AnnotationEntry[] };
   handler?: HandlerDefinition;
