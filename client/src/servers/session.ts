@@ -1,0 +1,422 @@
+/**
+ * One MCP server process and the SDK's own Client talking to it over stdio.
+ * vscode-free on purpose: the tree, the playground and the tests all drive this class.
+ *
+ * Every fault a server can show (exits at start, never answers initialize, crashes mid-call, hangs,
+ * junk on stdout, huge results) ends here as a SessionError with a message an author can act on.
+ */
+import { EventEmitter } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type GetPromptResult,
+  type JSONRPCMessage,
+  type LoggingMessageNotification,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { maskText } from './secrets';
+
+export interface LaunchSpec {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export type SessionStatus = 'stopped' | 'starting' | 'running' | 'stopping' | 'crashed' | 'failed';
+
+export interface SessionOptions {
+  /** How long the server may take to answer initialize. */
+  initializeTimeoutMs?: number;
+  /** Largest single message accepted on stdout (the SDK default of 10 MB is too small for big results). */
+  maxMessageBytes?: number;
+  /** How many stderr lines are kept for error messages. */
+  stderrTailLines?: number;
+  clientInfo?: { name: string; version: string };
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** What a tools/call ended with. A tool error (isError) is a result; a protocol error is not. */
+export type CallOutcome =
+  | { kind: 'result'; result: CallToolResult; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined; responseBytes: number }
+  | { kind: 'error'; error: SessionError; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined };
+
+export type SessionErrorKind =
+  | 'spawn-failed'
+  | 'exited-at-start'
+  | 'initialize-timeout'
+  | 'crashed'
+  | 'timeout'
+  | 'cancelled'
+  | 'protocol-error'
+  | 'not-running';
+
+export class SessionError extends Error {
+  constructor(
+    readonly kind: SessionErrorKind,
+    message: string,
+    readonly code?: number,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export interface SessionEvents {
+  status: [SessionStatus];
+  stderr: [string];
+  log: [LoggingMessageNotification['params']];
+  /** Something the author should know that is not an error of a call (junk on stdout...). */
+  warning: [string];
+  toolsChanged: [Tool[]];
+}
+
+interface Pending {
+  request?: JSONRPCMessage;
+  response?: JSONRPCMessage;
+  responseBytes: number;
+}
+
+const DEFAULTS = { initializeTimeoutMs: 15_000, maxMessageBytes: 256 * 1024 * 1024, stderrTailLines: 40 };
+
+export class McpSession extends EventEmitter<SessionEvents> {
+  status: SessionStatus = 'stopped';
+  /** Why the session is crashed/failed, in words. */
+  lastError: SessionError | undefined;
+  serverInfo: { name: string; version: string } | undefined;
+  protocolVersion: string | undefined;
+  instructions: string | undefined;
+  capabilities: Record<string, unknown> | undefined;
+  tools: Tool[] = [];
+  readonly stderrTail: string[] = [];
+  pid: number | undefined;
+  exitCode: number | null | undefined;
+  exitSignal: NodeJS.Signals | null | undefined;
+
+  private client: Client | undefined;
+  private transport: StdioClientTransport | undefined;
+  private readonly opts: Required<SessionOptions>;
+  private readonly exchanges = new Map<string | number, Pending>();
+  private stopping = false;
+  private junkLines = 0;
+  private partialStderr = '';
+
+  constructor(
+    readonly spec: LaunchSpec,
+    options: SessionOptions = {},
+  ) {
+    super();
+    this.opts = { ...DEFAULTS, clientInfo: { name: 'toolsmith-playground', version: '0.1.0' }, ...options };
+  }
+
+  get running(): boolean {
+    return this.status === 'running';
+  }
+
+  private setStatus(s: SessionStatus): void {
+    if (this.status === s) return;
+    this.status = s;
+    this.emit('status', s);
+  }
+
+  private mask(text: string): string {
+    return maskText(text, this.spec.env);
+  }
+
+  private stderrSummary(): string {
+    const tail = this.stderrTail.slice(-8).join('\n').trim();
+    return tail ? `\nLast stderr:\n${tail}` : '\nThe server wrote nothing on stderr.';
+  }
+
+  private exitDescription(): string {
+    if (this.exitSignal) return `killed by ${this.exitSignal}`;
+    if (this.exitCode !== undefined && this.exitCode !== null) return `exit code ${this.exitCode}`;
+    return 'process ended';
+  }
+
+  async start(): Promise<void> {
+    if (this.status === 'running' || this.status === 'starting') return;
+    this.stopping = false;
+    this.lastError = undefined;
+    this.serverInfo = undefined;
+    this.protocolVersion = undefined;
+    this.tools = [];
+    this.exitCode = undefined;
+    this.exitSignal = undefined;
+    this.junkLines = 0;
+    this.stderrTail.length = 0;
+    this.setStatus('starting');
+
+    const transport = new StdioClientTransport({
+      command: this.spec.command,
+      args: this.spec.args,
+      // The author's own server: give it the editor's environment (PATH to its tools, proxies...), then its own.
+      env: { ...(process.env as Record<string, string>), ...(this.spec.env ?? {}) },
+      cwd: this.spec.cwd,
+      stderr: 'pipe',
+      maxBufferSize: this.opts.maxMessageBytes,
+    } as ConstructorParameters<typeof StdioClientTransport>[0]);
+    this.transport = transport;
+    // The Client hands the negotiated version to transports that want it (HTTP ones); stdio does not, so we listen.
+    transport.setProtocolVersion = (version: string) => {
+      this.protocolVersion = version;
+    };
+    transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
+
+    const client = new Client(this.opts.clientInfo, { capabilities: {} });
+    this.client = client;
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      this.emit('log', n.params);
+    });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      try {
+        await this.listTools();
+      } catch {
+        /* reported by the next explicit call */
+      }
+    });
+    let startupDone = false;
+    let exitedDuringStartup = false;
+    client.onerror = (err) => {
+      // Junk on stdout reaches here as a JSON parse error; the SDK skips the line and goes on.
+      if (err instanceof SyntaxError || /JSON|Unexpected token|is not valid/i.test(String(err?.message))) {
+        this.junkLines++;
+        if (this.junkLines <= 3) {
+          this.emit('warning', `The server printed something on stdout that is not JSON-RPC (${this.mask(err.message)}). stdout is reserved for protocol messages: log to stderr instead.`);
+        }
+        return;
+      }
+      this.emit('warning', this.mask(String(err?.message ?? err)));
+    };
+    client.onclose = () => {
+      if (!startupDone) {
+        exitedDuringStartup = true;
+        return;
+      }
+      if (this.stopping) {
+        this.setStatus('stopped');
+        return;
+      }
+      this.lastError = new SessionError('crashed', `The server stopped unexpectedly (${this.exitDescription()}).${this.stderrSummary()}`);
+      this.setStatus('crashed');
+    };
+
+    try {
+      await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
+      this.attachProcess(transport);
+      this.tapMessages(transport);
+    } catch (err) {
+      startupDone = true;
+      const e = await this.startupError(err, exitedDuringStartup);
+      this.lastError = e;
+      await transport.close().catch(() => undefined);
+      this.client = undefined;
+      this.transport = undefined;
+      this.setStatus('failed');
+      throw e;
+    }
+    startupDone = true;
+    this.serverInfo = client.getServerVersion() as { name: string; version: string } | undefined;
+    this.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
+    this.instructions = client.getInstructions();
+    this.setStatus('running');
+    if (this.capabilities?.logging) await client.setLoggingLevel('debug').catch(() => undefined);
+    if (this.capabilities?.tools) await this.listTools().catch(() => undefined);
+  }
+
+  /** The child process, read from the transport to learn exit codes (the SDK does not surface them). */
+  private attachProcess(transport: StdioClientTransport): void {
+    // The SDK keeps the child in a private field; we only read exit code and signal from it.
+    const proc = (transport as unknown as { _process?: ChildProcess })._process;
+    this.pid = transport.pid ?? undefined;
+    proc?.once('exit', (code, signal) => {
+      this.exitCode = code;
+      this.exitSignal = signal;
+    });
+  }
+
+  private async startupError(err: unknown, exited: boolean): Promise<SessionError> {
+    const e = err as { code?: unknown; message?: string; errno?: unknown };
+    if (e && (e.code === 'ENOENT' || e.code === 'EACCES')) {
+      return new SessionError('spawn-failed', `Could not start "${this.spec.command}": ${e.code === 'ENOENT' ? 'command not found' : 'permission denied'}. Check the command and PATH in the server's configuration.`);
+    }
+    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+      return new SessionError(
+        'initialize-timeout',
+        `The server did not answer "initialize" within ${Math.round(this.opts.initializeTimeoutMs / 1000)} s, so it was stopped. Is it an MCP server on stdio, and does it write its logs to stderr?${this.stderrSummary()}`,
+      );
+    }
+    if (exited || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
+      // Let the last stderr bytes arrive: a traceback is usually printed right before the exit.
+      await new Promise((r) => setTimeout(r, 50));
+      return new SessionError('exited-at-start', `The server exited during start-up, before answering "initialize".${this.stderrSummary()}`);
+    }
+    return new SessionError('protocol-error', `The server could not be started: ${this.mask(e?.message ?? String(err))}${this.stderrSummary()}`);
+  }
+
+  /** Keeps the raw JSON-RPC request/response of each call, for the playground's "raw" view. */
+  private tapMessages(transport: StdioClientTransport): void {
+    const send = transport.send.bind(transport);
+    transport.send = (message: JSONRPCMessage) => {
+      if ('id' in message && 'method' in message && message.method === 'tools/call') {
+        this.exchanges.set(message.id, { request: message, responseBytes: 0 });
+      }
+      return send(message);
+    };
+    const onmessage = transport.onmessage;
+    transport.onmessage = (message: JSONRPCMessage) => {
+      if ('id' in message && message.id !== undefined && !('method' in message)) {
+        const x = this.exchanges.get(message.id);
+        if (x) {
+          x.response = message;
+          x.responseBytes = JSON.stringify(message).length;
+        }
+      }
+      onmessage?.(message);
+    };
+  }
+
+  private onStderr(text: string): void {
+    const all = this.partialStderr + text;
+    const lines = all.split(/\r?\n/);
+    this.partialStderr = lines.pop() ?? '';
+    for (const raw of lines) {
+      const line = this.mask(raw);
+      this.stderrTail.push(line);
+      if (this.stderrTail.length > this.opts.stderrTailLines) this.stderrTail.shift();
+      this.emit('stderr', line);
+    }
+  }
+
+  async stop(): Promise<void> {
+    const transport = this.transport;
+    const client = this.client;
+    if (!transport || !client) {
+      this.setStatus('stopped');
+      return;
+    }
+    this.stopping = true;
+    this.setStatus('stopping');
+    await client.close().catch(() => undefined);
+    this.client = undefined;
+    this.transport = undefined;
+    this.setStatus('stopped');
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  private requireClient(): Client {
+    if (!this.client || this.status !== 'running') {
+      const why = this.lastError ? ` ${this.lastError.message}` : '';
+      throw new SessionError('not-running', `The server is not running (${this.status}).${why}`);
+    }
+    return this.client;
+  }
+
+  async listTools(): Promise<Tool[]> {
+    const client = this.requireClient();
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined);
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    this.tools = tools;
+    this.emit('toolsChanged', tools);
+    return tools;
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const client = this.requireClient();
+    if (!this.capabilities?.resources) return [];
+    return (await client.listResources()).resources;
+  }
+
+  async readResource(uri: string): Promise<ReadResourceResult> {
+    return this.requireClient().readResource({ uri });
+  }
+
+  async listPrompts(): Promise<Prompt[]> {
+    const client = this.requireClient();
+    if (!this.capabilities?.prompts) return [];
+    return (await client.listPrompts()).prompts;
+  }
+
+  async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.requireClient().getPrompt({ name, arguments: args });
+  }
+
+  /**
+   * tools/call through the low-level request, not Client.callTool: callTool throws when structuredContent
+   * breaks the outputSchema, and the playground must show such a result with its violations instead.
+   */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<CallOutcome> {
+    const started = performance.now();
+    let client: Client;
+    try {
+      client = this.requireClient();
+    } catch (err) {
+      return { kind: 'error', error: err as SessionError, durationMs: 0, request: undefined, response: undefined };
+    }
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const before = new Set(this.exchanges.keys());
+    const findExchange = (): Pending | undefined => {
+      for (const [id, x] of this.exchanges) {
+        if (!before.has(id)) {
+          this.exchanges.delete(id);
+          return x;
+        }
+      }
+      return undefined;
+    };
+    try {
+      const result = (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+        signal: options.signal,
+        timeout: timeoutMs,
+        maxTotalTimeout: timeoutMs,
+        onprogress: options.onProgress ? (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+      })) as CallToolResult;
+      const x = findExchange();
+      return { kind: 'result', result, durationMs: performance.now() - started, request: x?.request, response: x?.response, responseBytes: x?.responseBytes ?? 0 };
+    } catch (err) {
+      const x = findExchange();
+      return { kind: 'error', error: await this.callError(err, options, timeoutMs), durationMs: performance.now() - started, request: x?.request, response: x?.response };
+    }
+  }
+
+  private async callError(err: unknown, options: CallOptions, timeoutMs: number): Promise<SessionError> {
+    if (options.signal?.aborted) return new SessionError('cancelled', 'Cancelled: the server was sent notifications/cancelled.');
+    if (err instanceof McpError) {
+      if (err.code === ErrorCode.RequestTimeout) {
+        return new SessionError('timeout', `No answer within ${Math.round(timeoutMs / 1000)} s (toolsmith.playground.timeoutSeconds): the call was cancelled.`);
+      }
+      if (err.code === ErrorCode.ConnectionClosed) {
+        await new Promise((r) => setTimeout(r, 50));
+        return new SessionError('crashed', `The server stopped during the call (${this.exitDescription()}).${this.stderrSummary()}`);
+      }
+      // A JSON-RPC error from the server: keep its code and data, say it is not a tool error.
+      return new SessionError('protocol-error', this.mask(err.message), err.code, err.data);
+    }
+    if (err instanceof SessionError) return err;
+    return new SessionError('protocol-error', this.mask(String((err as Error)?.message ?? err)));
+  }
+}
