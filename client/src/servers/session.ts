@@ -173,7 +173,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     } as ConstructorParameters<typeof StdioClientTransport>[0]);
     this.transport = transport;
     // The Client hands the negotiated version to transports that want it (HTTP ones); stdio does not, so we listen.
-    transport.setProtocolVersion = (version: string) => {
+    (transport as StdioClientTransport & { setProtocolVersion?: (v: string) => void }).setProtocolVersion = (version: string) => {
       this.protocolVersion = version;
     };
     transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));

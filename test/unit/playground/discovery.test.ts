@@ -1,0 +1,151 @@
+// Discovery of the workspace's MCP servers, on real folders written to a temp dir.
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  discoverConfigured,
+  detectCandidate,
+  candidateConfigs,
+  resolveLaunch,
+  parseEnvFile,
+  LaunchCancelled,
+  type WorkspaceReader,
+  type ResolveContext,
+} from '../../../client/src/servers/discovery';
+import { maskEnv, maskText } from '../../../client/src/servers/secrets';
+
+function workspace(files: Record<string, string>): WorkspaceReader {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-disc-'));
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  return {
+    root,
+    readText: async (p) => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined),
+    exists: async (p) => fs.existsSync(p),
+  };
+}
+
+function ctx(ws: WorkspaceReader, answers: Record<string, string | undefined> = {}, asked: string[] = []): ResolveContext {
+  return {
+    workspaceFolder: ws.root,
+    env: { HOME: '/home/ada', API_BASE: 'https://api.example' },
+    promptInput: async (input) => {
+      asked.push(input.id);
+      return answers[input.id];
+    },
+    readText: ws.readText,
+    inputCache: new Map(),
+  };
+}
+
+describe('configured servers', () => {
+  test('.vscode/mcp.json with comments, stdio entries, variables, envFile and inputs', async () => {
+    const ws = workspace({
+      '.vscode/mcp.json': `{
+        // VS Code's format
+        "inputs": [{ "type": "promptString", "id": "api-key", "description": "API key", "password": true }],
+        "servers": {
+          "weather": {
+            "type": "stdio",
+            "command": "\${workspaceFolder}/.venv/bin/python",
+            "args": ["server.py", "--base", "\${env:API_BASE}"],
+            "env": { "API_KEY": "\${input:api-key}", "MODE": "dev" },
+            "envFile": "\${workspaceFolder}/.env.local",
+            "cwd": "\${workspaceFolder}/py",
+          },
+          "remote": { "type": "http", "url": "https://example.invalid/mcp" },
+        },
+      }`,
+      '.env.local': 'export DB_URL="postgres://x"\nMODE=from-file # overridden\n# comment\nQUOTED=\'a b\'\n',
+    });
+    const found = await discoverConfigured(ws, {});
+    assert.deepEqual(found.servers.map((s) => s.id), ['.vscode/mcp.json:weather']);
+    assert.deepEqual(found.skipped, [{ name: 'remote', origin: '.vscode/mcp.json', reason: 'type "http" is not supported by the playground (stdio only)' }]);
+    const asked: string[] = [];
+    const c = ctx(ws, { 'api-key': 'sk-123456' }, asked);
+    const spec = await resolveLaunch(found.servers[0], c);
+    assert.deepEqual(spec, {
+      command: `${ws.root}/.venv/bin/python`,
+      args: ['server.py', '--base', 'https://api.example'],
+      env: { DB_URL: 'postgres://x', MODE: 'dev', QUOTED: 'a b', API_KEY: 'sk-123456' },
+      cwd: `${ws.root}/py`,
+    });
+    // A restart reuses the answer instead of asking again.
+    await resolveLaunch(found.servers[0], c);
+    assert.deepEqual(asked, ['api-key']);
+  });
+
+  test('a cancelled ${input:...} prompt cancels the launch', async () => {
+    const ws = workspace({ '.vscode/mcp.json': '{"servers":{"s":{"command":"node","env":{"T":"${input:tok}"}}}}' });
+    const found = await discoverConfigured(ws, {});
+    await assert.rejects(resolveLaunch(found.servers[0], ctx(ws, {})), LaunchCancelled);
+  });
+
+  test('root .mcp.json and mcp.json (mcpServers), and the toolsmith.servers setting', async () => {
+    const ws = workspace({
+      '.mcp.json': '{"mcpServers":{"a":{"command":"npx","args":["tsx","src/a.ts"]}}}',
+      'mcp.json': '{"mcpServers":{"b":{"command":"uv","args":["run","b.py"]}, "c":{"url":"http://x"}}}',
+    });
+    const found = await discoverConfigured(ws, { extra: { command: 'node', args: ['dist/x.js'] }, broken: { args: [] } });
+    assert.deepEqual(found.servers.map((s) => `${s.origin}:${s.name}:${s.command}`), ['.mcp.json:a:npx', 'mcp.json:b:uv', 'setting:extra:node']);
+    assert.deepEqual(found.skipped.map((s) => `${s.name}: ${s.reason}`), ['c: type "http" is not supported by the playground (stdio only)', 'broken: no "command"']);
+  });
+
+  test('a broken config file is reported, not thrown', async () => {
+    const ws = workspace({ '.vscode/mcp.json': '{"servers": {' });
+    const found = await discoverConfigured(ws, undefined);
+    assert.equal(found.servers.length, 0);
+    assert.match(found.problems[0].message, /mcp\.json is not valid JSON/);
+  });
+});
+
+describe('detected candidates', () => {
+  test('TS files that connect an McpServer to stdio; Python files that run an MCPServer/FastMCP on stdio', () => {
+    assert.equal(detectCandidate('/w/src/index.ts', `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\nconst s = new McpServer({name:"x",version:"1"});\nawait s.connect(new StdioServerTransport());`), 'typescript');
+    assert.equal(detectCandidate('/w/src/tools.ts', `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport function register(s: McpServer) {}`), undefined);
+    assert.equal(detectCandidate('/w/server.py', 'from mcp.server import MCPServer\nmcp = MCPServer("x")\nif __name__ == "__main__":\n    mcp.run()\n'), 'python');
+    assert.equal(detectCandidate('/w/app.py', 'from fastmcp import FastMCP\napp = FastMCP("x")\napp.run(transport="stdio")\n'), 'python');
+    assert.equal(detectCandidate('/w/web.py', 'from fastmcp import FastMCP\napp = FastMCP("x")\napp.run(transport="http", port=8000)\n'), undefined);
+    assert.equal(detectCandidate('/w/lib.py', 'from fastmcp import FastMCP\napp = FastMCP("x")\n'), undefined);
+  });
+
+  test('run with the workspace venv Python / tsx; configured servers hide their candidate; confirmation is remembered', async () => {
+    const ws = workspace({
+      'py/.venv/bin/python': '',
+      'py/server.py': '',
+      'node_modules/.bin/tsx': '',
+      'src/index.ts': '',
+      'other/main.ts': '',
+    });
+    const configured = (await discoverConfigured(ws, { other: { command: 'tsx', args: ['${workspaceFolder}/other/main.ts'] } })).servers;
+    const found = [
+      { file: path.join(ws.root, 'py/server.py'), language: 'python' as const },
+      { file: path.join(ws.root, 'src/index.ts'), language: 'typescript' as const },
+      { file: path.join(ws.root, 'other/main.ts'), language: 'typescript' as const },
+    ];
+    const out = await candidateConfigs(ws, found, configured, new Set(['src/index.ts']));
+    assert.deepEqual(
+      out.map((c) => ({ id: c.id, command: path.relative(ws.root, c.command), args: c.args.map((a) => path.relative(ws.root, a)), confirmed: c.detected?.confirmed })),
+      [
+        { id: 'detected:py/server.py', command: 'py/.venv/bin/python', args: ['py/server.py'], confirmed: false },
+        { id: 'detected:src/index.ts', command: 'node_modules/.bin/tsx', args: ['src/index.ts'], confirmed: true },
+      ],
+    );
+  });
+});
+
+describe('secrets and env files', () => {
+  test('secret values are masked in env listings and in free text', () => {
+    const env = { GITHUB_TOKEN: 'ghp_abcdef', API_KEY: 'k-1234', DB_PASSWORD: 'hunter22', CLIENT_SECRET: 'shh-secret', MODE: 'dev', PWD: '/w' };
+    assert.deepEqual(maskEnv(env), { GITHUB_TOKEN: '****', API_KEY: '****', DB_PASSWORD: '****', CLIENT_SECRET: '****', MODE: 'dev', PWD: '/w' });
+    assert.equal(maskText('auth with ghp_abcdef and hunter22 in dev', env), 'auth with **** and **** in dev');
+  });
+
+  test('dotenv parsing', () => {
+    assert.deepEqual(parseEnvFile('A=1\n  export B = "two\\nlines"\nC=x # note\n#D=4\nbad line\n'), { A: '1', B: 'two\nlines', C: 'x' });
+  });
+});
