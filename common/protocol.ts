@@ -62,3 +62,34 @@ export interface ToolFinding {
   range: LspRange;
   hasFix: boolean;
 }
+
+/**
+ * `initializationOptions` the server understands. `settings` is the `toolsmith` configuration section;
+ * the rest exists for tests and benchmarks.
+ */
+export interface ToolsmithInitializationOptions {
+  settings?: unknown;
+  /** Debounce between a document change and its analysis, in ms (default DEFAULT_DIAGNOSTICS_DELAY_MS). */
+  diagnosticsDelayMs?: number;
+  /** Scan the workspace folders for tool files on start (default true). */
+  workspaceScan?: boolean;
+}
+export const DEFAULT_DIAGNOSTICS_DELAY_MS = 150;
+
+/** Arguments of the CodeLens commands `toolsmith.previewContract` and `toolsmith.openPlayground` (one object). */
+export interface ToolCommandArgs {
+  uri: string;
+  /** The tool's name, or null when it is not statically known. */
+  toolName: string | null;
+}
+
+/** Server -> client: the workspace scan finished (also sent again after a workspace folder change). */
+export const WorkspaceScannedNotification = 'toolsmith/workspaceScanned';
+export interface WorkspaceScannedParams {
+  /** Files read by the scan. */
+  filesScanned: number;
+  /** Files that define at least one tool. */
+  toolFiles: number;
+  tools: number;
+  durationMs: number;
+}

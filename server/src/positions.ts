@@ -18,8 +18,21 @@ export class LineIndex {
     }
     return { line: lo, character: o - this.starts[lo] };
   }
+  /** Offset of a 0-based position; a character past the end of its line is clamped to the line end (as LSP says). */
   offset(line: number, character: number): number {
     if (line >= this.starts.length) return this.text.length;
-    return Math.min(this.starts[Math.max(0, line)] + character, this.text.length);
+    const start = this.starts[Math.max(0, line)];
+    const next = line + 1 < this.starts.length ? this.starts[line + 1] : this.text.length + 1;
+    let lineEnd = next - 1;
+    if (lineEnd > start && this.text.charCodeAt(lineEnd - 1) === 13) lineEnd--;
+    return Math.min(start + Math.max(0, character), Math.max(start, Math.min(lineEnd, this.text.length)));
   }
+  get lineCount(): number {
+    return this.starts.length;
+  }
+}
+
+/** 1-based line/column, as the CLI and SARIF print them. */
+export function oneBased(p: { line: number; character: number }): { line: number; column: number } {
+  return { line: p.line + 1, column: p.character + 1 };
 }

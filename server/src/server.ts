@@ -1,127 +1,416 @@
 /**
- * LSP wiring only: documents, diagnostics, custom requests. The analysis lives in analysis/, contract/ and rules/.
+ * LSP wiring only: documents, diagnostics, code actions, hover, code lens, custom requests. The analysis lives in
+ * analysis/, contract/ and rules/; the LSP pieces live in lsp/ (scheduler, index, actions, hover, lenses).
  */
 import {
   createConnection,
   ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
-  DiagnosticSeverity,
-  type Diagnostic,
+  CodeActionKind,
+  DidChangeConfigurationNotification,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  CodeLensRefreshRequest,
+  type CancellationToken,
+  type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
 import { sourceKindOf } from './analysis/analyze';
 import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../common/settings';
-import { ToolsRequest, type ToolsParams, type ToolsResult, type ToolSummary } from '../../common/protocol';
-import type { Span } from './analysis/model';
-import { LineIndex } from './positions';
+import {
+  DEFAULT_DIAGNOSTICS_DELAY_MS,
+  ToolsChangedNotification,
+  ToolsRequest,
+  WorkspaceScannedNotification,
+  WorkspaceToolsRequest,
+  type ToolsmithInitializationOptions,
+  type ToolsParams,
+  type ToolsResult,
+  type WorkspaceScannedParams,
+  type WorkspaceToolsResult,
+} from '../../common/protocol';
+import { DiagnosticsScheduler } from './lsp/scheduler';
+import { SpanMapper } from './lsp/spans';
+import { diagnosticsOf } from './lsp/diagnostics';
+import { codeActions, FIX_ALL_KIND } from './lsp/codeActions';
+import { hoverAt } from './lsp/hover';
+import { codeLenses } from './lsp/codeLens';
+import { toolSummaries } from './lsp/summaries';
+import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
+import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
+import { OnceLogger, errorText } from './lsp/log';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
+const logger = new OnceLogger((m) => connection.console.error(m));
+
 let settings: ToolsmithSettings = DEFAULT_SETTINGS;
-const analyses = new Map<string, FileAnalysis>();
+/** Bumped on every settings change so cached analyses made under the old settings are not reused. */
+let settingsGeneration = 0;
+let workspaceScan = true;
+let workspaceFolders: string[] = [];
+let shuttingDown = false;
+const capabilities = { pullConfiguration: false, registerConfiguration: false, registerWatchers: false, workspaceFolders: false, codeLensRefresh: false };
 
-function uriToFile(uri: string): string {
-  return uri.startsWith('file:') ? fileURLToPath(uri) : uri;
+/** Open documents by the file name the model uses for them. */
+const openByFile = new Map<string, TextDocument>();
+const host = createFileHost((file) => openByFile.get(file)?.getText());
+const index = new WorkspaceIndex();
+
+interface DocumentAnalysis {
+  uri: string;
+  file: string;
+  version: number;
+  text: string;
+  settingsGeneration: number;
+  analysis: FileAnalysis;
 }
-function fileToUri(file: string): string {
-  return file.includes('://') || file.startsWith('untitled:') ? file : pathToFileURL(file).toString();
-}
-const openDocumentByFile = new Map<string, TextDocument>();
-const host = createFileHost((file) => openDocumentByFile.get(file)?.getText());
+const documentAnalyses = new Map<string, DocumentAnalysis>();
+/** Text of each open file when its dependents were last re-analysed (a re-analysis caused by a dependency does not propagate). */
+const propagatedText = new Map<string, string>();
+/** Closed files for which the scan published non-empty diagnostics (so an empty result is sent to clear them). */
+const diskPublished = new Set<string>();
+/** Fingerprint of each document's tools, to tell the client when they changed. */
+const toolFingerprints = new Map<string, string>();
 
-function rangeOf(span: Span) {
-  const doc = openDocumentByFile.get(span.file);
-  if (doc) return { start: doc.positionAt(span.start), end: doc.positionAt(span.end) };
-  const text = host.readFile(span.file) ?? '';
-  const index = new LineIndex(text);
-  return { start: index.position(span.start), end: index.position(span.end) };
-}
+const EXTENSION_BY_LANGUAGE: Record<string, string> = { python: '.py', typescript: '.ts', typescriptreact: '.tsx', javascript: '.js', javascriptreact: '.jsx' };
 
-const SEVERITY = { error: DiagnosticSeverity.Error, warning: DiagnosticSeverity.Warning, info: DiagnosticSeverity.Information };
-
-function analyzeDocument(doc: TextDocument): FileAnalysis | undefined {
+/** The file name a document is analysed under (its path, or a synthetic name for an untitled document). */
+function fileOfDocument(doc: TextDocument): string | undefined {
   const file = uriToFile(doc.uri);
-  if (!sourceKindOf(file)) return undefined;
-  const analysis = analyzeFile(file, doc.getText(), host, settings, (m) => connection.console.error(m));
-  analyses.set(doc.uri, analysis);
-  const diagnostics: Diagnostic[] = analysis.findings
-    .filter((f) => f.span.file === file)
-    .map((f) => ({
-      range: rangeOf(f.span),
-      severity: SEVERITY[f.severity],
-      source: 'toolsmith',
-      code: f.ruleId,
-      codeDescription: { href: `https://github.com/toolsmith/toolsmith/blob/main/docs/rules/${f.ruleId}.md` },
-      message: f.message,
-    }));
-  void connection.sendDiagnostics({ uri: doc.uri, diagnostics });
+  if (sourceKindOf(file)) return file;
+  const ext = EXTENSION_BY_LANGUAGE[doc.languageId];
+  if (!ext || doc.uri.startsWith('file:')) return undefined;
+  const synthetic = `${doc.uri}${ext}`;
+  registerDocumentFile(synthetic, doc.uri);
+  return synthetic;
+}
+
+const EMPTY_ANALYSIS = (file: string): FileAnalysis => ({ file, result: { tools: [], files: [] }, findings: [] });
+
+/** The one pipeline, guarded: the server never dies on user code, and logs each failure once. */
+function analyze(file: string, text: string): FileAnalysis {
+  try {
+    return analyzeFile(file, text, host, settings, (m) => logger.once(`${file}\n${m.split('\n')[0]}`, m));
+  } catch (err) {
+    logger.once(`${file}\n${String(err)}`, `analysis of ${file} failed: ${errorText(err)}`);
+    return EMPTY_ANALYSIS(file);
+  }
+}
+
+/** The analysis of a document's current version (cached; analysed now when the cache is stale). */
+function analysisOf(doc: TextDocument): DocumentAnalysis | undefined {
+  const file = fileOfDocument(doc);
+  if (!file) return undefined;
+  const cached = documentAnalyses.get(doc.uri);
+  if (cached && cached.version === doc.version && cached.settingsGeneration === settingsGeneration) return cached;
+  const text = doc.getText();
+  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration, analysis: analyze(file, text) };
+  documentAnalyses.set(doc.uri, entry);
+  index.set({ file, uri: doc.uri, text, analysis: entry.analysis, open: true });
+  return entry;
+}
+
+function mapperFor(file: string, text: string): SpanMapper {
+  return new SpanMapper((f) => host.readFile(f), new Map([[file, text]]));
+}
+
+function notifyToolsChanged(uri: string, analysis: FileAnalysis): void {
+  const fingerprint = analysis.result.tools.length === 0 ? '' : JSON.stringify(analysis.result.tools.map((t) => [t.name.value, t.contract, t.unresolved.length]));
+  if ((toolFingerprints.get(uri) ?? '') === fingerprint) return;
+  toolFingerprints.set(uri, fingerprint);
+  void connection.sendNotification(ToolsChangedNotification, { uri });
+}
+
+function publishDocument(entry: DocumentAnalysis): void {
+  const diagnostics = diagnosticsOf(entry.analysis.findings, entry.file, mapperFor(entry.file, entry.text));
+  void connection.sendDiagnostics({ uri: entry.uri, version: entry.version, diagnostics });
+  notifyToolsChanged(entry.uri, entry.analysis);
+}
+
+/** Analyses a closed file from disk, updates the index and publishes (or clears) its diagnostics. */
+function analyzeDisk(file: string, text = host.readFile(file)): FileAnalysis | undefined {
+  if (openByFile.has(file)) return undefined;
+  const uri = fileToUri(file);
+  if (text === undefined) {
+    index.delete(file);
+    if (diskPublished.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    return undefined;
+  }
+  const analysis = analyze(file, text);
+  index.set({ file, uri, text, analysis, open: false });
+  const diagnostics = diagnosticsOf(analysis.findings, file, mapperFor(file, text));
+  if (diagnostics.length || diskPublished.has(uri)) {
+    void connection.sendDiagnostics({ uri, diagnostics });
+    if (diagnostics.length) diskPublished.add(uri);
+    else diskPublished.delete(uri);
+  }
+  notifyToolsChanged(uri, analysis);
   return analysis;
 }
 
-function summaries(analysis: FileAnalysis, uri: string): ToolSummary[] {
-  return analysis.result.tools.map((t) => {
-    const counts = { error: 0, warning: 0, info: 0 };
-    for (const f of analysis.findings) if (f.tool === t.name.value) counts[f.severity]++;
-    return {
-      name: t.name.value,
-      title: t.title?.value,
-      language: t.language,
-      framework: t.framework,
-      frameworkVersion: t.frameworkVersion,
-      uri,
-      range: rangeOf(t.registration.span),
-      nameRange: rangeOf(t.name.span),
-      contract: t.contract,
-      unresolved: t.unresolved.map((u) => ({ part: u.part, reason: u.reason, uri: fileToUri(u.span.file), range: rangeOf(u.span) })),
-      serverId: t.server.id,
-      findings: counts,
-    };
-  });
+/** Re-analyses everything that imports `file` (open documents through the scheduler, closed files from disk). */
+function reanalyzeDependents(file: string): void {
+  for (const dependent of index.dependentsOf(file)) {
+    const doc = openByFile.get(dependent);
+    if (doc) {
+      documentAnalyses.delete(doc.uri);
+      scheduler.schedule(doc.uri, 0);
+    } else {
+      analyzeDisk(dependent);
+    }
+  }
 }
 
-connection.onInitialize((params) => {
-  const init = params.initializationOptions as { settings?: unknown } | undefined;
-  if (init?.settings) settings = normalizeSettings(init.settings);
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** One scheduled run: analyse the current version, publish only if no newer version arrived meanwhile. */
+async function analyzeAndPublish(uri: string, token: CancellationToken): Promise<void> {
+  await yieldTurn();
+  const doc = documents.get(uri);
+  if (!doc || token.isCancellationRequested) return;
+  const version = doc.version;
+  const entry = analysisOf(doc);
+  if (!entry) return;
+  // Let queued didChange notifications in: a newer version supersedes this one and publishes itself.
+  await yieldTurn();
+  if (token.isCancellationRequested || documents.get(uri)?.version !== version) return;
+  publishDocument(entry);
+  if (propagatedText.get(entry.file) !== entry.text) {
+    const first = !propagatedText.has(entry.file);
+    propagatedText.set(entry.file, entry.text);
+    // On open the dependents already saw this text on disk (or in the scan); after an edit they must be redone.
+    if (!first) reanalyzeDependents(entry.file);
+  }
+}
+
+const scheduler = new DiagnosticsScheduler(DEFAULT_DIAGNOSTICS_DELAY_MS, analyzeAndPublish, (uri, err) =>
+  logger.once(`run:${uri}:${String(err)}`, `diagnostics for ${uri} failed: ${errorText(err)}`),
+);
+
+// ---- workspace scan ----
+
+let scanDone: Promise<void> = Promise.resolve();
+
+async function scanWorkspace(folders: string[]): Promise<void> {
+  const started = Date.now();
+  let toolFiles = 0;
+  let tools = 0;
+  const { filesScanned } = await scanFolders(folders, {
+    cancelled: () => shuttingDown,
+    visit(file, text) {
+      if (openByFile.has(file)) return;
+      const analysis = analyzeDisk(file, text);
+      if (analysis?.result.tools.length) {
+        toolFiles++;
+        tools += analysis.result.tools.length;
+      }
+    },
+  });
+  const params: WorkspaceScannedParams = { filesScanned, toolFiles, tools, durationMs: Date.now() - started };
+  connection.console.log(`workspace scan: ${filesScanned} files read, ${toolFiles} define tools (${tools} tools), ${params.durationMs} ms`);
+  void connection.sendNotification(WorkspaceScannedNotification, params);
+}
+
+function startScan(folders: string[]): void {
+  if (!workspaceScan || folders.length === 0) return;
+  const previous = scanDone;
+  scanDone = previous.then(() => scanWorkspace(folders)).catch((err) => logger.once(`scan:${String(err)}`, `workspace scan failed: ${errorText(err)}`));
+}
+
+// ---- settings ----
+
+async function applySettings(pushed: unknown): Promise<void> {
+  if (capabilities.pullConfiguration) {
+    try {
+      const pulled: unknown = await connection.workspace.getConfiguration('toolsmith');
+      settings = normalizeSettings(pulled);
+    } catch (err) {
+      logger.once(`config:${String(err)}`, `could not read the toolsmith settings: ${errorText(err)}`);
+      if (pushed !== undefined) settings = normalizeSettings(pushed);
+    }
+  } else if (pushed !== undefined) {
+    settings = normalizeSettings(pushed);
+  }
+  settingsGeneration++;
+  for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
+  for (const entry of index.all()) if (!entry.open) analyzeDisk(entry.file);
+  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
+
+// ---- LSP handlers ----
+
+connection.onInitialize((params): InitializeResult => {
+  const init = (params.initializationOptions ?? {}) as ToolsmithInitializationOptions;
+  if (init.settings) settings = normalizeSettings(init.settings);
+  if (typeof init.diagnosticsDelayMs === 'number' && Number.isFinite(init.diagnosticsDelayMs)) scheduler.delayMs = Math.max(0, init.diagnosticsDelayMs);
+  if (init.workspaceScan === false) workspaceScan = false;
+  const c = params.capabilities;
+  capabilities.pullConfiguration = !!c.workspace?.configuration;
+  capabilities.registerConfiguration = !!c.workspace?.didChangeConfiguration?.dynamicRegistration;
+  capabilities.registerWatchers = !!c.workspace?.didChangeWatchedFiles?.dynamicRegistration;
+  capabilities.workspaceFolders = !!c.workspace?.workspaceFolders;
+  capabilities.codeLensRefresh = !!c.workspace?.codeLens?.refreshSupport;
+  if (params.workspaceFolders?.length) workspaceFolders = params.workspaceFolders.map((f) => uriToFile(f.uri));
+  else if (params.rootUri) workspaceFolders = [uriToFile(params.rootUri)];
+  else if (params.rootPath) workspaceFolders = [params.rootPath];
   return {
-    capabilities: { textDocumentSync: TextDocumentSyncKind.Incremental },
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      hoverProvider: true,
+      codeLensProvider: { resolveProvider: false },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, FIX_ALL_KIND], resolveProvider: false },
+      workspace: { workspaceFolders: { supported: true, changeNotifications: true } },
+    },
     serverInfo: { name: 'toolsmith-language-server', version: '0.1.0' },
   };
 });
 
-connection.onDidChangeConfiguration((change) => {
-  const s = (change.settings as { toolsmith?: unknown } | undefined)?.toolsmith;
-  if (s) settings = normalizeSettings(s);
-  for (const doc of documents.all()) analyzeDocument(doc);
+connection.onInitialized(() => {
+  if (capabilities.registerConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'toolsmith' });
+  if (capabilities.registerWatchers) {
+    void connection.client.register(DidChangeWatchedFilesNotification.type, {
+      watchers: [{ globPattern: '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}' }],
+    });
+  }
+  if (capabilities.workspaceFolders) {
+    connection.workspace.onDidChangeWorkspaceFolders((e) => {
+      for (const removed of e.removed) {
+        const root = uriToFile(removed.uri);
+        for (const entry of index.all()) {
+          if (entry.open || !entry.file.startsWith(root)) continue;
+          index.delete(entry.file);
+          if (diskPublished.delete(entry.uri)) void connection.sendDiagnostics({ uri: entry.uri, diagnostics: [] });
+        }
+      }
+      startScan(e.added.map((f) => uriToFile(f.uri)));
+    });
+  }
+  // Pull the settings first so the scan's diagnostics already honour them.
+  const ready = capabilities.pullConfiguration ? applySettings(undefined) : Promise.resolve();
+  void ready.then(() => startScan(workspaceFolders));
 });
 
-documents.onDidOpen((e) => {
-  openDocumentByFile.set(uriToFile(e.document.uri), e.document);
+connection.onShutdown(() => {
+  shuttingDown = true;
 });
-documents.onDidClose((e) => {
-  openDocumentByFile.delete(uriToFile(e.document.uri));
-  analyses.delete(e.document.uri);
-  void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
+
+connection.onDidChangeConfiguration((change) => {
+  const pushed = (change.settings as { toolsmith?: unknown } | null | undefined)?.toolsmith;
+  void applySettings(pushed);
+});
+
+connection.onDidChangeWatchedFiles((params) => {
+  for (const change of params.changes) {
+    const file = uriToFile(change.uri);
+    if (!sourceKindOf(file) || openByFile.has(file)) continue;
+    if (change.type === FileChangeType.Deleted) analyzeDisk(file, undefined);
+    else if (index.get(file) || change.type === FileChangeType.Created || index.dependentsOf(file).length) analyzeDisk(file);
+    else {
+      // A changed file the scan skipped may now define tools.
+      const text = host.readFile(file);
+      if (text !== undefined && /registerTool|\.tool\b|add_tool|FastMCP|MCPServer|McpServer/.test(text)) analyzeDisk(file, text);
+    }
+    reanalyzeDependents(file);
+  }
+});
+
+const justOpened = new Set<string>();
+documents.onDidOpen((e) => {
+  const file = fileOfDocument(e.document);
+  if (file) openByFile.set(file, e.document);
+  justOpened.add(e.document.uri);
 });
 documents.onDidChangeContent((e) => {
-  openDocumentByFile.set(uriToFile(e.document.uri), e.document);
-  analyzeDocument(e.document);
+  const file = fileOfDocument(e.document);
+  if (!file) return;
+  openByFile.set(file, e.document);
+  const opened = justOpened.delete(e.document.uri);
+  scheduler.schedule(e.document.uri, opened ? 0 : undefined);
+});
+documents.onDidClose((e) => {
+  const uri = e.document.uri;
+  justOpened.delete(uri);
+  scheduler.cancel(uri);
+  documentAnalyses.delete(uri);
+  toolFingerprints.delete(uri);
+  const file = fileOfDocument(e.document);
+  if (!file) return;
+  openByFile.delete(file);
+  propagatedText.delete(file);
+  if (!uri.startsWith('file:')) {
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
+    index.delete(file);
+    forgetDocumentFile(file);
+    return;
+  }
+  // Back to the disk content: the file keeps its workspace diagnostics (or they are cleared), dependents see the saved text.
+  diskPublished.add(uri);
+  analyzeDisk(file);
+  reanalyzeDependents(file);
 });
 
 connection.onRequest(ToolsRequest, (params: ToolsParams): ToolsResult => {
-  const doc = documents.get(params.uri);
-  let analysis = analyses.get(params.uri);
-  if (!analysis) {
+  try {
+    const doc = documents.get(params.uri);
+    if (doc) {
+      const entry = analysisOf(doc);
+      return { tools: entry ? toolSummaries(entry.analysis, doc.uri, mapperFor(entry.file, entry.text)) : [] };
+    }
     const file = uriToFile(params.uri);
-    const text = doc?.getText() ?? host.readFile(file);
-    if (text === undefined || !sourceKindOf(file)) return { tools: [] };
-    analysis = analyzeFile(file, text, host, settings, (m) => connection.console.error(m));
+    if (!sourceKindOf(file)) return { tools: [] };
+    const indexed = index.get(file);
+    const text = indexed?.text ?? host.readFile(file);
+    if (text === undefined) return { tools: [] };
+    const analysis = indexed?.analysis ?? analyze(file, text);
+    return { tools: toolSummaries(analysis, params.uri, mapperFor(file, text)) };
+  } catch (err) {
+    logger.once(`tools:${String(err)}`, `toolsmith/tools failed for ${params.uri}: ${errorText(err)}`);
+    return { tools: [] };
   }
-  return { tools: summaries(analysis, params.uri) };
 });
+
+connection.onRequest(WorkspaceToolsRequest, async (): Promise<WorkspaceToolsResult> => {
+  await scanDone;
+  const tools = [];
+  for (const entry of index.all()) {
+    if (entry.analysis.result.tools.length === 0) continue;
+    const doc = entry.open ? documents.get(entry.uri) : undefined;
+    const current = doc ? analysisOf(doc) : undefined;
+    const analysis = current?.analysis ?? entry.analysis;
+    const text = current?.text ?? entry.text;
+    tools.push(...toolSummaries(analysis, entry.uri, mapperFor(entry.file, text)));
+  }
+  return { tools };
+});
+
+connection.onHover((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const entry = doc && analysisOf(doc);
+  if (!entry) return null;
+  return hoverAt(entry.analysis, entry.file, params.position, mapperFor(entry.file, entry.text));
+});
+
+connection.onCodeLens((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const entry = doc && analysisOf(doc);
+  if (!entry) return [];
+  return codeLenses(entry.analysis, entry.file, entry.uri, mapperFor(entry.file, entry.text));
+});
+
+connection.onCodeAction((params) => {
+  const doc = documents.get(params.textDocument.uri);
+  const entry = doc && analysisOf(doc);
+  if (!entry) return [];
+  return codeActions(params, entry.analysis, entry.file, mapperFor(entry.file, entry.text));
+});
+
+// A bug of ours must not take the editor's diagnostics down: log it once and keep serving.
+process.on('uncaughtException', (err) => logger.once(`uncaught:${String(err)}`, `internal error: ${errorText(err)}`));
+process.on('unhandledRejection', (err) => logger.once(`rejection:${String(err)}`, `internal error: ${errorText(err)}`));
 
 documents.listen(connection);
 connection.listen();
