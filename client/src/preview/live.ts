@@ -1,0 +1,139 @@
+/**
+ * The live half of the preview: a running server's tools/list, read with the MCP SDK's own Client over stdio, and
+ * the facts that explain a difference (was the source saved after the server started? which SDK version runs?).
+ * vscode-free. When the playground's sessions (client/src/servers) run the server, their session is used instead
+ * through the same LiveSession shape (see index.ts).
+ */
+import * as fs from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { JsonSchema, Framework } from '../../../server/src/analysis/model';
+import type { LspRange } from '../../../common/protocol';
+import { compareContracts, type ContractDiff } from '../../../common/contract-diff';
+import { installedSdkVersion, type LaunchSpec } from './launch';
+
+export interface LiveSession {
+  /** Epoch ms when the server process was started. */
+  startedAt: number;
+  /** The files the running process loaded (its entry file at least). */
+  entryFile: string;
+  listTools(): Promise<JsonSchema[]>;
+  close(): Promise<void>;
+  /** Last lines the server wrote to stderr (for error messages). */
+  stderrTail(): string;
+  /** Who runs it: "preview" for our own adapter, "playground" for a playground session. */
+  owner: 'preview' | 'playground';
+}
+
+/** Starts the server described by `spec` and connects the SDK Client to it. Rejects with the server's stderr on failure. */
+export async function startLiveSession(spec: LaunchSpec, timeoutMs = 30_000): Promise<LiveSession> {
+  const transport = new StdioClientTransport({
+    command: spec.command,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: { ...getDefaultEnvironment(), PYTHONUNBUFFERED: '1' },
+    stderr: 'pipe',
+  });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+  });
+  const client = new Client({ name: 'toolsmith-preview', version: '0.1.0' });
+  const startedAt = Date.now();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      client.connect(transport),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`the server did not answer initialize within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
+      }),
+    ]);
+  } catch (err) {
+    await client.close().catch(() => undefined);
+    const tail = stderr.trim().split('\n').slice(-8).join('\n');
+    throw new Error(`${err instanceof Error ? err.message : String(err)}${tail ? `\n${tail}` : ''}`);
+  } finally {
+    clearTimeout(timer);
+  }
+  return {
+    startedAt,
+    entryFile: spec.entryFile,
+    owner: 'preview',
+    async listTools() {
+      const tools: JsonSchema[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined);
+        // The SDK's Tool type is a JSON object; JsonSchema is the same shape, typed as JSON values.
+        tools.push(...(page.tools as unknown as JsonSchema[]));
+        cursor = page.nextCursor;
+      } while (cursor);
+      return tools;
+    },
+    close: () => client.close(),
+    stderrTail: () => stderr,
+  };
+}
+
+/** The SDK package whose version decides the contract, per framework. */
+export function sdkPackageOf(framework: Framework): string {
+  return framework === 'ts-sdk' ? '@modelcontextprotocol/sdk' : framework === 'fastmcp' ? 'fastmcp' : 'mcp';
+}
+
+function mtime(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a running server may be stale: a watched file was saved after it started, or a compiled entry is older than its source. */
+export function staleness(session: Pick<LiveSession, 'startedAt' | 'entryFile'>, sourceFiles: string[]): { message: string } | undefined {
+  for (const f of sourceFiles) {
+    const m = mtime(f);
+    if (m !== undefined && m > session.startedAt) {
+      return { message: `${f.split(/[\\/]/).pop()} was saved at ${new Date(m).toLocaleTimeString()}, after the server started (${new Date(session.startedAt).toLocaleTimeString()}).` };
+    }
+  }
+  const entry = mtime(session.entryFile);
+  if (entry !== undefined) {
+    for (const f of sourceFiles) {
+      const m = mtime(f);
+      if (f !== session.entryFile && m !== undefined && m > entry) {
+        return { message: `the compiled ${session.entryFile.split(/[\\/]/).pop()} is older than ${f.split(/[\\/]/).pop()}: rebuild.` };
+      }
+    }
+  }
+  return undefined;
+}
+
+export interface LiveCompareInput {
+  toolName: string | undefined;
+  predicted: JsonSchema | undefined;
+  liveTools: JsonSchema[];
+  unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
+  session: Pick<LiveSession, 'startedAt' | 'entryFile'>;
+  sourceFiles: string[];
+  unsaved: boolean;
+  framework: Framework;
+  frameworkVersion?: string;
+  spec?: LaunchSpec;
+  workspaceRoot?: string;
+}
+
+/** Finds the live tool by name and compares it with the prediction, with every fact that may explain a difference. */
+export function compareWithLive(input: LiveCompareInput): ContractDiff {
+  const live = input.liveTools.find((t) => t.name === input.toolName);
+  const packageName = sdkPackageOf(input.framework);
+  const installed = input.spec ? installedSdkVersion(input.spec, packageName, { workspaceRoot: input.workspaceRoot }) : undefined;
+  return compareContracts({
+    toolName: input.toolName,
+    predicted: input.predicted,
+    live,
+    unresolved: input.unresolved,
+    stale: staleness(input.session, input.sourceFiles),
+    unsaved: input.unsaved,
+    sdk: { packageName, predicted: input.frameworkVersion, installed },
+  });
+}
