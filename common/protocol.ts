@@ -93,3 +93,13 @@ export interface WorkspaceScannedParams {
   tools: number;
   durationMs: number;
 }
+
+/** Findings of one tool, for the preview (ToolFinding above). Params: the document and the tool's name. */
+export const ToolFindingsRequest = 'toolsmith/toolFindings';
+export interface ToolFindingsParams {
+  uri: string;
+  toolName: string | null;
+}
+export interface ToolFindingsResult {
+  findings: ToolFinding[];
+}

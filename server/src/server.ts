@@ -42,6 +42,8 @@ import { toolSummaries } from './lsp/summaries';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
+import { toolFindings } from './lsp/toolFindings';
+import { ToolFindingsRequest, type ToolFindingsParams, type ToolFindingsResult } from '../../common/protocol';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -370,6 +372,22 @@ connection.onRequest(ToolsRequest, (params: ToolsParams): ToolsResult => {
   } catch (err) {
     logger.once(`tools:${String(err)}`, `toolsmith/tools failed for ${params.uri}: ${errorText(err)}`);
     return { tools: [] };
+  }
+});
+
+// Preview: the findings of one tool (same document lookup as toolsmith/tools).
+connection.onRequest(ToolFindingsRequest, (params: ToolFindingsParams): ToolFindingsResult => {
+  try {
+    const doc = documents.get(params.uri);
+    const entry = doc ? analysisOf(doc) : undefined;
+    const file = entry?.file ?? uriToFile(params.uri);
+    const text = entry?.text ?? index.get(file)?.text ?? host.readFile(file);
+    if (text === undefined || !sourceKindOf(file)) return { findings: [] };
+    const analysis = entry?.analysis ?? index.get(file)?.analysis ?? analyze(file, text);
+    return { findings: toolFindings(analysis, params.toolName, mapperFor(file, text)) };
+  } catch (err) {
+    logger.once(`toolFindings:${String(err)}`, `toolsmith/toolFindings failed for ${params.uri}: ${errorText(err)}`);
+    return { findings: [] };
   }
 });
 
