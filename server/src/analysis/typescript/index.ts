@@ -1,6 +1,492 @@
-import type { AnalysisResult, FileHost } from '../model';
+/**
+ * TypeScript / JavaScript front-end: @modelcontextprotocol/sdk `registerTool(name, config, handler)` and the
+ * deprecated `tool(...)` overloads -> ToolDefinition[] with the exact tools/list contract and source spans.
+ *
+ * Registrations are collected in the order the server would run them: top-level statements first, following calls
+ * into helpers (`registerUserTools(server)`, in this file or imported) so that the contract of an entry file lists
+ * the same tools in the same order as the live server. Registrations no call reaches are added afterwards.
+ */
+import * as ts from 'typescript';
+import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
+import { buildTsContract } from '../../contract/typescript';
+import { evaluate, literalSpan, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { handlerFacts, resolveHandler } from './handler';
+import { parametersOf } from './params';
+import { lookupName, parseFile, Project, skipOuter, spanOf, type ParsedFile } from './project';
+import { workspaceVersions } from './workspace';
 
-/** TypeScript front-end (TypeScript compiler API -> ToolDefinition[]). Placeholder until the front-end lands. */
-export function analyzeTypeScript(_file: string, _text: string, _host: FileHost): AnalysisResult {
-  return { tools: [], files: [] };
+const MAX_CALL_DEPTH = 8;
+
+interface Site {
+  call: ts.CallExpression;
+  pf: ParsedFile;
+  kind: 'registerTool' | 'tool';
+  server: ServerRef;
 }
+
+function registrationKind(call: ts.CallExpression): 'registerTool' | 'tool' | undefined {
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
+  const m = callee.name.text;
+  if (m === 'registerTool' && call.arguments.length >= 2) return 'registerTool';
+  if (m === 'tool' && call.arguments.length >= 2) {
+    // `x.tool("name", ..., handler)`: a string-like first argument is what makes it the SDK overload.
+    const first = skipOuter(call.arguments[0]);
+    if (ts.isCallExpression(first) || ts.isObjectLiteralExpression(first) || ts.isArrowFunction(first) || ts.isFunctionExpression(first) || ts.isNumericLiteral(first)) return undefined;
+    return 'tool';
+  }
+  return undefined;
+}
+
+function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
+  const a0 = expr.arguments?.[0];
+  if (!a0) return undefined;
+  try {
+    const v = evaluate(a0, pf, { ...ctx, unrepresentable: [], depth: 0 });
+    if (v && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string') return (v as { name: string }).name;
+  } catch {
+    /* a server name we cannot read statically is simply unknown */
+  }
+  return undefined;
+}
+
+/** Which server instance an expression denotes (`server`, an imported `server`, a helper parameter, `this.server`). */
+function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): ServerRef {
+  const expr = skipOuter(expr0);
+  if (ts.isIdentifier(expr) && depth < 10) {
+    let d = lookupName(expr.text, expr, pf);
+    if (d?.kind === 'import') d = ctx.project.resolveImport(d) ?? d;
+    if (d?.kind === 'param') {
+      const bound = ctx.env.get(d.node);
+      if (bound instanceof ServerRef) return bound;
+      const fn = d.node.parent;
+      const fnName = fn && (ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) && fn.name ? fn.name.text : 'fn';
+      return new ServerRef(`${d.pf.file}#${fnName}(${d.name})`, d.name, spanOf(d.node, d.pf), undefined);
+    }
+    if (d?.kind === 'var') {
+      const init = d.node.initializer && skipOuter(d.node.initializer);
+      if (init && ts.isIdentifier(init)) return serverOf(init, d.pf, ctx, depth + 1);
+      const name = init && ts.isNewExpression(init) ? serverInfoName(init, d.pf, ctx) : undefined;
+      return new ServerRef(`${d.pf.file}#${d.name}@${d.node.getStart(d.pf.sf)}`, d.name, spanOf(d.node, d.pf), name);
+    }
+    if (d?.kind === 'import') return new ServerRef(`${d.module}#${d.imported}`, expr.text, spanOf(d.node, d.pf), undefined);
+  }
+  const text = expr.getText(pf.sf);
+  return new ServerRef(`${pf.file}#${text}`, text, spanOf(expr, pf), undefined);
+}
+
+function serverArgBindings(fn: ts.SignatureDeclaration, args: readonly ts.Expression[], pf: ParsedFile, ctx: EvalContext): Map<ts.Node, unknown> {
+  const bound = new Map<ts.Node, unknown>();
+  fn.parameters.forEach((p, i) => {
+    const a = args[i];
+    if (!a || !ts.isIdentifier(p.name)) return;
+    const e = skipOuter(a);
+    if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e)) bound.set(p, serverOf(e, pf, ctx));
+  });
+  return bound;
+}
+
+/** The function a call invokes, when it is one we can follow (a local or imported function or const arrow). */
+function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): { fn: ts.FunctionLikeDeclaration; pf: ParsedFile } | undefined {
+  let callee = skipOuter(call.expression);
+  if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) return { fn: callee, pf };
+  let file = pf;
+  for (let i = 0; i < 6; i++) {
+    if (ts.isIdentifier(callee)) {
+      let d = lookupName(callee.text, callee, file);
+      if (d?.kind === 'import') {
+        const r = ctx.project.resolveImport(d);
+        if (!r || r === d) return undefined;
+        d = r;
+      }
+      if (d?.kind === 'function' && d.node.body) return { fn: d.node, pf: d.pf };
+      if (d?.kind === 'var' && d.node.initializer) {
+        const init = skipOuter(d.node.initializer);
+        if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: d.pf };
+        callee = init;
+        file = d.pf;
+        continue;
+      }
+      return undefined;
+    }
+    if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression)) {
+      // `tools.register(server)` with `import * as tools from "./tools.js"`
+      const d = lookupName(callee.expression.text, callee.expression, file);
+      if (d?.kind === 'import' && d.imported === '*') {
+        const target = ctx.project.loadModule(d.pf.file, d.module);
+        const e = target && ctx.project.resolveExport(target, callee.name.text);
+        if (e?.kind === 'function' && e.node.body) return { fn: e.node, pf: e.pf };
+        if (e?.kind === 'var' && e.node.initializer) {
+          const init = skipOuter(e.node.initializer);
+          if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: e.pf };
+        }
+      }
+    }
+    return undefined;
+  }
+  return undefined;
+}
+
+function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void): void {
+  const seen = new Set<ts.Node>();
+  const active = new Set<ts.Node>();
+  const walk = (node: ts.Node, pf: ParsedFile, depth: number): void => {
+    if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
+    if (ts.isCallExpression(node)) {
+      const kind = registrationKind(node);
+      if (kind && ts.isPropertyAccessExpression(node.expression)) {
+        if (!seen.has(node)) {
+          seen.add(node);
+          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx) });
+        }
+        return;
+      }
+      ts.forEachChild(node, (c) => walk(c, pf, depth));
+      if (depth < MAX_CALL_DEPTH) {
+        const target = calledFunction(node, pf, ctx);
+        if (target && target.fn.body && !active.has(target.fn)) {
+          const bindings = serverArgBindings(target.fn, node.arguments, pf, ctx);
+          const saved = new Map<ts.Node, unknown>();
+          for (const [k, v] of bindings) {
+            saved.set(k, ctx.env.get(k));
+            ctx.env.set(k, v);
+          }
+          active.add(target.fn);
+          ts.forEachChild(target.fn.body, (c) => walk(c, target.pf, depth + 1));
+          active.delete(target.fn);
+          for (const [k, v] of saved) {
+            if (v === undefined) ctx.env.delete(k);
+            else ctx.env.set(k, v);
+          }
+        }
+      }
+      return;
+    }
+    ts.forEachChild(node, (c) => walk(c, pf, depth));
+  };
+  for (const st of entry.sf.statements) walk(st, entry, 0);
+  // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
+  const sweep = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) {
+      const kind = registrationKind(node);
+      if (kind && ts.isPropertyAccessExpression(node.expression) && !seen.has(node)) {
+        seen.add(node);
+        emit({ call: node, pf: entry, kind, server: serverOf(node.expression.expression, entry, ctx) });
+      }
+    }
+    ts.forEachChild(node, sweep);
+  };
+  sweep(entry.sf);
+}
+
+// ---- one tool --------------------------------------------------------------------------------------------------
+
+interface Part {
+  value: unknown;
+  node: ts.Expression;
+  pf: ParsedFile;
+  ok: boolean;
+}
+
+function unresolvedOf(part: string, err: unknown, fallback: Span): Unresolved {
+  if (err instanceof Unresolvable) return { part, reason: err.reason, span: err.span };
+  return { part, reason: `internal: ${err instanceof Error ? err.message : String(err)}`, span: fallback };
+}
+
+function evalPart(partName: string, node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[]): Part {
+  try {
+    return { value: evaluate(node, pf, ctx), node, pf, ok: true };
+  } catch (err) {
+    unresolved.push(unresolvedOf(partName, err, spanOf(node, pf)));
+    return { value: undefined, node, pf, ok: false };
+  }
+}
+
+function locatedString(part: Part | undefined, partName: string, ctx: EvalContext, unresolved: Unresolved[]): Located<string> | undefined {
+  if (!part) return undefined;
+  const span = literalSpan(part.node, part.pf, ctx.project);
+  if (!part.ok) return { value: undefined, span, unresolved: unresolved.find((u) => u.part === partName) };
+  if (typeof part.value === 'string') return { value: part.value, span };
+  if (part.value === undefined) return undefined;
+  const u: Unresolved = { part: partName, reason: 'not a string', span };
+  unresolved.push(u);
+  return { value: undefined, span, unresolved: u };
+}
+
+/** The object literal a config/annotations expression is written as (following consts). */
+function objectLiteralOf(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): { obj: ts.ObjectLiteralExpression; pf: ParsedFile } | undefined {
+  let e = skipOuter(expr);
+  let file = pf;
+  for (let i = 0; i < 10; i++) {
+    if (ts.isObjectLiteralExpression(e)) return { obj: e, pf: file };
+    if (!ts.isIdentifier(e)) return undefined;
+    let d = lookupName(e.text, e, file);
+    if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+    if (d?.kind !== 'var' || !d.node.initializer) return undefined;
+    e = skipOuter(d.node.initializer);
+    file = d.pf;
+  }
+  return undefined;
+}
+
+function keyOf(p: ts.ObjectLiteralElementLike): string | undefined {
+  if (!p.name) return undefined;
+  if (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNumericLiteral(p.name)) return p.name.text;
+  return undefined;
+}
+
+const CONFIG_KEYS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta'] as const;
+type ConfigKey = (typeof CONFIG_KEYS)[number];
+
+function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries: AnnotationEntry[] } {
+  const lit = objectLiteralOf(part.node, part.pf, ctx);
+  const entries: AnnotationEntry[] = [];
+  if (lit) {
+    for (const p of lit.obj.properties) {
+      const key = keyOf(p);
+      if (key === undefined || !p.name) continue;
+      let value: JsonValue | undefined;
+      const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+      if (valueNode) {
+        try {
+          const v = evaluate(valueNode, lit.pf, { ...ctx, unrepresentable: [], depth: 0 });
+          value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue);
+        } catch {
+          value = undefined;
+        }
+      }
+      entries.push({ key, value, span: spanOf(p, lit.pf), keySpan: spanOf(p.name, lit.pf) });
+    }
+    return { span: spanOf(lit.obj, lit.pf), entries };
+  }
+  if (part.ok && part.value && typeof part.value === 'object') {
+    const span = spanOf(part.node, part.pf);
+    for (const [key, v] of Object.entries(part.value)) entries.push({ key, value: JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue, span, keySpan: span });
+  }
+  return { span: spanOf(part.node, part.pf), entries };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && !('_zod' in v) && !('_def' in v) && (Object.getPrototypeOf(v) === Object.prototype || Object.getPrototypeOf(v) === null);
+}
+function isSchemaLike(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && typeof (v as { parse?: unknown }).parse === 'function';
+}
+function isRawShapeValue(v: unknown): boolean {
+  if (!isPlainObject(v)) return false;
+  const vals = Object.values(v);
+  return vals.length === 0 || vals.some(isSchemaLike);
+}
+
+function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined): ToolDefinition {
+  const { call, pf } = site;
+  const unresolved: Unresolved[] = [];
+  ctx.unrepresentable = [];
+  const callSpan = spanOf(call, pf);
+  const callee = call.expression as ts.PropertyAccessExpression;
+  const args = call.arguments;
+  const parts: Partial<Record<ConfigKey, Part>> = {};
+  let configSpan: Span | undefined;
+  let overload: string[] | undefined;
+  let handlerExpr: ts.Expression | undefined;
+  let descriptionOrigin: 'explicit' | 'argument' = 'explicit';
+
+  const namePart = evalPart('name', args[0], pf, ctx, unresolved);
+
+  if (site.kind === 'registerTool') {
+    const config = args[1];
+    handlerExpr = args[2];
+    configSpan = spanOf(config, pf);
+    const lit = objectLiteralOf(config, pf, ctx);
+    if (lit) {
+      for (const p of lit.obj.properties) {
+        if (ts.isSpreadAssignment(p)) {
+          const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
+          if (spread.ok && isPlainObject(spread.value)) {
+            for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: p.expression, pf: lit.pf, ok: true };
+          }
+          continue;
+        }
+        const key = keyOf(p);
+        if (!key || !(CONFIG_KEYS as readonly string[]).includes(key)) continue;
+        const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+        if (!valueNode) {
+          unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
+          continue;
+        }
+        parts[key as ConfigKey] = evalPart(key, valueNode, lit.pf, ctx, unresolved);
+      }
+    } else {
+      const whole = evalPart('config', config, pf, ctx, unresolved);
+      if (whole.ok && isPlainObject(whole.value)) {
+        for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: config, pf, ok: true };
+      } else if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
+    }
+  } else {
+    // server.tool(name, [description], [paramsSchemaOrAnnotations], [annotations], cb) — the SDK decides by runtime types.
+    descriptionOrigin = 'argument';
+    overload = ['name'];
+    const rest = args.slice(1);
+    handlerExpr = rest[rest.length - 1];
+    const middle = rest.slice(0, -1).map((a, i) => evalPart(`argument ${i + 2}`, a, pf, ctx, unresolved));
+    let i = 0;
+    const isStringArg = (p: Part) => (p.ok ? typeof p.value === 'string' : ts.isStringLiteralLike(skipOuter(p.node)) || ts.isTemplateExpression(skipOuter(p.node)) || ts.isBinaryExpression(skipOuter(p.node)));
+    if (middle[i] && isStringArg(middle[i])) {
+      parts.description = middle[i++];
+      overload.push('description');
+    }
+    if (middle[i]) {
+      const p = middle[i];
+      if (p.ok ? isRawShapeValue(p.value) : false) {
+        parts.inputSchema = p;
+        overload.push('paramsSchema');
+        i++;
+        const q = middle[i];
+        if (q && q.ok && isPlainObject(q.value) && !isRawShapeValue(q.value)) {
+          parts.annotations = q;
+          overload.push('annotations');
+          i++;
+        }
+      } else if (p.ok && typeof p.value === 'object' && p.value !== null) {
+        if (Object.values(p.value).some((v) => typeof v === 'object' && v !== null)) {
+          unresolved.push({ part: 'inputSchema', reason: 'server.tool() takes a raw shape here; the SDK throws on a zod schema or nested object', span: spanOf(p.node, pf) });
+        } else {
+          parts.annotations = p;
+          overload.push('annotations');
+        }
+        i++;
+      } else if (!p.ok) {
+        overload.push('unknown');
+        i++;
+      }
+    }
+    for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
+    overload.push('callback');
+  }
+
+  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
+  const title = locatedString(parts.title, 'title', ctx, unresolved);
+  const descLoc = locatedString(parts.description, 'description', ctx, unresolved);
+
+  const input = parts.inputSchema;
+  const output = parts.outputSchema;
+  const contractResult = buildTsContract(
+    {
+      name: name.value,
+      title: title?.value,
+      description: descLoc?.value,
+      inputSchema: input?.ok ? input.value : undefined,
+      outputSchema: output?.ok ? output.value : undefined,
+      annotations: parts.annotations?.ok ? parts.annotations.value : undefined,
+      _meta: parts._meta?.ok ? parts._meta.value : undefined,
+    },
+    { inputResolved: !input || input.ok, outputResolved: !output || output.ok },
+  );
+  for (const e of contractResult.errors) {
+    const node = e.part === 'inputSchema' ? input : output;
+    unresolved.push({ part: e.part, reason: `the SDK cannot publish this schema: ${e.reason}`, span: node ? spanOf(node.node, node.pf) : callSpan });
+  }
+  const contract = contractResult.contract;
+  const inputJson = contract.inputSchema as JsonSchema | undefined;
+  const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
+  const parameters = parametersOf(input?.node, input?.pf ?? pf, ctx, inputJson, paramFallback);
+
+  let handler;
+  if (handlerExpr) {
+    const h = resolveHandler(handlerExpr, pf, ctx);
+    if (h) handler = handlerFacts(h.fn, h.pf, ctx);
+  }
+
+  const tool: ToolDefinition = {
+    language: 'typescript',
+    framework: 'ts-sdk',
+    frameworkVersion: sdkVersion,
+    file: pf.file,
+    server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
+    registration: {
+      kind: site.kind,
+      span: callSpan,
+      calleeSpan: spanOf(callee, pf),
+      configSpan,
+      overload,
+    },
+    name,
+    parameters,
+    contract,
+    unresolved,
+    unrepresentable: [...ctx.unrepresentable],
+  };
+  if (title) tool.title = title;
+  if (descLoc) tool.description = { ...descLoc, origin: descriptionOrigin };
+  if (input) tool.inputSchemaSpan = spanOf(input.node, input.pf);
+  if (contractResult.inputSchemaNotObject) tool.inputSchemaNotObject = true;
+  if (output) tool.outputSchemaSpan = spanOf(output.node, output.pf);
+  if (parts.annotations) tool.annotations = annotationEntries(parts.annotations, ctx);
+  if (handler) tool.handler = handler;
+  return tool;
+}
+
+// ---- the file --------------------------------------------------------------------------------------------------
+
+function syntaxErrors(pf: ParsedFile): FileFacts['syntaxErrors'] {
+  const diags = (pf.sf as unknown as { parseDiagnostics?: ts.DiagnosticWithLocation[] }).parseDiagnostics ?? [];
+  return diags.map((d) => ({ message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), span: { file: pf.file, start: d.start, end: d.start + d.length } }));
+}
+
+function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] {
+  const out: FileFacts['servers'] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer) {
+      const init = skipOuter(n.initializer);
+      if (ts.isNewExpression(init) && /^(McpServer|Server)$/.test(init.expression.getText(pf.sf).replace(/^.*\./, ''))) {
+        const ref = serverOf(n.name, pf, ctx);
+        out.push({ id: ref.id, variable: ref.variable, name: ref.name, span: ref.span, constructorSpan: spanOf(init, pf) });
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(pf.sf);
+  return out;
+}
+
+export function analyzeTypeScript(file: string, text: string, host: FileHost): AnalysisResult {
+  const pf = parseFile(file, text);
+  const project = new Project(host);
+  const versions = workspaceVersions(host, file);
+  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0 };
+  const sites: Site[] = [];
+  collectSites(pf, ctx, (s) => sites.push(s));
+  const tools: ToolDefinition[] = [];
+  for (const site of sites) {
+    try {
+      tools.push(buildTool(site, ctx, versions.sdkVersion));
+    } catch (err) {
+      // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
+      const span = spanOf(site.call, site.pf);
+      tools.push({
+        language: 'typescript',
+        framework: 'ts-sdk',
+        frameworkVersion: versions.sdkVersion,
+        file: site.pf.file,
+        server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
+        registration: { kind: site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
+        name: { value: undefined, span },
+        parameters: [],
+        contract: {},
+        unresolved: [{ part: 'tool', reason: `internal analysis error: ${err instanceof Error ? err.message : String(err)}`, span }],
+        unrepresentable: [],
+      });
+    }
+  }
+  const facts: FileFacts = {
+    file,
+    language: 'typescript',
+    framework: tools.length || /@modelcontextprotocol\/sdk/.test(text) ? 'ts-sdk' : undefined,
+    v1Imports: [],
+    servers: serversCreated(pf, ctx),
+    dependencies: [...project.dependencies].filter((f) => f !== file),
+    syntaxErrors: syntaxErrors(pf),
+  };
+  return { tools, files: [facts] };
+}
+

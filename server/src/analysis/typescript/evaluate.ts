@@ -1,0 +1,587 @@
+/**
+ * Static evaluation of the expressions a tool definition is written with — never running user code.
+ *
+ * Literals, templates, `+`, `[...].join()`, object/array literals, consts and imports are folded to values.
+ * Zod expressions are rebuilt as REAL zod schemas (so the SDK's own converter can turn them into JSON Schema)
+ * by calling only allow-listed zod functions and methods with statically known arguments. Anything else throws
+ * `Unresolved` with the span and a reason; the caller turns it into an `unresolved` entry.
+ */
+import * as ts from 'typescript';
+import * as z4 from 'zod/v4';
+import * as z3 from 'zod/v3';
+import type { Span } from '../model';
+import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
+
+export class Unresolvable extends Error {
+  constructor(
+    readonly reason: string,
+    readonly span: Span,
+  ) {
+    super(reason);
+  }
+}
+
+/** A zod namespace (`z`, `z.iso`, `z.coerce`) of one zod major. */
+export class ZodNs {
+  constructor(
+    readonly obj: Record<string, unknown>,
+    readonly major: 3 | 4,
+    readonly path: string,
+  ) {}
+}
+/** A method or namespace function read off a zod value, not yet called. */
+export class ZodFn {
+  constructor(
+    readonly target: object,
+    readonly name: string,
+    readonly major: 3 | 4,
+    readonly onNamespace: boolean,
+  ) {}
+}
+/** `import * as ns from "./file"` of a workspace file. */
+export class ModuleNs {
+  constructor(readonly pf: ParsedFile) {}
+}
+/** An arrow / function expression: only used as a zod argument (lazy, default, catch, refine...). */
+export class FnExpr {
+  constructor(
+    readonly node: ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration,
+    readonly pf: ParsedFile,
+  ) {}
+}
+/** A server instance reference (for server identity), produced by `new McpServer(...)`. */
+export class ServerRef {
+  constructor(
+    readonly id: string,
+    readonly variable: string,
+    readonly span: Span,
+    readonly name: string | undefined,
+  ) {}
+}
+
+export function isZodSchema(v: unknown): v is object {
+  return typeof v === 'object' && v !== null && ('_zod' in v || '_def' in v) && !(v instanceof ZodNs);
+}
+export function zodMajorOf(v: object): 3 | 4 {
+  return '_zod' in v ? 4 : 3;
+}
+
+// ---- the allow-list -------------------------------------------------------------------------------------------
+
+const NS_COMMON = [
+  'string', 'number', 'boolean', 'null', 'undefined', 'literal', 'enum', 'nativeEnum', 'array', 'tuple', 'object', 'record',
+  'union', 'discriminatedUnion', 'intersection', 'nullable', 'optional', 'lazy', 'any', 'unknown', 'never',
+];
+const NS_V4_ONLY = [
+  'int', 'strictObject', 'looseObject', 'partialRecord', 'nullish', 'email', 'url', 'httpUrl', 'uuid', 'uuidv4', 'uuidv6', 'uuidv7', 'guid',
+  'ipv4', 'ipv6', 'cidrv4', 'cidrv6', 'base64', 'base64url', 'e164', 'jwt', 'emoji', 'nanoid', 'cuid', 'cuid2', 'ulid', 'xid', 'ksuid',
+  'hostname', 'int32', 'uint32', 'float32', 'float64', 'keyof', 'stringbool', 'json', 'xor',
+];
+/** Zod constructs JSON Schema cannot carry: allowed (so the rest of the schema still resolves) but reported. */
+const UNREPRESENTABLE_NS = ['date', 'bigint', 'int64', 'uint64', 'custom', 'function', 'map', 'set', 'symbol', 'void', 'nan', 'promise', 'instanceof', 'preprocess', 'transform', 'file'];
+const UNREPRESENTABLE_METHODS = ['transform'];
+const SUB_NAMESPACES: Record<string, string[]> = {
+  iso: ['date', 'datetime', 'time', 'duration'],
+  coerce: ['string', 'number', 'boolean'],
+};
+const METHODS = new Set([
+  // string
+  'min', 'max', 'length', 'regex', 'email', 'url', 'uuid', 'cuid', 'cuid2', 'ulid', 'emoji', 'nanoid', 'ip', 'ipv4', 'ipv6', 'cidr', 'base64',
+  'datetime', 'date', 'time', 'duration', 'startsWith', 'endsWith', 'includes', 'trim', 'toLowerCase', 'toUpperCase', 'lowercase', 'uppercase',
+  'normalize', 'nonempty',
+  // number
+  'int', 'positive', 'negative', 'nonnegative', 'nonpositive', 'gt', 'gte', 'lt', 'lte', 'multipleOf', 'step', 'finite', 'safe',
+  // wrappers & metadata
+  'optional', 'nullable', 'nullish', 'default', 'prefault', 'describe', 'meta', 'catch', 'readonly', 'brand', 'array', 'or', 'and',
+  // objects
+  'strict', 'passthrough', 'strip', 'loose', 'catchall', 'extend', 'merge', 'pick', 'omit', 'partial', 'required', 'deepPartial', 'keyof',
+  'unwrap', 'exclude', 'extract', 'removeDefault', 'element',
+  // checks that JSON Schema ignores (their functions are never run)
+  'refine', 'superRefine', 'check', 'pipe',
+  ...UNREPRESENTABLE_METHODS,
+]);
+const SCHEMA_PROPS = new Set(['shape', 'element', 'options', 'enum', 'Enum', 'Values', 'description']);
+/** Methods whose function arguments are never called by the JSON Schema converter. */
+const INERT_FN_METHODS = new Set(['refine', 'superRefine', 'check', 'transform', 'preprocess', 'custom', 'instanceof']);
+
+const ZOD_V4 = z4 as unknown as Record<string, unknown>;
+const ZOD_V3 = z3 as unknown as Record<string, unknown>;
+
+export interface EvalContext {
+  project: Project;
+  /** The zod major a bare `"zod"` import means in this workspace. */
+  zodMajorForBareImport: (fromFile: string) => 3 | 4;
+  unrepresentable: { construct: string; span: Span }[];
+  /** Parameters bound to values while following a call into a helper (server instances). */
+  env: Map<ts.Node, unknown>;
+  /** Consts already evaluated (and the unrepresentable constructs found while doing so). */
+  consts: Map<ts.Node, { state: 'pending' | 'done'; value?: unknown; unrepr?: { construct: string; span: Span }[]; error?: Unresolvable }>;
+  depth: number;
+}
+
+const MAX_DEPTH = 200;
+
+export function evaluate(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): unknown {
+  if (ctx.depth > MAX_DEPTH) throw new Unresolvable('expression nested too deeply', spanOf(node, pf));
+  ctx.depth++;
+  try {
+    return evalInner(node, pf, ctx);
+  } finally {
+    ctx.depth--;
+  }
+}
+
+function fail(reason: string, node: ts.Node, pf: ParsedFile): never {
+  throw new Unresolvable(reason, spanOf(node, pf));
+}
+
+function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unknown {
+  const node = skipOuter(node0);
+  switch (node.kind) {
+    case ts.SyntaxKind.StringLiteral:
+    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+      return (node as ts.StringLiteral).text;
+    case ts.SyntaxKind.NumericLiteral:
+      return Number((node as ts.NumericLiteral).text);
+    case ts.SyntaxKind.TrueKeyword:
+      return true;
+    case ts.SyntaxKind.FalseKeyword:
+      return false;
+    case ts.SyntaxKind.NullKeyword:
+      return null;
+    case ts.SyntaxKind.RegularExpressionLiteral: {
+      const text = (node as ts.RegularExpressionLiteral).text;
+      const last = text.lastIndexOf('/');
+      try {
+        return new RegExp(text.slice(1, last), text.slice(last + 1));
+      } catch {
+        return fail('invalid regular expression', node, pf);
+      }
+    }
+    case ts.SyntaxKind.TemplateExpression: {
+      const t = node as ts.TemplateExpression;
+      let out = t.head.text;
+      for (const s of t.templateSpans) {
+        const v = evaluate(s.expression, pf, ctx);
+        if (!isPrimitive(v)) fail('template substitution is not a static string', s.expression, pf);
+        out += String(v) + s.literal.text;
+      }
+      return out;
+    }
+    case ts.SyntaxKind.PrefixUnaryExpression: {
+      const p = node as ts.PrefixUnaryExpression;
+      const v = evaluate(p.operand, pf, ctx);
+      if (typeof v === 'number') {
+        if (p.operator === ts.SyntaxKind.MinusToken) return -v;
+        if (p.operator === ts.SyntaxKind.PlusToken) return v;
+      }
+      if (p.operator === ts.SyntaxKind.ExclamationToken && isPrimitive(v)) return !v;
+      return fail('unsupported unary expression', node, pf);
+    }
+    case ts.SyntaxKind.BinaryExpression: {
+      const b = node as ts.BinaryExpression;
+      if (b.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+        const l = evaluate(b.left, pf, ctx);
+        const r = evaluate(b.right, pf, ctx);
+        if (typeof l === 'number' && typeof r === 'number') return l + r;
+        if ((typeof l === 'string' || typeof r === 'string') && isPrimitive(l) && isPrimitive(r)) return String(l) + String(r);
+        return fail('`+` of values that are not static strings or numbers', node, pf);
+      }
+      if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken || b.operatorToken.kind === ts.SyntaxKind.MinusToken || b.operatorToken.kind === ts.SyntaxKind.SlashToken) {
+        const l = evaluate(b.left, pf, ctx);
+        const r = evaluate(b.right, pf, ctx);
+        if (typeof l === 'number' && typeof r === 'number') {
+          if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken) return l * r;
+          if (b.operatorToken.kind === ts.SyntaxKind.MinusToken) return l - r;
+          return l / r;
+        }
+      }
+      if (b.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) {
+        const l = evaluate(b.left, pf, ctx);
+        return l === undefined || l === null ? evaluate(b.right, pf, ctx) : l;
+      }
+      return fail(`operator ${ts.tokenToString(b.operatorToken.kind) ?? '?'} is not evaluated statically`, node, pf);
+    }
+    case ts.SyntaxKind.ArrayLiteralExpression: {
+      const out: unknown[] = [];
+      for (const el of (node as ts.ArrayLiteralExpression).elements) {
+        if (ts.isSpreadElement(el)) {
+          const v = evaluate(el.expression, pf, ctx);
+          if (!Array.isArray(v)) fail('spread of a value that is not a static array', el, pf);
+          out.push(...v);
+        } else if (ts.isOmittedExpression(el)) out.push(undefined);
+        else out.push(evaluate(el, pf, ctx));
+      }
+      return out;
+    }
+    case ts.SyntaxKind.ObjectLiteralExpression:
+      return evalObjectLiteral(node as ts.ObjectLiteralExpression, pf, ctx);
+    case ts.SyntaxKind.Identifier:
+      return evalIdentifier(node as ts.Identifier, pf, ctx);
+    case ts.SyntaxKind.PropertyAccessExpression: {
+      const p = node as ts.PropertyAccessExpression;
+      if (ts.isPrivateIdentifier(p.name)) return fail('private member', node, pf);
+      const target = evaluate(p.expression, pf, ctx);
+      return getMember(target, p.name.text, node, pf, ctx);
+    }
+    case ts.SyntaxKind.ElementAccessExpression: {
+      const e = node as ts.ElementAccessExpression;
+      const target = evaluate(e.expression, pf, ctx);
+      const key = evaluate(e.argumentExpression, pf, ctx);
+      if (typeof key !== 'string' && typeof key !== 'number') return fail('computed member is not a static key', e.argumentExpression, pf);
+      return getMember(target, String(key), node, pf, ctx);
+    }
+    case ts.SyntaxKind.CallExpression:
+      return evalCall(node as ts.CallExpression, pf, ctx);
+    case ts.SyntaxKind.ArrowFunction:
+    case ts.SyntaxKind.FunctionExpression:
+      return new FnExpr(node as ts.ArrowFunction, pf);
+    case ts.SyntaxKind.NewExpression: {
+      const n = node as ts.NewExpression;
+      const callee = skipOuter(n.expression);
+      if (ts.isIdentifier(callee) && callee.text === 'RegExp' && n.arguments?.length) {
+        const src = evaluate(n.arguments[0], pf, ctx);
+        const flags = n.arguments[1] ? evaluate(n.arguments[1], pf, ctx) : '';
+        if (typeof src === 'string' && typeof flags === 'string') {
+          try {
+            return new RegExp(src, flags);
+          } catch {
+            return fail('invalid regular expression', node, pf);
+          }
+        }
+      }
+      return fail('`new` expressions are not evaluated statically', node, pf);
+    }
+    default:
+      return fail(`${ts.SyntaxKind[node.kind]} is not evaluated statically`, node, pf);
+  }
+}
+
+function isPrimitive(v: unknown): v is string | number | boolean | null | undefined {
+  return v === null || v === undefined || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {
+  // defineProperty: a key named "__proto__" must stay a plain key
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function propertyKey(name: ts.PropertyName, pf: ParsedFile, ctx: EvalContext): string {
+  if (ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name)) return name.text;
+  if (ts.isComputedPropertyName(name)) {
+    const k = evaluate(name.expression, pf, ctx);
+    if (typeof k === 'string' || typeof k === 'number') return String(k);
+  }
+  return fail('property name is not static', name, pf);
+}
+
+function evalObjectLiteral(node: ts.ObjectLiteralExpression, pf: ParsedFile, ctx: EvalContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const prop of node.properties) {
+    if (ts.isPropertyAssignment(prop)) {
+      setKey(out, propertyKey(prop.name, pf, ctx), evaluate(prop.initializer, pf, ctx));
+    } else if (ts.isShorthandPropertyAssignment(prop)) {
+      setKey(out, prop.name.text, evalIdentifier(prop.name, pf, ctx));
+    } else if (ts.isSpreadAssignment(prop)) {
+      const v = evaluate(prop.expression, pf, ctx);
+      if (v === undefined || v === null) continue;
+      if (!isPlainObject(v)) fail('spread of a value that is not a static object', prop, pf);
+      for (const k of Object.keys(v)) {
+        const d = Object.getOwnPropertyDescriptor(v, k);
+        if (d) Object.defineProperty(out, k, { ...d, configurable: true });
+      }
+    } else if (ts.isGetAccessorDeclaration(prop) && prop.body) {
+      // zod 4 recursive shapes: `get children() { return z.array(Node) }` — evaluated when zod reads it.
+      const ret = singleReturn(prop.body);
+      if (!ret) fail('getter body is not a single return', prop, pf);
+      const key = propertyKey(prop.name, pf, ctx);
+      let cached: { v: unknown } | undefined;
+      const snapshot = { ...ctx, depth: 0 };
+      Object.defineProperty(out, key, {
+        enumerable: true,
+        configurable: true,
+        get() {
+          cached ??= { v: evaluate(ret, pf, snapshot) };
+          return cached.v;
+        },
+      });
+    } else {
+      fail('object member is not a static property', prop, pf);
+    }
+  }
+  return out;
+}
+
+function singleReturn(body: ts.Block): ts.Expression | undefined {
+  const st = body.statements;
+  if (st.length === 1 && ts.isReturnStatement(st[0]) && st[0].expression) return st[0].expression;
+  return undefined;
+}
+
+const ZOD_MODULES: Record<string, 3 | 4 | 'bare' | 'mini'> = {
+  zod: 'bare',
+  'zod/v4': 4,
+  'zod/v4/classic': 4,
+  'zod/v3': 3,
+  'zod/mini': 'mini',
+  'zod/v4-mini': 'mini',
+  'zod/v4/mini': 'mini',
+};
+
+function zodNs(major: 3 | 4): ZodNs {
+  return new ZodNs(major === 4 ? ZOD_V4 : ZOD_V3, major, 'z');
+}
+
+export function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
+  switch (d.kind) {
+    case 'var': {
+      const list = d.node.parent;
+      if (!ts.isVariableDeclarationList(list) || !(list.flags & ts.NodeFlags.Const)) {
+        // A `let`/`var` may be reassigned: only its unmodified initializer would be a guess.
+        return fail(`\`${d.name}\` is not a const`, at, pf);
+      }
+      if (!d.node.initializer) return fail(`\`${d.name}\` has no initializer`, at, pf);
+      const hit = ctx.consts.get(d.node);
+      if (hit?.state === 'pending') return fail(`\`${d.name}\` refers to itself (use z.lazy)`, at, pf);
+      if (hit?.state === 'done') {
+        if (hit.error) throw hit.error;
+        ctx.unrepresentable.push(...(hit.unrepr ?? []));
+        return hit.value;
+      }
+      ctx.consts.set(d.node, { state: 'pending' });
+      const before = ctx.unrepresentable.length;
+      try {
+        const value = evaluate(d.node.initializer, d.pf, ctx);
+        ctx.consts.set(d.node, { state: 'done', value, unrepr: ctx.unrepresentable.slice(before) });
+        return value;
+      } catch (err) {
+        if (err instanceof Unresolvable) ctx.consts.set(d.node, { state: 'done', error: err });
+        else ctx.consts.delete(d.node);
+        throw err;
+      }
+    }
+    case 'enum':
+      return evalEnum(d.node, d.pf, ctx);
+    case 'param': {
+      if (ctx.env.has(d.node)) return ctx.env.get(d.node);
+      return fail(`\`${d.name}\` is a function parameter`, at, pf);
+    }
+    case 'function':
+      return new FnExpr(d.node, d.pf);
+    case 'class':
+      return fail(`\`${d.name}\` is a class`, at, pf);
+    case 'expr':
+      return evaluate(d.node, d.pf, ctx);
+    case 'import': {
+      const kind = ZOD_MODULES[d.module];
+      if (kind !== undefined) {
+        if (kind === 'mini') return fail('zod mini (`zod/mini`) schemas are not supported', at, pf);
+        const major = kind === 'bare' ? ctx.zodMajorForBareImport(d.pf.file) : kind;
+        const ns = zodNs(major);
+        if (d.imported === '*' || d.imported === 'z' || d.imported === 'default') return ns;
+        return getMember(ns, d.imported, at, pf, ctx);
+      }
+      if (d.imported === '*') {
+        const target = ctx.project.loadModule(d.pf.file, d.module);
+        if (target) return new ModuleNs(target);
+        return fail(`\`${d.name}\` is imported from "${d.module}", which is not a workspace file`, at, pf);
+      }
+      const resolved = ctx.project.resolveImport(d);
+      if (!resolved) return fail(`\`${d.imported}\` is not exported by "${d.module}"`, at, pf);
+      if (resolved === d) return fail(`\`${d.name}\` is imported from "${d.module}", which is not a workspace file`, at, pf);
+      return evalDecl(resolved, at, pf, ctx);
+    }
+  }
+}
+
+function evalIdentifier(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): unknown {
+  const name = node.text;
+  if (name === 'undefined') return undefined;
+  if (name === 'Infinity') return Infinity;
+  if (name === 'NaN') return NaN;
+  const d = lookupName(name, node, pf);
+  if (!d) return fail(`\`${name}\` is not defined in this file`, node, pf);
+  return evalDecl(d, node, pf, ctx);
+}
+
+function evalEnum(node: ts.EnumDeclaration, pf: ParsedFile, ctx: EvalContext): Record<string, unknown> {
+  // Same object TypeScript emits: string members, numeric members plus their reverse mapping.
+  const out: Record<string, unknown> = {};
+  let next = 0;
+  for (const m of node.members) {
+    const key = propertyKey(m.name, pf, ctx);
+    let value: unknown;
+    if (m.initializer) {
+      const init = skipOuter(m.initializer);
+      if (ts.isIdentifier(init) && Object.prototype.hasOwnProperty.call(out, init.text)) value = out[init.text];
+      else value = evaluate(m.initializer, pf, ctx);
+    } else value = next;
+    if (typeof value === 'number') {
+      next = value + 1;
+      setKey(out, key, value);
+      setKey(out, String(value), key);
+    } else if (typeof value === 'string') setKey(out, key, value);
+    else fail('enum member is not a static string or number', m, pf);
+  }
+  return out;
+}
+
+function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
+  if (target instanceof ZodNs) {
+    if (target.path === 'z' && SUB_NAMESPACES[name]) {
+      const sub = target.obj[name];
+      if (typeof sub === 'object' && sub) return new ZodNs(sub as Record<string, unknown>, target.major, name);
+    }
+    const allowed =
+      target.path === 'z'
+        ? NS_COMMON.includes(name) || (target.major === 4 && NS_V4_ONLY.includes(name)) || UNREPRESENTABLE_NS.includes(name)
+        : SUB_NAMESPACES[target.path]?.includes(name);
+    if (!allowed || typeof target.obj[name] !== 'function') return fail(`\`${target.path}.${name}\` is not a supported zod ${target.major} function`, node, pf);
+    return new ZodFn(target.obj, name, target.major, true);
+  }
+  if (target instanceof ModuleNs) {
+    const d = ctx.project.resolveExport(target.pf, name);
+    if (!d) return fail(`\`${name}\` is not exported by ${target.pf.file}`, node, pf);
+    return evalDecl(d, node, pf, ctx);
+  }
+  if (isZodSchema(target)) {
+    if (METHODS.has(name)) {
+      const m = (target as Record<string, unknown>)[name];
+      if (typeof m === 'function') return new ZodFn(target, name, zodMajorOf(target), false);
+    }
+    if (SCHEMA_PROPS.has(name)) {
+      const v = (target as Record<string, unknown>)[name];
+      if (typeof v !== 'function') return v;
+    }
+    return fail(`\`.${name}\` is not a supported zod ${zodMajorOf(target)} method`, node, pf);
+  }
+  if (Array.isArray(target)) {
+    if (name === 'length') return target.length;
+    if (name === 'join' || name === 'concat') return new ZodFn(target, name, 4, false);
+    if (/^\d+$/.test(name)) return target[Number(name)];
+    return fail(`array member \`${name}\` is not evaluated statically`, node, pf);
+  }
+  if (typeof target === 'string') {
+    if (name === 'length') return target.length;
+    if (['trim', 'trimStart', 'trimEnd', 'concat', 'toLowerCase', 'toUpperCase'].includes(name)) return new ZodFn(Object(target) as object, name, 4, false);
+    return fail(`string member \`${name}\` is not evaluated statically`, node, pf);
+  }
+  if (isPlainObject(target)) {
+    if (Object.prototype.hasOwnProperty.call(target, name)) return target[name];
+    return undefined;
+  }
+  return fail(`\`.${name}\` of a value that is not statically known`, node, pf);
+}
+
+function fnToValueThunk(fn: FnExpr, ctx: EvalContext): () => unknown {
+  const body = fn.node.body;
+  const expr = body && (ts.isBlock(body) ? singleReturn(body) : body);
+  if (!expr) throw new Unresolvable('function body is not a single returned expression', spanOf(fn.node, fn.pf));
+  let cached: { v: unknown } | undefined;
+  const snapshot = { ...ctx, depth: 0 };
+  return () => {
+    cached ??= { v: evaluate(expr, fn.pf, snapshot) };
+    return cached.v;
+  };
+}
+
+function inertFn(): never {
+  // Never called: JSON Schema conversion does not run refinements or transforms.
+  throw new Error('toolsmith: user function is not evaluated');
+}
+
+function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
+  const callee = evaluate(node.expression, pf, ctx);
+  if (!(callee instanceof ZodFn)) return fail('call of a function that is not an allow-listed zod call', node, pf);
+  const target = callee.target;
+  const name = callee.name;
+  // Plain JS helpers on static values.
+  if (Array.isArray(target) || target instanceof String) {
+    const args = node.arguments.map((a) => evaluate(a, pf, ctx));
+    if (!args.every((a) => isPrimitive(a) || Array.isArray(a))) return fail('argument is not static', node, pf);
+    const base: unknown = target instanceof String ? target.valueOf() : target;
+    const fn = (base as Record<string, unknown>)[name] as (...a: unknown[]) => unknown;
+    return fn.apply(base, args);
+  }
+  const args: unknown[] = [];
+  for (const a of node.arguments) {
+    if (ts.isSpreadElement(a)) {
+      const v = evaluate(a.expression, pf, ctx);
+      if (!Array.isArray(v)) fail('spread argument is not a static array', a, pf);
+      args.push(...v);
+      continue;
+    }
+    let v = evaluate(a, pf, ctx);
+    if (v instanceof FnExpr) {
+      if (name === 'lazy') {
+        v = fnToValueThunk(v, ctx);
+      } else if (name === 'default' || name === 'prefault' || name === 'catch') {
+        const thunk = fnToValueThunk(v, ctx);
+        const value = thunk();
+        v = () => value;
+      } else if (INERT_FN_METHODS.has(name)) {
+        v = inertFn;
+      } else {
+        fail(`a function passed to \`${name}\` is not evaluated`, a, pf);
+      }
+    } else if (v instanceof ZodNs || v instanceof ZodFn || v instanceof ModuleNs || v instanceof ServerRef) {
+      fail('argument is not a static value or zod schema', a, pf);
+    }
+    args.push(v);
+  }
+  if (name === 'meta') {
+    const m = args[0];
+    // A registry id lives for the whole process and would collide on the next analysis.
+    if (isPlainObject(m) && 'id' in m) fail('`.meta({ id })` (registry ids) is not supported', node, pf);
+  }
+  if (UNREPRESENTABLE_NS.includes(name) && callee.onNamespace) ctx.unrepresentable.push({ construct: `z.${name}()`, span: spanOf(node, pf) });
+  else if (UNREPRESENTABLE_METHODS.includes(name) && !callee.onNamespace) ctx.unrepresentable.push({ construct: `.${name}()`, span: spanOf(node, pf) });
+  const fn = (target as Record<string, unknown>)[name];
+  if (typeof fn !== 'function') return fail(`\`${name}\` is not a zod function`, node, pf);
+  try {
+    return (fn as (...a: unknown[]) => unknown).apply(target, args);
+  } catch (err) {
+    if (err instanceof Unresolvable) throw err;
+    return fail(`zod rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
+  }
+}
+
+/** Evaluates to a string or throws Unresolvable. */
+export function evalString(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string {
+  const v = evaluate(node, pf, ctx);
+  if (typeof v !== 'string') fail('not a static string', node, pf);
+  return v;
+}
+
+/** The span of the literal a value comes from: follows identifiers to their const initializer (across files). */
+export function literalSpan(node: ts.Expression, pf: ParsedFile, project: Project, depth = 0): Span {
+  const n = skipOuter(node);
+  if (depth < 10 && ts.isIdentifier(n)) {
+    let d = lookupName(n.text, n, pf);
+    if (d?.kind === 'import') d = project.resolveImport(d);
+    if (d?.kind === 'var' && d.node.initializer) return literalSpan(d.node.initializer, d.pf, project, depth + 1);
+  }
+  if (depth < 10 && ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression)) {
+    let d = lookupName(n.expression.text, n.expression, pf);
+    if (d?.kind === 'import' && d.imported === '*') {
+      const target = project.loadModule(d.pf.file, d.module);
+      const e = target && project.resolveExport(target, n.name.text);
+      if (e?.kind === 'var' && e.node.initializer) return literalSpan(e.node.initializer, e.pf, project, depth + 1);
+    } else {
+      if (d?.kind === 'import') d = project.resolveImport(d);
+      if (d?.kind === 'var' && d.node.initializer && ts.isObjectLiteralExpression(skipOuter(d.node.initializer))) {
+        const obj = skipOuter(d.node.initializer) as ts.ObjectLiteralExpression;
+        for (const p of obj.properties) {
+          if (ts.isPropertyAssignment(p) && p.name.getText(d.pf.sf) === n.name.text) return literalSpan(p.initializer, d.pf, project, depth + 1);
+        }
+      }
+    }
+  }
+  return spanOf(n, pf);
+}

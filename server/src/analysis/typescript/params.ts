@@ -1,0 +1,323 @@
+/**
+ * Parameter facts with source spans: which object key declares each inputSchema property, the zod expression that
+ * types it, and every constraint written in its chain (`.max(100)`, `.describe("...")`, `.default(5)`...).
+ * The values themselves come from the converted JSON Schema (the truth the model sees); this module only locates them.
+ */
+import * as ts from 'typescript';
+import type { ConstraintFact, JsonSchema, JsonValue, ParameterDefinition, Span } from '../model';
+import { evaluate, Unresolvable, ZodFn, ZodNs, type EvalContext } from './evaluate';
+import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile } from './project';
+
+export interface ShapeEntry {
+  name: string;
+  keyNode: ts.Node;
+  valueNode: ts.Expression;
+  propNode: ts.Node;
+  pf: ParsedFile;
+}
+
+const OBJECT_CTORS = new Set(['object', 'strictObject', 'looseObject']);
+const PASS_THROUGH = new Set(['strict', 'passthrough', 'strip', 'loose', 'catchall', 'describe', 'meta', 'readonly', 'brand', 'refine', 'superRefine', 'check', 'optional', 'nullable', 'default']);
+
+function resolveConst(id: ts.Identifier, pf: ParsedFile, ctx: EvalContext): { node: ts.Expression; pf: ParsedFile } | undefined {
+  let d: Decl | undefined = lookupName(id.text, id, pf);
+  if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+  if (d?.kind === 'var' && d.node.initializer) return { node: d.node.initializer, pf: d.pf };
+  if (d?.kind === 'expr') return { node: d.node, pf: d.pf };
+  return undefined;
+}
+
+function resolveMemberConst(p: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext): { node: ts.Expression; pf: ParsedFile } | undefined {
+  if (!ts.isIdentifier(p.expression)) return undefined;
+  const d = lookupName(p.expression.text, p.expression, pf);
+  if (d?.kind === 'import' && d.imported === '*') {
+    const target = ctx.project.loadModule(d.pf.file, d.module);
+    const e = target && ctx.project.resolveExport(target, p.name.text);
+    if (e?.kind === 'var' && e.node.initializer) return { node: e.node.initializer, pf: e.pf };
+  }
+  return undefined;
+}
+
+/** The properties of a raw shape / z.object(...) as written, following consts, imports, spreads, extend/merge/pick/omit. */
+export function shapeEntries(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): ShapeEntry[] | undefined {
+  if (depth > 20) return undefined;
+  const expr = skipOuter(expr0);
+  if (ts.isIdentifier(expr)) {
+    const c = resolveConst(expr, pf, ctx);
+    return c ? shapeEntries(c.node, c.pf, ctx, depth + 1) : undefined;
+  }
+  if (ts.isObjectLiteralExpression(expr)) {
+    const out: ShapeEntry[] = [];
+    for (const p of expr.properties) {
+      if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p) || ts.isGetAccessorDeclaration(p)) && p.name) {
+        const name = ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNumericLiteral(p.name) ? p.name.text : undefined;
+        if (name === undefined) continue;
+        const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : getterReturn(p);
+        if (!valueNode) continue;
+        upsert(out, { name, keyNode: p.name, valueNode, propNode: p, pf });
+      } else if (ts.isSpreadAssignment(p)) {
+        for (const e of shapeEntries(p.expression, pf, ctx, depth + 1) ?? []) upsert(out, e);
+      }
+    }
+    return out;
+  }
+  if (ts.isPropertyAccessExpression(expr)) {
+    if (expr.name.text === 'shape') return shapeEntries(expr.expression, pf, ctx, depth + 1);
+    const c = resolveMemberConst(expr, pf, ctx);
+    return c ? shapeEntries(c.node, c.pf, ctx, depth + 1) : undefined;
+  }
+  if (ts.isCallExpression(expr) && ts.isPropertyAccessExpression(expr.expression)) {
+    const method = expr.expression.name.text;
+    const base = expr.expression.expression;
+    const arg0 = expr.arguments[0];
+    if (OBJECT_CTORS.has(method) && isZodNamespace(base, pf, ctx)) return arg0 ? shapeEntries(arg0, pf, ctx, depth + 1) : [];
+    if (method === 'extend' || method === 'merge') {
+      const out = shapeEntries(base, pf, ctx, depth + 1) ?? [];
+      for (const e of (arg0 && shapeEntries(arg0, pf, ctx, depth + 1)) ?? []) upsert(out, e);
+      return out;
+    }
+    if ((method === 'pick' || method === 'omit') && arg0 && ts.isObjectLiteralExpression(skipOuter(arg0))) {
+      const keys = new Set((skipOuter(arg0) as ts.ObjectLiteralExpression).properties.map((p) => (p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : '')));
+      const all = shapeEntries(base, pf, ctx, depth + 1);
+      return all?.filter((e) => (method === 'pick' ? keys.has(e.name) : !keys.has(e.name)));
+    }
+    if (PASS_THROUGH.has(method) || method === 'partial' || method === 'required') return shapeEntries(base, pf, ctx, depth + 1);
+  }
+  return undefined;
+}
+
+function getterReturn(p: ts.GetAccessorDeclaration): ts.Expression | undefined {
+  const st = p.body?.statements;
+  return st && st.length === 1 && ts.isReturnStatement(st[0]) ? st[0].expression : undefined;
+}
+
+function upsert(list: ShapeEntry[], e: ShapeEntry): void {
+  const i = list.findIndex((x) => x.name === e.name);
+  if (i >= 0) list[i] = e;
+  else list.push(e);
+}
+
+function isZodNamespace(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): boolean {
+  const n = skipOuter(node);
+  if (!ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression))) return false;
+  try {
+    return evaluate(n, pf, { ...ctx, unrepresentable: [], depth: 0 }) instanceof ZodNs;
+  } catch {
+    return false;
+  }
+}
+
+function isZodNamespaceFunction(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): boolean {
+  try {
+    const v = evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 });
+    return v instanceof ZodFn && v.onNamespace;
+  } catch {
+    return false;
+  }
+}
+
+type Kind = 'string' | 'number' | 'array' | 'other' | 'any';
+const STRING_ROOTS = new Set(['string', 'email', 'url', 'httpUrl', 'uuid', 'uuidv4', 'uuidv6', 'uuidv7', 'guid', 'ipv4', 'ipv6', 'cidrv4', 'cidrv6', 'base64', 'base64url', 'e164', 'jwt', 'emoji', 'nanoid', 'cuid', 'cuid2', 'ulid', 'xid', 'ksuid', 'hostname', 'date', 'datetime', 'time', 'duration']);
+const NUMBER_ROOTS = new Set(['number', 'int', 'int32', 'uint32', 'float32', 'float64']);
+const FORMAT_METHODS: Record<string, string> = {
+  email: 'email', url: 'uri', httpUrl: 'uri', uuid: 'uuid', uuidv4: 'uuid', uuidv6: 'uuid', uuidv7: 'uuid', guid: 'uuid', ipv4: 'ipv4', ipv6: 'ipv6',
+  datetime: 'date-time', date: 'date', time: 'time', duration: 'duration', base64: 'contentEncoding', emoji: 'emoji', cuid: 'cuid', nanoid: 'nanoid', hostname: 'hostname',
+};
+
+export interface ChainFacts {
+  kind: Kind;
+  constraints: ConstraintFact[];
+  description?: { span: Span; origin: 'describe' | 'meta' };
+  defaultSpan?: Span;
+}
+
+function staticArg(node: ts.Expression | undefined, pf: ParsedFile, ctx: EvalContext): JsonValue | undefined {
+  if (!node) return undefined;
+  try {
+    const v = evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 });
+    if (v instanceof RegExp) return v.source;
+    if (v === undefined || typeof v === 'function' || (typeof v === 'object' && v !== null && ('_zod' in v || '_def' in v))) return undefined;
+    return JSON.parse(JSON.stringify(v)) as JsonValue;
+  } catch (err) {
+    if (err instanceof Unresolvable) return undefined;
+    return undefined;
+  }
+}
+
+/** Walks `z.string().min(1).max(10).describe("...")` (through consts) and lists the constraints with their spans. */
+export function chainFacts(expr0: ts.Expression, pf0: ParsedFile, ctx: EvalContext): ChainFacts {
+  const calls: { name: string; call: ts.CallExpression; pf: ParsedFile }[] = [];
+  let root: { name: string; call: ts.CallExpression; pf: ParsedFile } | undefined;
+  let expr = skipOuter(expr0);
+  let pf = pf0;
+  for (let guard = 0; guard < 200; guard++) {
+    if (ts.isCallExpression(expr)) {
+      const callee = skipOuter(expr.expression);
+      if (ts.isPropertyAccessExpression(callee)) {
+        if (isZodNamespace(callee.expression, pf, ctx)) {
+          root = { name: callee.name.text, call: expr, pf };
+          break;
+        }
+        calls.push({ name: callee.name.text, call: expr, pf });
+        expr = skipOuter(callee.expression);
+        continue;
+      }
+      if (ts.isIdentifier(callee) && isZodNamespaceFunction(callee, pf, ctx)) {
+        // `string()` imported by name from zod
+        const d = lookupName(callee.text, callee, pf);
+        root = { name: d?.kind === 'import' ? d.imported : callee.text, call: expr, pf };
+      }
+      break;
+    }
+    if (ts.isIdentifier(expr)) {
+      const c = resolveConst(expr, pf, ctx);
+      if (!c) break;
+      expr = skipOuter(c.node);
+      pf = c.pf;
+      continue;
+    }
+    if (ts.isPropertyAccessExpression(expr)) {
+      const c = resolveMemberConst(expr, pf, ctx);
+      if (!c) break;
+      expr = skipOuter(c.node);
+      pf = c.pf;
+      continue;
+    }
+    break;
+  }
+  const constraints: ConstraintFact[] = [];
+  let kind: Kind = 'other';
+  if (root) {
+    const n = root.name;
+    kind = STRING_ROOTS.has(n) ? 'string' : NUMBER_ROOTS.has(n) ? 'number' : n === 'array' ? 'array' : n === 'any' || n === 'unknown' ? 'any' : 'other';
+    const span = spanOf(root.call, root.pf);
+    if (FORMAT_METHODS[n] && n !== 'string') constraints.push({ keyword: 'format', value: FORMAT_METHODS[n], span });
+    if (n === 'int') constraints.push({ keyword: 'type', value: 'integer', span });
+    if (n === 'enum') constraints.push({ keyword: 'enum', value: staticArg(root.call.arguments[0], root.pf, ctx), span });
+    if (n === 'literal') constraints.push({ keyword: 'const', value: staticArg(root.call.arguments[0], root.pf, ctx), span });
+  }
+  let description: ChainFacts['description'];
+  let defaultSpan: Span | undefined;
+  // innermost first: the order zod applies them
+  for (const c of calls.reverse()) {
+    const span = methodSpan(c.call, c.pf);
+    const a0 = c.call.arguments[0];
+    const v = () => staticArg(a0, c.pf, ctx);
+    const push = (keyword: string, value: JsonValue | undefined) => constraints.push({ keyword, value, span });
+    switch (c.name) {
+      case 'array':
+        kind = 'array';
+        break;
+      case 'min':
+      case 'gte':
+        push(kind === 'string' ? 'minLength' : kind === 'array' ? 'minItems' : 'minimum', v());
+        break;
+      case 'max':
+      case 'lte':
+        push(kind === 'string' ? 'maxLength' : kind === 'array' ? 'maxItems' : 'maximum', v());
+        break;
+      case 'length':
+        push(kind === 'array' ? 'minItems' : 'minLength', v());
+        push(kind === 'array' ? 'maxItems' : 'maxLength', v());
+        break;
+      case 'nonempty':
+        push(kind === 'array' ? 'minItems' : 'minLength', 1);
+        break;
+      case 'gt':
+        push('exclusiveMinimum', v());
+        break;
+      case 'lt':
+        push('exclusiveMaximum', v());
+        break;
+      case 'positive':
+        push('exclusiveMinimum', 0);
+        break;
+      case 'negative':
+        push('exclusiveMaximum', 0);
+        break;
+      case 'nonnegative':
+        push('minimum', 0);
+        break;
+      case 'nonpositive':
+        push('maximum', 0);
+        break;
+      case 'int':
+        push('type', 'integer');
+        break;
+      case 'multipleOf':
+      case 'step':
+        push('multipleOf', v());
+        break;
+      case 'regex':
+      case 'startsWith':
+      case 'endsWith':
+      case 'includes':
+        push('pattern', v());
+        break;
+      case 'describe':
+        push('description', v());
+        description = { span: argSpan(c.call, c.pf) ?? span, origin: 'describe' };
+        break;
+      case 'meta': {
+        const m = v();
+        if (m && typeof m === 'object' && !Array.isArray(m)) {
+          for (const [k, val] of Object.entries(m)) push(k, val);
+          if ('description' in m) description = { span: argSpan(c.call, c.pf) ?? span, origin: 'meta' };
+        }
+        break;
+      }
+      case 'default':
+      case 'prefault':
+      case 'catch':
+        push('default', v());
+        defaultSpan = argSpan(c.call, c.pf) ?? span;
+        break;
+      default:
+        if (FORMAT_METHODS[c.name] && kind === 'string') push('format', FORMAT_METHODS[c.name]);
+    }
+  }
+  return { kind, constraints, description, defaultSpan };
+}
+
+/** `.max(100)`: from the method name to the closing parenthesis. */
+function methodSpan(call: ts.CallExpression, pf: ParsedFile): Span {
+  const callee = call.expression;
+  const start = ts.isPropertyAccessExpression(callee) ? callee.name.getStart(pf.sf) : call.getStart(pf.sf);
+  return { file: pf.file, start, end: call.getEnd() };
+}
+function argSpan(call: ts.CallExpression, pf: ParsedFile): Span | undefined {
+  return call.arguments[0] ? spanOf(call.arguments[0], pf) : undefined;
+}
+
+/** One ParameterDefinition per published property, located in source where the shape is written statically. */
+export function parametersOf(inputExpr: ts.Expression | undefined, pf: ParsedFile, ctx: EvalContext, inputJson: JsonSchema | undefined, fallback: Span): ParameterDefinition[] {
+  const entries = inputExpr ? shapeEntries(inputExpr, pf, ctx) ?? [] : [];
+  const props = (inputJson?.properties ?? undefined) as Record<string, JsonSchema> | undefined;
+  const required = new Set(Array.isArray(inputJson?.required) ? (inputJson.required as string[]) : []);
+  const names = props ? Object.keys(props) : entries.map((e) => e.name);
+  const out: ParameterDefinition[] = [];
+  for (const name of names) {
+    const e = entries.find((x) => x.name === name);
+    const schema = props?.[name];
+    const facts = e ? chainFacts(e.valueNode, e.pf, ctx) : undefined;
+    const typeSpan = e ? spanOf(e.valueNode, e.pf) : undefined;
+    const p: ParameterDefinition = {
+      name,
+      nameSpan: e ? spanOf(e.keyNode, e.pf) : fallback,
+      span: e ? spanOf(e.propNode, e.pf) : fallback,
+      typeSpan,
+      typeText: e ? e.valueNode.getText(e.pf.sf) : undefined,
+      schema,
+      required: props ? required.has(name) : false,
+      constraints: facts?.constraints ?? [],
+      untyped: facts?.kind === 'any' || (schema !== undefined && Object.keys(schema).filter((k) => k !== 'description' && k !== 'default' && k !== 'title').length === 0),
+    };
+    const desc = schema?.description;
+    if (typeof desc === 'string') {
+      p.description = { value: desc, span: facts?.description?.span ?? typeSpan ?? fallback, origin: facts?.description?.origin ?? 'other' };
+    }
+    if (schema && 'default' in schema) p.defaultValue = { value: schema.default, span: facts?.defaultSpan ?? typeSpan ?? fallback };
+    out.push(p);
+  }
+  return out;
+}

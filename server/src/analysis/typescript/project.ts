@@ -1,0 +1,251 @@
+/**
+ * Parsing and cross-file name resolution for the TypeScript front-end.
+ *
+ * One `ts.createSourceFile` per file (never a full Program: analysis must stay within 2x of parsing), a cache of
+ * parsed files keyed by path + text, and a small module resolver for relative imports (`.js` specifiers for `.ts`
+ * files, barrel `index.ts`, re-exports). Only top-level declarations are indexed; inner scopes are looked up on demand.
+ */
+import * as path from 'node:path';
+import * as ts from 'typescript';
+import type { FileHost, Span } from '../model';
+
+export type Decl =
+  | { kind: 'var'; name: string; node: ts.VariableDeclaration; pf: ParsedFile }
+  | { kind: 'function'; name: string; node: ts.FunctionDeclaration; pf: ParsedFile }
+  | { kind: 'enum'; name: string; node: ts.EnumDeclaration; pf: ParsedFile }
+  | { kind: 'class'; name: string; node: ts.ClassDeclaration; pf: ParsedFile }
+  | { kind: 'param'; name: string; node: ts.ParameterDeclaration; pf: ParsedFile }
+  /** `import { a as b } from "m"` / `import * as ns from "m"` (name "*") / `import d from "m"` (name "default"). */
+  | { kind: 'import'; name: string; module: string; imported: string; node: ts.Node; pf: ParsedFile }
+  /** `export default <expression>` */
+  | { kind: 'expr'; name: string; node: ts.Expression; pf: ParsedFile };
+
+type ExportEntry = { kind: 'local'; local: string } | { kind: 'reexport'; module: string; imported: string } | { kind: 'default-expr'; node: ts.Expression };
+
+export interface ParsedFile {
+  file: string;
+  text: string;
+  sf: ts.SourceFile;
+  /** Top-level declarations (including import bindings) by local name. */
+  locals: Map<string, Decl>;
+  exports: Map<string, ExportEntry>;
+  /** `export * from "m"` specifiers, in order. */
+  starExports: string[];
+  /** Module specifiers imported by this file. */
+  importSpecifiers: string[];
+}
+
+const cache = new Map<string, ParsedFile>();
+const MAX_CACHE = 500;
+
+function scriptKindOf(file: string): ts.ScriptKind {
+  const ext = path.extname(file).toLowerCase();
+  if (ext === '.tsx') return ts.ScriptKind.TSX;
+  if (ext === '.jsx') return ts.ScriptKind.JSX;
+  if (ext === '.js' || ext === '.mjs' || ext === '.cjs') return ts.ScriptKind.JS;
+  return ts.ScriptKind.TS;
+}
+
+/** Parses (or returns the cached parse of) a file. Parent pointers are needed for scope lookups. */
+export function parseFile(file: string, text: string): ParsedFile {
+  const hit = cache.get(file);
+  if (hit && hit.text === text) return hit;
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
+  const pf: ParsedFile = { file, text, sf, locals: new Map(), exports: new Map(), starExports: [], importSpecifiers: [] };
+  indexFile(pf);
+  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value as string);
+  cache.set(file, pf);
+  return pf;
+}
+
+function hasExport(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+}
+function hasDefault(node: ts.Node): boolean {
+  return ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+}
+
+function indexFile(pf: ParsedFile): void {
+  for (const st of pf.sf.statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+      const module = st.moduleSpecifier.text;
+      pf.importSpecifiers.push(module);
+      const clause = st.importClause;
+      if (!clause) continue;
+      if (clause.name) pf.locals.set(clause.name.text, { kind: 'import', name: clause.name.text, module, imported: 'default', node: clause.name, pf });
+      const nb = clause.namedBindings;
+      if (nb && ts.isNamespaceImport(nb)) pf.locals.set(nb.name.text, { kind: 'import', name: nb.name.text, module, imported: '*', node: nb, pf });
+      else if (nb && ts.isNamedImports(nb)) {
+        for (const el of nb.elements) {
+          pf.locals.set(el.name.text, { kind: 'import', name: el.name.text, module, imported: (el.propertyName ?? el.name).text, node: el, pf });
+        }
+      }
+    } else if (ts.isImportEqualsDeclaration(st) && ts.isExternalModuleReference(st.moduleReference) && ts.isStringLiteral(st.moduleReference.expression)) {
+      const module = st.moduleReference.expression.text;
+      pf.importSpecifiers.push(module);
+      pf.locals.set(st.name.text, { kind: 'import', name: st.name.text, module, imported: '*', node: st, pf });
+    } else if (ts.isVariableStatement(st)) {
+      const exported = hasExport(st);
+      for (const d of st.declarationList.declarations) {
+        if (ts.isIdentifier(d.name)) {
+          pf.locals.set(d.name.text, { kind: 'var', name: d.name.text, node: d, pf });
+          if (exported) pf.exports.set(d.name.text, { kind: 'local', local: d.name.text });
+          // CommonJS `const x = require("m")`
+          const init = d.initializer;
+          if (init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments[0] && ts.isStringLiteral(init.arguments[0])) {
+            pf.importSpecifiers.push(init.arguments[0].text);
+            pf.locals.set(d.name.text, { kind: 'import', name: d.name.text, module: init.arguments[0].text, imported: '*', node: d, pf });
+          }
+        } else if (ts.isObjectBindingPattern(d.name) && d.initializer && ts.isCallExpression(d.initializer) && ts.isIdentifier(d.initializer.expression) && d.initializer.expression.text === 'require' && d.initializer.arguments[0] && ts.isStringLiteral(d.initializer.arguments[0])) {
+          const module = d.initializer.arguments[0].text;
+          pf.importSpecifiers.push(module);
+          for (const el of d.name.elements) {
+            if (ts.isIdentifier(el.name)) {
+              const imported = el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : el.name.text;
+              pf.locals.set(el.name.text, { kind: 'import', name: el.name.text, module, imported, node: el, pf });
+            }
+          }
+        }
+      }
+    } else if (ts.isFunctionDeclaration(st) && st.name) {
+      pf.locals.set(st.name.text, { kind: 'function', name: st.name.text, node: st, pf });
+      if (hasExport(st)) pf.exports.set(hasDefault(st) ? 'default' : st.name.text, { kind: 'local', local: st.name.text });
+    } else if (ts.isEnumDeclaration(st)) {
+      pf.locals.set(st.name.text, { kind: 'enum', name: st.name.text, node: st, pf });
+      if (hasExport(st)) pf.exports.set(st.name.text, { kind: 'local', local: st.name.text });
+    } else if (ts.isClassDeclaration(st) && st.name) {
+      pf.locals.set(st.name.text, { kind: 'class', name: st.name.text, node: st, pf });
+      if (hasExport(st)) pf.exports.set(hasDefault(st) ? 'default' : st.name.text, { kind: 'local', local: st.name.text });
+    } else if (ts.isExportDeclaration(st)) {
+      const module = st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) ? st.moduleSpecifier.text : undefined;
+      if (module) pf.importSpecifiers.push(module);
+      const clause = st.exportClause;
+      if (!clause) {
+        if (module) pf.starExports.push(module);
+      } else if (ts.isNamespaceExport(clause)) {
+        if (module) pf.exports.set(clause.name.text, { kind: 'reexport', module, imported: '*' });
+      } else {
+        for (const el of clause.elements) {
+          const local = (el.propertyName ?? el.name).text;
+          pf.exports.set(el.name.text, module ? { kind: 'reexport', module, imported: local } : { kind: 'local', local });
+        }
+      }
+    } else if (ts.isExportAssignment(st) && !st.isExportEquals) {
+      if (ts.isIdentifier(st.expression)) pf.exports.set('default', { kind: 'local', local: st.expression.text });
+      else pf.exports.set('default', { kind: 'default-expr', node: st.expression });
+    }
+  }
+}
+
+const EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
+
+/** The workspace files an analysis reads, and how it reads them. */
+export class Project {
+  readonly dependencies = new Set<string>();
+  constructor(readonly host: FileHost) {}
+
+  /** Resolves a relative module specifier to a file path (undefined for packages or missing files). */
+  resolveModule(fromFile: string, specifier: string): string | undefined {
+    if (!specifier.startsWith('.') && !path.isAbsolute(specifier)) return undefined;
+    const base = path.resolve(path.dirname(fromFile), specifier);
+    const candidates: string[] = [];
+    const ext = path.extname(base);
+    // `.js` specifiers name the emitted file; the source is the `.ts` next to it.
+    if (ext === '.js' || ext === '.jsx') candidates.push(base.slice(0, -ext.length) + '.ts', base.slice(0, -ext.length) + '.tsx');
+    if (ext === '.mjs') candidates.push(base.slice(0, -4) + '.mts');
+    if (ext === '.cjs') candidates.push(base.slice(0, -4) + '.cts');
+    if (EXTENSIONS.includes(ext)) candidates.push(base);
+    for (const e of EXTENSIONS) candidates.push(base + e);
+    for (const e of EXTENSIONS) candidates.push(path.join(base, 'index' + e));
+    for (const c of candidates) if (this.host.fileExists(c)) return c;
+    return undefined;
+  }
+
+  load(file: string): ParsedFile | undefined {
+    const text = this.host.readFile(file);
+    if (text === undefined) return undefined;
+    this.dependencies.add(file);
+    return parseFile(file, text);
+  }
+
+  loadModule(fromFile: string, specifier: string): ParsedFile | undefined {
+    const file = this.resolveModule(fromFile, specifier);
+    return file ? this.load(file) : undefined;
+  }
+
+  /** The declaration an export name of a file stands for (following re-exports and `export *`). */
+  resolveExport(pf: ParsedFile, name: string, seen = new Set<string>()): Decl | undefined {
+    const key = pf.file + '#' + name;
+    if (seen.has(key)) return undefined;
+    seen.add(key);
+    const entry = pf.exports.get(name);
+    if (entry) {
+      if (entry.kind === 'local') {
+        const d = pf.locals.get(entry.local);
+        if (d?.kind === 'import') return this.resolveImport(d, seen);
+        return d;
+      }
+      if (entry.kind === 'default-expr') return { kind: 'expr', name, node: entry.node, pf };
+      const target = this.loadModule(pf.file, entry.module);
+      if (!target) return undefined;
+      if (entry.imported === '*') return { kind: 'import', name, module: entry.module, imported: '*', node: pf.sf, pf };
+      return this.resolveExport(target, entry.imported, seen);
+    }
+    if (name === 'default') return undefined;
+    for (const spec of pf.starExports) {
+      const target = this.loadModule(pf.file, spec);
+      if (!target) continue;
+      const d = this.resolveExport(target, name, seen);
+      if (d) return d;
+    }
+    return undefined;
+  }
+
+  /** Follows an import binding into a workspace file; package imports stay as they are. */
+  resolveImport(d: Extract<Decl, { kind: 'import' }>, seen = new Set<string>()): Decl | undefined {
+    if (d.imported === '*') return d;
+    const target = this.loadModule(d.pf.file, d.module);
+    if (!target) return d; // a package (zod, the SDK...) or a missing file: the caller decides
+    return this.resolveExport(target, d.imported, seen);
+  }
+}
+
+/** Looks a name up from a node outwards: block scopes, function parameters, then the file's top level. */
+export function lookupName(name: string, from: ts.Node, pf: ParsedFile): Decl | undefined {
+  let node: ts.Node | undefined = from.parent;
+  while (node && node !== pf.sf) {
+    if (ts.isBlock(node) || ts.isModuleBlock(node) || ts.isCaseClause(node) || ts.isDefaultClause(node)) {
+      const d = findInStatements(name, ts.isCaseClause(node) || ts.isDefaultClause(node) ? node.statements : node.statements, pf);
+      if (d) return d;
+    } else if (ts.isFunctionLike(node)) {
+      for (const p of node.parameters) if (ts.isIdentifier(p.name) && p.name.text === name) return { kind: 'param', name, node: p, pf };
+    } else if ((ts.isForOfStatement(node) || ts.isForInStatement(node) || ts.isForStatement(node)) && node.initializer && ts.isVariableDeclarationList(node.initializer)) {
+      for (const d of node.initializer.declarations) if (ts.isIdentifier(d.name) && d.name.text === name) return { kind: 'var', name, node: d, pf };
+    }
+    node = node.parent;
+  }
+  return pf.locals.get(name);
+}
+
+function findInStatements(name: string, statements: ts.NodeArray<ts.Statement>, pf: ParsedFile): Decl | undefined {
+  for (const st of statements) {
+    if (ts.isVariableStatement(st)) {
+      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.name.text === name) return { kind: 'var', name, node: d, pf };
+    } else if (ts.isFunctionDeclaration(st) && st.name?.text === name) return { kind: 'function', name, node: st, pf };
+    else if (ts.isEnumDeclaration(st) && st.name.text === name) return { kind: 'enum', name, node: st, pf };
+    else if (ts.isClassDeclaration(st) && st.name?.text === name) return { kind: 'class', name, node: st, pf };
+  }
+  return undefined;
+}
+
+export function spanOf(node: ts.Node, pf: ParsedFile): Span {
+  return { file: pf.file, start: node.getStart(pf.sf), end: node.getEnd() };
+}
+
+/** Strips parentheses and type-only wrappers (`as`, `satisfies`, `!`, `<T>x`). */
+export function skipOuter(node: ts.Expression): ts.Expression {
+  for (;;) {
+    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node) || ts.isTypeAssertionExpression(node)) node = node.expression;
+    else return node;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Versions read from the workspace: the installed SDK (the contract depends on it) and the zod major a bare
+ * `import { z } from "zod"` means (zod 3.25.x exports v3 there, zod 4 exports v4).
+ */
+import * as path from 'node:path';
+import type { FileHost } from '../model';
+
+const SDK = '@modelcontextprotocol/sdk';
+
+function readJson(host: FileHost, file: string): Record<string, unknown> | undefined {
+  const text = host.readFile(file);
+  if (text === undefined) return undefined;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function rangeOf(pkg: Record<string, unknown>, name: string): string | undefined {
+  for (const key of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies']) {
+    const deps = pkg[key];
+    if (deps && typeof deps === 'object') {
+      const r = (deps as Record<string, unknown>)[name];
+      if (typeof r === 'string') return r;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The version of `name` seen from `fromFile`: the nearest installed node_modules copy, else the nearest
+ * package-lock.json entry, else the range in the nearest package.json that lists it (e.g. "^1.32.2").
+ */
+export function packageVersion(host: FileHost, fromFile: string, name: string): string | undefined {
+  let dir = path.dirname(fromFile);
+  let range: string | undefined;
+  for (let i = 0; i < 40; i++) {
+    const installed = readJson(host, path.join(dir, 'node_modules', name, 'package.json'));
+    if (typeof installed?.version === 'string') return installed.version;
+    const lock = readJson(host, path.join(dir, 'package-lock.json'));
+    const packages = lock?.packages as Record<string, { version?: unknown }> | undefined;
+    const locked = packages?.[`node_modules/${name}`]?.version;
+    if (typeof locked === 'string') return locked;
+    if (range === undefined) {
+      const pkg = readJson(host, path.join(dir, 'package.json'));
+      if (pkg) range = rangeOf(pkg, name);
+    }
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return range;
+}
+
+export interface WorkspaceVersions {
+  sdkVersion: string | undefined;
+  zodMajor: (fromFile: string) => 3 | 4;
+}
+
+export function workspaceVersions(host: FileHost, file: string): WorkspaceVersions {
+  const perDir = new Map<string, 3 | 4>();
+  return {
+    sdkVersion: packageVersion(host, file, SDK),
+    zodMajor(fromFile) {
+      const dir = path.dirname(fromFile);
+      let major = perDir.get(dir);
+      if (major === undefined) {
+        const v = packageVersion(host, fromFile, 'zod');
+        const m = v?.match(/(\d+)\./);
+        major = m && m[1] === '3' ? 3 : 4;
+        perDir.set(dir, major);
+      }
+      return major;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+/**
+ * The tools/list entry @modelcontextprotocol/sdk 1.32.x publishes for one tool, built from the values the
+ * TypeScript front-end rebuilt (real zod schemas, static strings and objects).
+ *
+ * It follows McpServer exactly (dist/cjs/server/mcp.js): registerTool/tool store `getZodSchemaObject(inputSchema)`
+ * and `execution: { taskSupport: "forbidden" }`; the tools/list handler publishes
+ * `normalizeObjectSchema(schema) ? toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: "input" }) : EMPTY`
+ * and the output schema with pipeStrategy "output". The conversion calls the SDK's own compat helpers, so zod 4
+ * goes through `toJSONSchema` (draft-7) and zod 3 through `zod-to-json-schema`, with the SDK's options.
+ */
+import { normalizeObjectSchema, objectFromShape } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import type { JsonSchema, JsonValue } from '../../analysis/model';
+
+/** SDK versions whose tools/list output this module reproduces exactly (see docs/contract-fidelity.md). */
+export const PREDICTED_SDK_RANGE = '1.32.x';
+
+const EMPTY_OBJECT_JSON_SCHEMA = { type: 'object', properties: {} };
+
+export interface TsToolValues {
+  name: string | undefined;
+  title?: unknown;
+  description?: unknown;
+  /** The evaluated inputSchema (zod schema or raw shape); undefined when not given. */
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: unknown;
+  _meta?: unknown;
+}
+
+export interface TsContractResult {
+  contract: JsonSchema;
+  /** The inputSchema is given but is not an object schema / raw shape: the SDK publishes an empty object. */
+  inputSchemaNotObject: boolean;
+  /** Parts that cannot be published (the SDK itself would throw at registration or at tools/list). */
+  errors: { part: 'inputSchema' | 'outputSchema'; reason: string }[];
+}
+
+function isZodTypeLike(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && typeof (v as { parse?: unknown }).parse === 'function' && typeof (v as { safeParse?: unknown }).safeParse === 'function';
+}
+function isZodSchemaInstance(v: object): boolean {
+  return '_def' in v || '_zod' in v || isZodTypeLike(v);
+}
+/** Same test as the SDK's isZodRawShapeCompat. */
+export function isRawShape(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== 'object' || v === null) return false;
+  if (isZodSchemaInstance(v)) return false;
+  if (Object.keys(v).length === 0) return true;
+  return Object.values(v).some(isZodTypeLike);
+}
+
+/** What `_createRegisteredTool` stores (getZodSchemaObject); throws like the SDK does on a non-schema. */
+function storedSchema(v: unknown): object | undefined {
+  if (!v) return undefined;
+  if (isRawShape(v)) return objectFromShape(v as Parameters<typeof objectFromShape>[0]) as object;
+  if (typeof v !== 'object' || !isZodSchemaInstance(v)) throw new Error('inputSchema must be a Zod schema or raw shape, received an unrecognized object');
+  return v;
+}
+
+function toJson(v: unknown): JsonValue {
+  // The wire format: what JSON.stringify keeps (undefined dropped, -0 -> 0, Infinity -> null).
+  return JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue;
+}
+
+/** True when the stored schema is an object schema (what normalizeObjectSchema accepts). */
+export function isObjectSchema(v: unknown): boolean {
+  try {
+    const stored = storedSchema(v);
+    return !!stored && !!normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]);
+  } catch {
+    return false;
+  }
+}
+
+export function convertSchema(v: unknown, io: 'input' | 'output'): { json?: JsonSchema; notObject: boolean } {
+  const stored = storedSchema(v);
+  const obj = stored ? normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) : undefined;
+  if (!obj) return { json: io === 'input' ? { ...EMPTY_OBJECT_JSON_SCHEMA } : undefined, notObject: !!stored };
+  const json = toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: io });
+  return { json: toJson(json) as JsonSchema, notObject: false };
+}
+
+/**
+ * Builds the published tool object. `inputResolved`/`outputResolved` false means the schema could not be rebuilt:
+ * the key is then left out (and the front-end lists it as unresolved) rather than guessed.
+ */
+export function buildTsContract(values: TsToolValues, opts: { inputResolved: boolean; outputResolved: boolean }): TsContractResult {
+  const errors: TsContractResult['errors'] = [];
+  const tool: Record<string, unknown> = { name: values.name };
+  if (values.title !== undefined) tool.title = values.title;
+  if (values.description !== undefined) tool.description = values.description;
+  let inputSchemaNotObject = false;
+  if (opts.inputResolved) {
+    try {
+      const r = convertSchema(values.inputSchema, 'input');
+      tool.inputSchema = r.json;
+      inputSchemaNotObject = r.notObject;
+    } catch (err) {
+      errors.push({ part: 'inputSchema', reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  if (values.annotations !== undefined) tool.annotations = values.annotations;
+  tool.execution = { taskSupport: 'forbidden' };
+  if (values._meta !== undefined) tool._meta = values._meta;
+  if (opts.outputResolved && values.outputSchema) {
+    try {
+      const r = convertSchema(values.outputSchema, 'output');
+      if (r.json) tool.outputSchema = r.json;
+    } catch (err) {
+      errors.push({ part: 'outputSchema', reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return { contract: toJson(tool) as JsonSchema, inputSchemaNotObject, errors };
+}
