@@ -164,7 +164,22 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     }
     ts.forEachChild(node, (c) => walk(c, pf, depth));
   };
-  for (const st of entry.sf.statements) walk(st, entry, 0);
+  // ES modules run their workspace imports first, each once, depth-first in import order.
+  const ran = new Set<string>([entry.file]);
+  const runModule = (pf: ParsedFile, depth: number): void => {
+    for (const st of pf.sf.statements) {
+      if ((ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
+        if (ts.isImportDeclaration(st) && st.importClause?.isTypeOnly) continue;
+        const dep = depth < MAX_CALL_DEPTH ? ctx.project.loadModule(pf.file, st.moduleSpecifier.text) : undefined;
+        if (dep && !ran.has(dep.file)) {
+          ran.add(dep.file);
+          runModule(dep, depth + 1);
+        }
+      }
+    }
+    for (const st of pf.sf.statements) walk(st, pf, depth);
+  };
+  runModule(entry, 0);
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
   const sweep = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
