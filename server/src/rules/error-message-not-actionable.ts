@@ -1,0 +1,53 @@
+import type { ToolDefinition } from '../analysis/model';
+import type { Hit } from './util/b-edits';
+import type { Rule } from './types';
+import { BUILTIN_EXCEPTIONS, isVagueErrorMessage } from './util/b-errors';
+
+const advice = 'Say what was wrong and how to fix the call, e.g. "Order ORD-99 not found. Order ids look like ORD-1234; search with find_orders first."';
+
+export const errorMessageNotActionable: Rule = {
+  id: 'error-message-not-actionable',
+  defaultSeverity: 'info',
+  languages: ['typescript', 'python'],
+  summary: 'An error message gives the model no way forward ("Invalid", "Error", "500").',
+  checkTool(tool: ToolDefinition) {
+    const h = tool.handler;
+    if (!h) return [];
+    const out: Hit[] = [];
+    for (const r of h.returns) {
+      if (r.isError !== true && !r.looksLikeError) continue;
+      const vague = r.texts.find((t) => isVagueErrorMessage(t));
+      if (vague === undefined || r.texts.some((t) => !isVagueErrorMessage(t))) continue;
+      out.push({
+        span: r.errorMessageSpan ?? r.span,
+        tool: tool.name.value ?? null,
+        message: `The error message "${vague.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
+        fixes: [],
+      });
+    }
+    for (const x of h.raises) {
+      const name = x.exception.split('.').pop() ?? x.exception;
+      // mcp 2.x shows the model only "Error executing tool <name>" for anything that is not a ToolError.
+      if (tool.framework === 'mcp' && BUILTIN_EXCEPTIONS.test(name) && x.message !== undefined) {
+        out.push({
+          span: x.span,
+          tool: tool.name.value ?? null,
+          message:
+            `mcp 2.x hides the text of a ${name}: the model only reads "Error executing tool ${tool.name.value ?? '<name>'}", so your message never reaches it. ` +
+            `Raise \`ToolError(...)\` (from mcp.server.mcpserver.exceptions) for failures the model can correct. ${advice}`,
+          fixes: [],
+        });
+        continue;
+      }
+      if (x.message !== undefined && isVagueErrorMessage(x.message)) {
+        out.push({
+          span: x.span,
+          tool: tool.name.value ?? null,
+          message: `The error message "${x.message.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
+          fixes: [],
+        });
+      }
+    }
+    return out;
+  },
+};

@@ -1,0 +1,45 @@
+import type { ToolDefinition } from '../analysis/model';
+import type { Edit, Fix, Rule, RuleContext } from './types';
+import { ensurePythonImport, insertFirstProperty, replace, textOf, type Hit } from './util/b-edits';
+import { toolErrorModule } from './util/b-errors';
+
+export const errorReturnedAsSuccess: Rule = {
+  id: 'error-returned-as-success',
+  defaultSeverity: 'warning',
+  languages: ['typescript', 'python'],
+  summary: 'An error is returned as a normal result (`{"error": ...}`, "Error: ...") without isError.',
+  checkTool(tool: ToolDefinition, ctx: RuleContext) {
+    const out: Hit[] = [];
+    for (const r of tool.handler?.returns ?? []) {
+      if (!r.looksLikeError || r.isError === true) continue;
+      const fixes: Fix[] = [];
+      if (tool.language === 'typescript') {
+        const edit = r.objectStartOffset !== undefined ? insertFirstProperty(ctx, r.span.file, r.objectStartOffset, 'isError: true') : undefined;
+        if (edit) fixes.push({ title: 'Mark this result as an error (isError: true)', edits: [edit], safe: true });
+      } else {
+        const module = toolErrorModule(tool.framework);
+        const stmt = textOf(ctx, r.span);
+        const value = textOf(ctx, r.valueSpan);
+        const msg = textOf(ctx, r.errorMessageSpan) ?? (r.valueKind === 'string' && value !== undefined && !/^json\.dumps\(/.test(value) ? value : undefined);
+        if (module && stmt !== undefined && /^return\b/.test(stmt) && msg !== undefined) {
+          const edits: Edit[] = [replace(r.span, `raise ToolError(${msg.trim()})`)];
+          const imp = ensurePythonImport(ctx, r.span.file, module, 'ToolError');
+          if (imp) edits.push(imp);
+          fixes.push({ title: 'Raise ToolError instead of returning the error', edits, safe: true });
+        }
+      }
+      out.push({
+        span: r.errorMessageSpan ?? r.span,
+        tool: tool.name.value ?? null,
+        message:
+          'This returns an error as if it were a success: the client and the model get a normal result, so the model may ' +
+          'report success to the user or build on a result that does not exist. ' +
+          (tool.language === 'typescript'
+            ? 'Return `{ isError: true, content: [{ type: "text", text: "<what went wrong and what to do>" }] }`.'
+            : 'Raise `ToolError("<what went wrong and what to do>")`: the SDK turns it into a result marked isError with your message.'),
+        fixes,
+      });
+    }
+    return out;
+  },
+};

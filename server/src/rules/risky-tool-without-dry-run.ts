@@ -1,0 +1,42 @@
+import type { ToolDefinition } from '../analysis/model';
+import type { Fix, Rule, RuleContext } from './types';
+import { hint, nameIntent, toolWrites } from './util/b-words';
+import { addParameterEdits, parameterName } from './util/b-params';
+
+const DRY_RUN = /^(dry_?run|dryrun|preview|simulate|simulation|validate_only|plan_only|what_if|whatif|check_only)$/;
+const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+
+export const riskyToolWithoutDryRun: Rule = {
+  id: 'risky-tool-without-dry-run',
+  defaultSeverity: 'info',
+  languages: ['typescript', 'python'],
+  summary: 'A destructive or bulk tool has no dry-run parameter.',
+  checkTool(tool: ToolDefinition, ctx: RuleContext) {
+    const intent = nameIntent(tool.name.value ?? '');
+    const writes = toolWrites(tool);
+    if (hint(tool, 'readOnlyHint').value === true) return [];
+    const destructive = hint(tool, 'destructiveHint').value === true || (hint(tool, 'destructiveHint').value !== false && writes.destructive);
+    const bulk = intent.bulk && writes.writes;
+    if (!destructive && !bulk) return [];
+    if (tool.parameters.some((p) => DRY_RUN.test(snake(p.name)))) return [];
+    const name = parameterName(tool, 'dry_run');
+    const fixes: Fix[] = [];
+    const edits = addParameterEdits(tool, ctx, {
+      name: 'dry_run',
+      zod: 'z.boolean().default(false).describe("If true, only report what would change; change nothing")',
+      pyAnnotation: 'Annotated[bool, Field(description="If true, only report what would change; change nothing")]',
+      pyDefault: 'False',
+    });
+    if (edits) fixes.push({ title: `Add a \`${name}\` boolean parameter`, edits, safe: false });
+    const what = bulk ? 'acts on many items at once' : 'destroys data';
+    return [{
+      span: tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
+      tool: tool.name.value ?? null,
+      message:
+        `${tool.name.value ?? 'This tool'} ${what} and has no dry-run mode: the model (and the user approving the call) cannot see ` +
+        `what it would do before it is done. Add a \`${name}\` boolean that validates everything and returns what would change ` +
+        '(counts, samples, warnings) without changing anything, then handle it in the handler.',
+      fixes,
+    }];
+  },
+};

@@ -1,0 +1,42 @@
+/** Writing annotation values and edits in the tool's own language. */
+import type { AnnotationEntry, ToolDefinition } from '../../analysis/model';
+import type { Edit, RuleContext } from '../types';
+import { at, insertFirstProperty, replace, textOf } from './b-edits';
+
+export const literal = (tool: ToolDefinition, v: boolean) => (tool.language === 'python' ? (v ? 'True' : 'False') : String(v));
+
+/** Replaces a boolean entry's value by `value`, in place. */
+export function setBooleanEdit(tool: ToolDefinition, ctx: RuleContext, entry: AnnotationEntry, value: boolean): Edit | undefined {
+  if (entry.valueSpan) return replace(entry.valueSpan, literal(tool, value));
+  const text = textOf(ctx, entry.span);
+  if (text === undefined) return undefined;
+  const m = /(true|True|false|False)(?![\s\S]*\b(true|True|false|False)\b)/.exec(text);
+  if (!m) return undefined;
+  return replace({ file: entry.span.file, start: entry.span.start + m.index, end: entry.span.start + m.index + m[0].length }, literal(tool, value));
+}
+
+/** Inserts `hints` (key -> boolean) as the tool's annotations, wherever the registration takes them. */
+export function insertAnnotationsEdit(tool: ToolDefinition, ctx: RuleContext, hints: [string, boolean][]): Edit | undefined {
+  const file = tool.file;
+  const text = ctx.textOf(file);
+  if (text === undefined) return undefined;
+  if (tool.language === 'typescript') {
+    const body = hints.map(([k, v]) => `${k}: ${v}`).join(', ');
+    // An annotations object that only has a title: add the hints inside it.
+    if (tool.annotations && text[tool.annotations.span.start] === '{') return insertFirstProperty(ctx, file, tool.annotations.span.start + 1, body);
+    if (tool.annotations) return undefined;
+    const cfg = tool.registration.configSpan;
+    if (tool.registration.kind !== 'registerTool' || !cfg) return undefined;
+    return insertFirstProperty(ctx, file, cfg.start + 1, `annotations: { ${body} }`);
+  }
+  if (tool.annotations) return undefined;
+  const arg = `annotations={${hints.map(([k, v]) => `"${k}": ${v ? 'True' : 'False'}`).join(', ')}}`;
+  const callee = tool.registration.calleeSpan;
+  if (tool.registration.kind !== 'decorator') return undefined;
+  if (text[callee.end] === '(') {
+    const rest = text.slice(callee.end + 1);
+    const empty = /^\s*\)/.test(rest);
+    return at(file, callee.end + 1, empty ? arg : `${arg}, `);
+  }
+  return at(file, callee.end, `(${arg})`);
+}

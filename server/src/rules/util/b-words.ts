@@ -1,0 +1,157 @@
+/**
+ * What a tool does, read from its name and its handler's calls: the vocabulary the annotation, risk and
+ * results rules share. Heuristics on words, kept in one place so the rules and the risk level agree.
+ */
+import type { CallFact, ToolDefinition } from '../../analysis/model';
+
+/** Splits `emails.bulk_send`, `deleteAllFiles`, `run-sql` into lower-case words. */
+export function nameWords(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
+}
+
+const READ = new Set([
+  'get', 'list', 'search', 'find', 'fetch', 'read', 'query', 'lookup', 'look', 'describe', 'show', 'view', 'count',
+  'check', 'validate', 'preview', 'inspect', 'resolve', 'summarize', 'summarise', 'calculate', 'compute', 'estimate',
+  'explain', 'analyze', 'analyse', 'browse', 'download', 'export', 'load', 'retrieve', 'scan', 'grep', 'diff', 'compare',
+  'convert', 'format', 'parse', 'render', 'translate', 'ping', 'status', 'whoami', 'echo', 'greet', 'recommend', 'suggest',
+]);
+const DESTRUCTIVE = new Set([
+  'delete', 'remove', 'drop', 'destroy', 'purge', 'erase', 'wipe', 'truncate', 'revoke', 'clear', 'reset', 'overwrite',
+  'kill', 'terminate', 'uninstall', 'unlink', 'rm', 'cancel', 'ban', 'evict', 'shred', 'prune', 'unpublish', 'deactivate',
+]);
+/** Writes whose effect leaves the system: messages, money, publication. */
+const EXTERNAL = new Set([
+  'send', 'email', 'mail', 'notify', 'sms', 'text', 'tweet', 'post', 'publish', 'broadcast', 'pay', 'charge', 'refund',
+  'transfer', 'wire', 'payout', 'invoice', 'message', 'dm', 'call', 'dial',
+]);
+const WRITE = new Set([
+  'create', 'add', 'insert', 'update', 'edit', 'modify', 'set', 'put', 'patch', 'save', 'write', 'upload', 'append',
+  'rename', 'move', 'copy', 'assign', 'register', 'enable', 'disable', 'archive', 'book', 'reserve', 'schedule',
+  'comment', 'import', 'sync', 'merge', 'approve', 'reject', 'close', 'reopen', 'start', 'stop', 'restart', 'deploy',
+  'install', 'grant', 'invite', 'mark', 'tag', 'label', 'link', 'submit', 'apply', 'commit', 'push', 'upsert', 'replace',
+  'store', 'record', 'log', 'increment', 'decrement', 'toggle', 'share', 'subscribe', 'unsubscribe', 'order', 'buy',
+  'purchase', 'sign', 'lock', 'unlock', 'activate', 'provision', 'scale', 'trigger', 'launch', 'enqueue', 'execute',
+  'exec', 'run', 'eval', 'migrate', 'restore', 'rollback', 'revert', 'fork', 'clone', 'generate', 'make', 'new', 'build',
+]);
+/** Writes that, repeated with the same arguments, change nothing more (a set, not an append). */
+const IDEMPOTENT_WRITE = new Set([
+  'set', 'put', 'upsert', 'update', 'replace', 'delete', 'remove', 'enable', 'disable', 'archive', 'mark', 'assign',
+  'lock', 'unlock', 'activate', 'deactivate', 'revoke', 'clear', 'reset', 'overwrite', 'uninstall', 'install',
+]);
+/** Verbs and objects that reach other people's data or rights. */
+const OTHER_USERS = new Set(['invite', 'share', 'grant', 'revoke', 'assign', 'ban', 'permission', 'permissions', 'role', 'roles', 'acl', 'access', 'member', 'members']);
+const BULK = new Set(['bulk', 'batch', 'mass', 'all', 'every', 'broadcast']);
+
+export type VerbKind = 'read' | 'write' | 'destructive';
+
+export interface NameIntent {
+  /** The action word the classification comes from, if any. */
+  verb?: string;
+  kind?: VerbKind;
+  /** Sends, pays, publishes: the effect leaves the system. */
+  external: boolean;
+  /** bulk_*, *_all, batch, mass sends. */
+  bulk: boolean;
+  /** A set-like write (update, delete...) rather than an append (create, send...). */
+  idempotent: boolean;
+  /** Touches other users' data or rights (invite, grant, permissions...). */
+  otherUsers: boolean;
+}
+
+/** Reads the first action word of the name (any position, so `emails.bulk_send` and `userDelete` work). */
+export function nameIntent(name: string): NameIntent {
+  const words = nameWords(name);
+  let verb: string | undefined;
+  let kind: VerbKind | undefined;
+  for (const w of words) {
+    if (DESTRUCTIVE.has(w)) { verb = w; kind = 'destructive'; break; }
+    if (EXTERNAL.has(w) && words.indexOf(w) === 0) { verb = w; kind = 'write'; break; }
+    if (WRITE.has(w)) { verb = w; kind = 'write'; break; }
+    if (READ.has(w)) { verb = w; kind = 'read'; break; }
+    if (EXTERNAL.has(w)) { verb = w; kind = 'write'; break; }
+  }
+  const external = verb !== undefined && EXTERNAL.has(verb);
+  return {
+    verb,
+    kind,
+    external,
+    bulk: words.some((w) => BULK.has(w)),
+    idempotent: verb !== undefined && IDEMPOTENT_WRITE.has(verb),
+    otherUsers: words.some((w) => OTHER_USERS.has(w)),
+  };
+}
+
+const lastSegment = (callee: string) => callee.split('.').pop() ?? callee;
+
+const FS_WRITE = /^(writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|rename|renameSync|copyFile|copyFileSync|cp|cpSync|write_text|write_bytes|makedirs|mkdirs|touch|copy|copy2|copyfile|copytree|move|createWriteStream)$/;
+const FS_DELETE = /^(unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|remove|removedirs|rmtree|unlink_missing)$/;
+const NETWORK = /^(fetch|request|get|post|put|patch|delete|head|urlopen|send|sendMail|send_message|sendmail|create_connection)$/;
+const NETWORK_OWNERS = /^(requests|httpx|aiohttp|urllib|urllib3|axios|got|superagent|http|https|undici|fetch|client|session|smtplib)\b/i;
+const NET_WRITE = /^(post|put|patch|delete|send|sendMail|send_message|sendmail)$/;
+
+export interface HandlerEffects {
+  writesFiles: boolean;
+  deletesFiles: boolean;
+  /** Talks to the network (fetch, requests, httpx...). */
+  network: boolean;
+  /** A network call that writes (POST/PUT/DELETE, send mail). */
+  networkWrites: boolean;
+  /** The call that shows the effect, for messages. */
+  evidence?: CallFact;
+}
+
+/** What the handler's calls show it does. Unknown callees say nothing. */
+export function handlerEffects(tool: ToolDefinition): HandlerEffects {
+  const out: HandlerEffects = { writesFiles: false, deletesFiles: false, network: false, networkWrites: false };
+  for (const call of tool.handler?.calls ?? []) {
+    const last = lastSegment(call.callee);
+    const owner = call.callee.split('.')[0] ?? '';
+    const fsOwner = /^(fs|fsp|fsPromises|promises|os|shutil|path|pathlib|Path|p|file|aiofiles)$/.test(owner) || call.callee.startsWith('fs.');
+    if (FS_DELETE.test(last) && (fsOwner || call.callee.includes('.'))) {
+      out.deletesFiles = true;
+      out.evidence ??= call;
+    } else if (FS_WRITE.test(last) && (fsOwner || call.callee.includes('.'))) {
+      out.writesFiles = true;
+      out.evidence ??= call;
+    }
+    const isNet = call.callee === 'fetch' || (NETWORK.test(last) && NETWORK_OWNERS.test(call.callee));
+    if (isNet) {
+      out.network = true;
+      if (NET_WRITE.test(last)) {
+        out.networkWrites = true;
+        out.evidence ??= call;
+      }
+    }
+  }
+  return out;
+}
+
+/** Whether the tool changes anything, from its name first and its handler second. */
+export function toolWrites(tool: ToolDefinition): { writes: boolean; destructive: boolean; why: string } {
+  const name = tool.name.value ?? '';
+  const intent = nameIntent(name);
+  const fx = handlerEffects(tool);
+  if (intent.kind === 'destructive') return { writes: true, destructive: true, why: `its name says "${intent.verb}"` };
+  if (fx.deletesFiles) return { writes: true, destructive: true, why: `its handler calls ${fx.evidence?.callee}` };
+  if (intent.kind === 'write') return { writes: true, destructive: false, why: `its name says "${intent.verb}"` };
+  if (fx.writesFiles || fx.networkWrites) return { writes: true, destructive: false, why: `its handler calls ${fx.evidence?.callee}` };
+  return { writes: false, destructive: false, why: '' };
+}
+
+/** `read_only_hint` (pydantic field of mcp.types.ToolAnnotations) and `readOnlyHint` are the same hint. */
+export function hintKey(key: string): string {
+  return key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+export const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** The value of a hint as written (undefined when absent). */
+export function hint(tool: ToolDefinition, key: string): { present: boolean; value: unknown } {
+  const entry = tool.annotations?.entries.find((e) => hintKey(e.key) === key);
+  return entry ? { present: true, value: entry.value } : { present: false, value: undefined };
+}
