@@ -9,8 +9,14 @@ import * as path from 'node:path';
 import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
 import { sourceKindOf } from './analysis/analyze';
-import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../common/settings';
-import { LineIndex } from './positions';
+import type { ToolsmithSettings } from '../../common/settings';
+import { RULES } from './rules';
+import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
+import { toRows } from './cli/rows';
+import { formatStylish } from './cli/stylish';
+import { formatSarif } from './cli/sarif';
+import { fixUntilStable } from './cli/fix';
+import { SKIPPED_DIRS } from './lsp/workspaceIndex';
 
 declare const TOOLSMITH_VERSION: string | undefined;
 const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1.0';
@@ -19,7 +25,10 @@ const HELP = `toolsmith ${VERSION} — lint and preview MCP tool contracts
 
 Usage:
   toolsmith check [paths...] [--format stylish|json|sarif] [--fix]
-      Analyse TypeScript/JavaScript and Python files (directories are walked) and report findings.
+      Analyse TypeScript/JavaScript and Python files (directories are walked; node_modules, .venv, dist
+      and hidden folders are skipped) and report findings. Default path: the current directory.
+      --format, -f   stylish (default, for people), json (one object per finding), sarif (SARIF 2.1.0)
+      --fix          apply every safe fix, write the files, then report what is left
   toolsmith contract <file> [--json]
       Print the tools/list contract predicted from the source ({"tools": [...]} with --json).
 
@@ -32,9 +41,10 @@ Settings are read from .toolsmithrc.json or the "toolsmith" key of package.json 
 
 class UsageError extends Error {}
 
-const IGNORED_DIRS = new Set(['node_modules', '.git', 'dist', 'out', '.venv', 'venv', '__pycache__', '.tox', 'build']);
+const FORMATS = ['stylish', 'json', 'sarif'] as const;
+type Format = (typeof FORMATS)[number];
 
-function collectFiles(target: string, out: string[]): void {
+function collectFiles(target: string, out: string[], explicit: boolean): void {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(target);
@@ -42,97 +52,114 @@ function collectFiles(target: string, out: string[]): void {
     throw new UsageError(`cannot read ${target}: no such file or directory`);
   }
   if (stat.isDirectory()) {
-    for (const entry of fs.readdirSync(target, { withFileTypes: true })) {
-      if (entry.name.startsWith('.') && entry.isDirectory()) continue;
-      if (entry.isDirectory() && IGNORED_DIRS.has(entry.name)) continue;
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(target, { withFileTypes: true });
+    } catch (err) {
+      throw new UsageError(`cannot read directory ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
       const full = path.join(target, entry.name);
-      if (entry.isDirectory()) collectFiles(full, out);
-      else if (sourceKindOf(full) && !entry.name.endsWith('.d.ts')) out.push(full);
+      if (entry.isDirectory()) {
+        if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) collectFiles(full, out, false);
+      } else if (entry.isFile() && sourceKindOf(full) && !entry.name.endsWith('.d.ts')) out.push(full);
     }
-  } else {
+  } else if (sourceKindOf(target)) {
     out.push(target);
+  } else if (explicit) {
+    throw new UsageError(`${target} is neither a TypeScript/JavaScript nor a Python file`);
   }
 }
 
+/** Settings nearest to `startDir` (kept as an export: tests and scripts call it). */
 export function loadSettings(startDir: string): ToolsmithSettings {
-  let dir = path.resolve(startDir);
-  for (;;) {
-    const rc = path.join(dir, '.toolsmithrc.json');
-    if (fs.existsSync(rc)) return normalizeSettings(JSON.parse(fs.readFileSync(rc, 'utf8')));
-    const pkg = path.join(dir, 'package.json');
-    if (fs.existsSync(pkg)) {
-      const json = JSON.parse(fs.readFileSync(pkg, 'utf8')) as { toolsmith?: unknown };
-      if (json.toolsmith) return normalizeSettings(json.toolsmith);
-    }
-    const parent = path.dirname(dir);
-    if (parent === dir) return DEFAULT_SETTINGS;
-    dir = parent;
+  return loadSettingsFrom(startDir).settings;
+}
+
+function readText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
 }
 
-function analyzePaths(paths: string[], settings: ToolsmithSettings): FileAnalysis[] {
+interface Workspace {
+  files: string[];
+  /** Texts of the analysed files (updated in place by --fix). */
+  texts: Map<string, string>;
+  analyze(file: string, text: string): FileAnalysis;
+}
+
+function openWorkspace(paths: string[], settings: ToolsmithSettings): Workspace {
   const files: string[] = [];
-  for (const p of paths) collectFiles(path.resolve(p), files);
-  const host = createFileHost();
-  return files.map((file) => {
-    const text = host.readFile(file);
-    if (text === undefined) throw new UsageError(`cannot read ${file}`);
-    return analyzeFile(file, text, host, settings, (m) => process.stderr.write(m + '\n'));
-  });
+  for (const p of paths) collectFiles(path.resolve(p), files, true);
+  const unique = [...new Set(files)];
+  const texts = new Map(unique.map((f) => [f, readText(f)]));
+  // Cross-file imports read the in-memory texts first, so a fix pass sees the fixes of the previous one.
+  const host = createFileHost((file) => texts.get(file));
+  const logged = new Set<string>();
+  const log = (m: string) => {
+    const key = m.split('\n')[0];
+    if (logged.has(key)) return;
+    logged.add(key);
+    process.stderr.write(`toolsmith: internal error (please report): ${m}\n`);
+  };
+  return { files: unique, texts, analyze: (file, text) => analyzeFile(file, text, host, settings, log) };
 }
 
 function runCheck(args: string[]): number {
-  let format = 'stylish';
+  let format = 'stylish' as Format; // assigned through setFormat; the cast keeps TS from narrowing it to the initial literal
+  let fix = false;
   const paths: string[] = [];
+  const setFormat = (value: string | undefined) => {
+    if (value === undefined) throw new UsageError('--format needs a value (stylish, json or sarif)');
+    if (!(FORMATS as readonly string[]).includes(value)) throw new UsageError(`unknown format "${value}" (stylish, json or sarif)`);
+    format = value as Format;
+  };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (a === '--format' || a === '-f') {
-      format = args[++i] ?? '';
-      if (!['stylish', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown format "${format}" (stylish, json or sarif)`);
-    } else if (a.startsWith('--format=')) {
-      format = a.slice('--format='.length);
-      if (!['stylish', 'json', 'sarif'].includes(format)) throw new UsageError(`unknown format "${format}" (stylish, json or sarif)`);
-    } else if (a.startsWith('-')) {
-      throw new UsageError(`unknown option ${a}`);
-    } else paths.push(a);
+    if (a === '--format' || a === '-f') setFormat(args[++i]);
+    else if (a.startsWith('--format=')) setFormat(a.slice('--format='.length));
+    else if (a === '--fix') fix = true;
+    else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
+    else paths.push(a);
   }
   if (paths.length === 0) paths.push('.');
-  const settings = loadSettings(process.cwd());
-  const analyses = analyzePaths(paths, settings);
-  const rows = analyses.flatMap((a) => {
-    const index = new LineIndex(fs.readFileSync(a.file, 'utf8'));
-    return a.findings.map((f) => {
-      const s = index.position(f.span.start);
-      const e = index.position(f.span.end);
-      return {
-        file: f.span.file,
-        line: s.line + 1,
-        column: s.character + 1,
-        endLine: e.line + 1,
-        endColumn: e.character + 1,
-        ruleId: f.ruleId,
-        severity: f.severity,
-        message: f.message,
-        tool: f.tool,
-        fixes: f.fixes.map((x) => ({ title: x.title, safe: x.safe })),
-      };
-    });
-  });
+  const cwd = process.cwd();
+  let settings: ToolsmithSettings;
+  try {
+    settings = loadSettingsFrom(cwd).settings;
+  } catch (err) {
+    if (err instanceof SettingsError) throw new UsageError(err.message);
+    throw err;
+  }
+  const ws = openWorkspace(paths, settings);
+  if (fix) {
+    const originals = new Map(ws.texts);
+    const outcome = fixUntilStable(ws.files, ws.texts, ws.analyze);
+    for (const file of outcome.files) {
+      const text = ws.texts.get(file);
+      if (text === undefined || text === originals.get(file)) continue;
+      try {
+        fs.writeFileSync(file, text);
+      } catch (err) {
+        throw new UsageError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      }
+    }
+    if (outcome.applied) process.stderr.write(`toolsmith: applied ${outcome.applied} fix${outcome.applied === 1 ? '' : 'es'} in ${outcome.files.size} file${outcome.files.size === 1 ? '' : 's'}\n`);
+  }
+  const analyses = ws.files.map((file) => ws.analyze(file, ws.texts.get(file) as string));
+  const rows = toRows(analyses, (file) => ws.texts.get(file) ?? (fs.existsSync(file) ? readText(file) : undefined));
   if (format === 'json') {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
-  } else if (format === 'stylish') {
-    const byFile = new Map<string, typeof rows>();
-    for (const r of rows) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
-    for (const [file, list] of byFile) {
-      process.stdout.write(`\n${path.relative(process.cwd(), file) || file}\n`);
-      for (const r of list) process.stdout.write(`  ${r.line}:${r.column}  ${r.severity.padEnd(7)}  ${r.message}  ${r.ruleId}\n`);
-    }
-    const errors = rows.filter((r) => r.severity === 'error').length;
-    const warnings = rows.filter((r) => r.severity === 'warning').length;
-    const infos = rows.length - errors - warnings;
-    process.stdout.write(rows.length ? `\n✖ ${rows.length} problems (${errors} errors, ${warnings} warnings, ${infos} infos)\n` : '');
+  } else if (format === 'sarif') {
+    const rules = RULES.map((r) => ({ id: r.id, summary: r.summary, defaultSeverity: r.defaultSeverity }));
+    process.stdout.write(formatSarif(rows, { cwd, version: VERSION, rules }) + '\n');
   } else {
-    throw new UsageError('--format sarif is not available yet');
+    const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
+    process.stdout.write(formatStylish(rows, { cwd, color }));
+    if (ws.files.length === 0) process.stderr.write(`toolsmith: no TypeScript/JavaScript or Python files under ${paths.join(', ')}\n`);
   }
   return rows.some((r) => r.severity === 'error') ? 1 : 0;
 }
@@ -146,7 +173,15 @@ function runContract(args: string[]): number {
   const file = path.resolve(files[0]);
   if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`cannot read ${files[0]}: no such file`);
   if (!sourceKindOf(file)) throw new UsageError(`${files[0]} is neither a TypeScript/JavaScript nor a Python file`);
-  const [analysis] = analyzePaths([file], loadSettings(path.dirname(file)));
+  let settings: ToolsmithSettings;
+  try {
+    settings = loadSettingsFrom(path.dirname(file)).settings;
+  } catch (err) {
+    if (err instanceof SettingsError) throw new UsageError(err.message);
+    throw err;
+  }
+  const ws = openWorkspace([file], settings);
+  const analysis = ws.analyze(file, ws.texts.get(file) as string);
   const tools = analysis.result.tools;
   if (json) {
     process.stdout.write(JSON.stringify({ tools: tools.map((t) => t.contract) }, null, 2) + '\n');
@@ -191,7 +226,7 @@ export function main(argv: string[]): number {
       process.stderr.write(`toolsmith: ${err.message}\nRun "toolsmith --help" for usage.\n`);
       return 2;
     }
-    process.stderr.write(`toolsmith: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`toolsmith: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
     return 2;
   }
 }

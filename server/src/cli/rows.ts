@@ -1,0 +1,62 @@
+import type { FileAnalysis } from '../service';
+import type { Severity } from '../../../common/settings';
+import { LineIndex } from '../positions';
+import type { Span } from '../analysis/model';
+
+/** One finding as `--format json` prints it (positions 1-based, end exclusive as in LSP). */
+export interface FindingRow {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  ruleId: string;
+  severity: Severity;
+  message: string;
+  tool: string | null;
+  fixes: { title: string; safe: boolean; edits: { file: string; line: number; column: number; endLine: number; endColumn: number; text: string }[] }[];
+}
+
+export interface Located1 {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+/** Spans to 1-based positions, with one line index per file text. */
+export class Positions {
+  private readonly indexes = new Map<string, LineIndex>();
+  constructor(private readonly textOf: (file: string) => string | undefined) {}
+  of(span: Span): Located1 {
+    let index = this.indexes.get(span.file);
+    if (!index) {
+      index = new LineIndex(this.textOf(span.file) ?? '');
+      this.indexes.set(span.file, index);
+    }
+    const s = index.position(span.start);
+    const e = index.position(span.end);
+    return { line: s.line + 1, column: s.character + 1, endLine: e.line + 1, endColumn: e.character + 1 };
+  }
+}
+
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
+
+export function toRows(analyses: FileAnalysis[], textOf: (file: string) => string | undefined): FindingRow[] {
+  const positions = new Positions(textOf);
+  const rows: FindingRow[] = [];
+  for (const a of analyses) {
+    for (const f of a.findings) {
+      rows.push({
+        file: f.span.file,
+        ...positions.of(f.span),
+        ruleId: f.ruleId,
+        severity: f.severity,
+        message: f.message,
+        tool: f.tool,
+        fixes: f.fixes.map((x) => ({ title: x.title, safe: x.safe, edits: x.edits.map((e) => ({ file: e.span.file, ...positions.of(e.span), text: e.newText })) })),
+      });
+    }
+  }
+  return rows.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.ruleId.localeCompare(b.ruleId));
+}
