@@ -1,29 +1,182 @@
-import type { AnalysisResult } from '../analysis/model';
-import type { Finding, Rule, RuleContext } from './types';
+import type { AnalysisResult, FileFacts, Span, ToolDefinition } from '../analysis/model';
+import type { Edit, Finding, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { CATALOG_A } from './catalog-a';
 import { CATALOG_B } from './catalog-b';
 
 /** Every rule of the catalogue (RULES.md), one file each. */
 export const RULES: Rule[] = [...CATALOG_A, ...CATALOG_B];
 
+export function ruleById(id: string): Rule | undefined {
+  return RULES.find((r) => r.id === id);
+}
+
+// A failing rule is logged once per (rule, file, error): re-analysing on every keystroke must not flood the log.
+const reportedErrors = new Set<string>();
+
+function languageOfFile(file: string, result: AnalysisResult): 'typescript' | 'python' | undefined {
+  const facts = result.files.find((f) => f.file === file);
+  if (facts) return facts.language;
+  if (/\.pyi?$/i.test(file)) return 'python';
+  if (/\.[cm]?[jt]sx?$/i.test(file)) return 'typescript';
+  return undefined;
+}
+
 /**
- * Runs every enabled rule over an analysis result. A rule that throws is skipped for this file and reported
- * once through `onRuleError`; the others still run.
+ * Runs every enabled rule over an analysis result: per tool, per server (tools grouped by server id) and per file.
+ * Applies `toolsmith.rules.<id>` (severity or off) and suppression comments. A rule that throws on a file is
+ * reported once through `onRuleError` and contributes nothing for that file; the others still run.
  */
-export function runRules(result: AnalysisResult, ctx: RuleContext, onRuleError?: (ruleId: string, err: unknown) => void): Finding[] {
+export function runRules(
+  result: AnalysisResult,
+  ctx: RuleContext,
+  onRuleError?: (ruleId: string, err: unknown) => void,
+  rules: Rule[] = RULES,
+): Finding[] {
   const findings: Finding[] = [];
-  for (const rule of RULES) {
+  const files = new Set<string>([...result.files.map((f) => f.file), ...result.tools.map((t) => t.file)]);
+  for (const rule of rules) {
     const setting = ctx.settings.rules[rule.id];
     if (setting === 'off') continue;
     const severity = setting ?? rule.defaultSeverity;
-    try {
-      for (const tool of result.tools) {
-        if (!rule.languages.includes(tool.language) || !rule.checkTool) continue;
-        for (const f of rule.checkTool(tool, ctx)) findings.push({ ...f, ruleId: rule.id, severity });
+    for (const file of files) {
+      const language = languageOfFile(file, result);
+      if (!language || !rule.languages.includes(language)) continue;
+      const tools = result.tools.filter((t) => t.file === file);
+      const facts = result.files.filter((f) => f.file === file);
+      const out: RuleFinding[] = [];
+      try {
+        if (rule.checkTool) for (const tool of tools) out.push(...rule.checkTool(tool, ctx));
+        if (rule.checkServer) {
+          for (const group of groupByServer(tools, facts)) out.push(...rule.checkServer(group.tools, facts, ctx));
+        }
+        if (rule.checkFile) for (const f of facts) out.push(...rule.checkFile(f, tools, ctx));
+      } catch (err) {
+        const key = `${rule.id}\0${file}\0${err instanceof Error ? err.message : String(err)}`;
+        if (!reportedErrors.has(key)) {
+          if (reportedErrors.size > 1000) reportedErrors.clear();
+          reportedErrors.add(key);
+          onRuleError?.(rule.id, err);
+        }
+        continue;
       }
-    } catch (err) {
-      onRuleError?.(rule.id, err);
+      for (const f of out) findings.push({ ...f, ruleId: rule.id, severity });
     }
   }
-  return findings;
+  return sortFindings(findings.filter((f) => !isSuppressed(f, ctx)));
+}
+
+/** Tools grouped by the server instance they are registered on; servers declared with no tool get an empty group. */
+export function groupByServer(tools: ToolDefinition[], files: FileFacts[] = []): { id: string; tools: ToolDefinition[] }[] {
+  const groups = new Map<string, ToolDefinition[]>();
+  for (const f of files) for (const s of f.servers) if (!groups.has(s.id)) groups.set(s.id, []);
+  for (const t of tools) groups.set(t.server.id, [...(groups.get(t.server.id) ?? []), t]);
+  return [...groups].map(([id, list]) => ({ id, tools: list }));
+}
+
+export function sortFindings(findings: Finding[]): Finding[] {
+  return findings.sort(
+    (a, b) =>
+      (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : 0) ||
+      a.span.start - b.span.start ||
+      a.span.end - b.span.end ||
+      (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0),
+  );
+}
+
+/** Rule ids listed after a suppression directive; empty list = every rule. */
+function directiveIds(list: string): string[] {
+  return list
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => /^[a-z0-9-]+$/.test(s));
+}
+
+function suppresses(ids: string[] | undefined, ruleId: string): boolean {
+  return ids !== undefined && (ids.length === 0 || ids.includes(ruleId) || ids.includes('all'));
+}
+
+/**
+ * TypeScript: `// toolsmith-disable-next-line id[, id]` on the line above (or `// toolsmith-disable-line id` on the
+ * same line). Python: `# toolsmith: disable=id[,id]` at the end of the line, or alone on the line above.
+ * Without ids every rule is suppressed on that line.
+ */
+export function isSuppressed(f: Pick<Finding, 'ruleId' | 'span'>, ctx: RuleContext): boolean {
+  const text = ctx.textOf(f.span.file);
+  if (text === undefined) return false;
+  const lines = linesAround(text, f.span);
+  if (!lines) return false;
+  const { line, previous } = lines;
+  const ts = (l: string | undefined, directive: string) => {
+    if (l === undefined) return undefined;
+    const m = new RegExp(`//\\s*${directive}\\b([^\\n]*)`).exec(l) ?? new RegExp(`/\\*\\s*${directive}\\b(.*?)\\*/`).exec(l);
+    return m ? directiveIds(m[1].replace(/--.*$/, '')) : undefined;
+  };
+  const py = (l: string | undefined) => {
+    if (l === undefined) return undefined;
+    const m = /#\s*toolsmith:\s*disable(?:=([^#\n]*))?/.exec(l);
+    return m ? directiveIds(m[1] ?? '') : undefined;
+  };
+  if (suppresses(ts(previous, 'toolsmith-disable-next-line'), f.ruleId)) return true;
+  if (suppresses(ts(line, 'toolsmith-disable-line'), f.ruleId)) return true;
+  if (suppresses(py(line), f.ruleId)) return true;
+  if (previous !== undefined && /^\s*#/.test(previous) && suppresses(py(previous), f.ruleId)) return true;
+  return false;
+}
+
+function linesAround(text: string, span: Span): { line: string; previous: string | undefined } | undefined {
+  if (span.start > text.length) return undefined;
+  const start = text.lastIndexOf('\n', span.start - 1) + 1;
+  const endIdx = text.indexOf('\n', span.start);
+  const line = text.slice(start, endIdx === -1 ? text.length : endIdx);
+  if (start === 0) return { line, previous: undefined };
+  const prevStart = text.lastIndexOf('\n', start - 2) + 1;
+  return { line, previous: text.slice(prevStart, start - 1) };
+}
+
+function overlaps(a: Edit, b: Edit): boolean {
+  if (a.span.file !== b.span.file) return false;
+  if (a.span.start === b.span.start && a.span.end === b.span.end && a.newText === b.newText) return false; // same edit
+  const aInsert = a.span.start === a.span.end;
+  const bInsert = b.span.start === b.span.end;
+  if (aInsert && bInsert) return a.span.start === b.span.start;
+  return a.span.start < b.span.end && b.span.start < a.span.end;
+}
+
+/**
+ * The safe fixes `source.fixAll.toolsmith` and `toolsmith check --fix` apply in one pass: for each finding (in
+ * source order) its first safe fix, skipped when an edit overlaps an edit already chosen. Identical edits (the same
+ * import line added by two fixes) are kept once. Returns the fixes chosen and their merged, de-duplicated edits.
+ * What is skipped is picked up by a following pass after re-analysis.
+ */
+export function fixAll(findings: Finding[]): { fixes: Fix[]; edits: Edit[] } {
+  const chosen: Fix[] = [];
+  const edits: Edit[] = [];
+  for (const f of sortFindings([...findings])) {
+    const fix = f.fixes.find((x) => x.safe && x.edits.length > 0);
+    if (!fix || chosen.includes(fix)) continue;
+    const own = dedupeEdits(fix.edits);
+    if (own.some((e, i) => own.some((o, j) => i < j && overlaps(e, o)))) continue;
+    if (own.some((e) => edits.some((t) => overlaps(e, t)))) continue;
+    chosen.push(fix);
+    edits.push(...own.filter((e) => !edits.some((t) => sameEdit(t, e))));
+  }
+  return { fixes: chosen, edits: edits.sort((a, b) => a.span.start - b.span.start || a.span.end - b.span.end) };
+}
+
+function sameEdit(a: Edit, b: Edit): boolean {
+  return a.span.file === b.span.file && a.span.start === b.span.start && a.span.end === b.span.end && a.newText === b.newText;
+}
+
+function dedupeEdits(edits: Edit[]): Edit[] {
+  return edits.filter((e, i) => edits.findIndex((o) => sameEdit(o, e)) === i);
+}
+
+/** Applies non-overlapping edits of one file to its text (edits of other files are ignored). */
+export function applyEdits(text: string, edits: Edit[], file?: string): string {
+  const mine = dedupeEdits(edits.filter((e) => file === undefined || e.span.file === file));
+  // Back to front; insertions at the same offset keep their given order.
+  const ordered = mine.map((e, i) => ({ e, i })).sort((a, b) => b.e.span.start - a.e.span.start || b.e.span.end - a.e.span.end || b.i - a.i);
+  let out = text;
+  for (const { e } of ordered) out = out.slice(0, e.span.start) + e.newText + out.slice(e.span.end);
+  return out;
 }

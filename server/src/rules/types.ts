@@ -24,6 +24,9 @@ export interface Finding {
   fixes: Fix[];
 }
 
+/** What a rule's check returns: the engine adds the rule id and the effective severity. */
+export type RuleFinding = Omit<Finding, 'ruleId' | 'severity'>;
+
 export interface RuleContext {
   settings: ToolsmithSettings;
   /** Full text of a file by path (the analysed document, or a workspace file for cross-file spans). */
@@ -38,9 +41,14 @@ export interface Rule {
   /** One line: what the rule checks (shown in docs/CLI). */
   summary: string;
   /** Per-tool check. */
-  checkTool?(tool: ToolDefinition, ctx: RuleContext): Omit<Finding, 'ruleId' | 'severity'>[];
+  checkTool?(tool: ToolDefinition, ctx: RuleContext): RuleFinding[];
   /** Per-server check (all tools registered on one server instance, plus the file facts). */
-  checkServer?(tools: ToolDefinition[], files: FileFacts[], ctx: RuleContext): Omit<Finding, 'ruleId' | 'severity'>[];
+  checkServer?(tools: ToolDefinition[], files: FileFacts[], ctx: RuleContext): RuleFinding[];
+  /**
+   * Per-file check, for facts not tied to a tool or a server (imports, syntax). Called once per analysed file
+   * whose language the rule covers, with the tools registered in that file (possibly none).
+   */
+  checkFile?(file: FileFacts, tools: ToolDefinition[], ctx: RuleContext): RuleFinding[];
 }
 
 export type RunRules = (result: AnalysisResult, ctx: RuleContext) => Finding[];

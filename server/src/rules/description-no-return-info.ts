@@ -1,0 +1,31 @@
+import type { Rule } from './types';
+import { toolFinding, toolLabel } from './util/finding';
+import { declaresOutputShape, descriptionText, isPlaceholder } from './util/description';
+import { hasReturnInfo } from './util/text';
+import { appendSentence } from './util/source';
+
+export const descriptionNoReturnInfo: Rule = {
+  id: 'description-no-return-info',
+  defaultSeverity: 'info',
+  languages: ['typescript', 'python'],
+  summary: 'The description never says what comes back (and no output schema says it either).',
+  checkTool(tool, ctx) {
+    const text = descriptionText(tool);
+    if (text === undefined || isPlaceholder(tool) || hasReturnInfo(text) || declaresOutputShape(tool)) return [];
+    // FastMCP cuts the docstring at its first section: a "Returns:" section never reaches the model.
+    const dropped =
+      tool.framework === 'fastmcp' && tool.docstring && /^\s*Returns?:/m.test(tool.docstring.raw)
+        ? ' FastMCP drops the docstring\'s "Returns:" section from the description, so say it in the first paragraph.'
+        : '';
+    const edit = appendSentence(ctx, tool.description!.span, 'Returns <what comes back>.');
+    return [
+      toolFinding(
+        tool,
+        tool.description!.span,
+        `The description of ${toolLabel(tool)} never says what comes back: the model cannot plan its next step or tell the ` +
+          `user what to expect, and may call the tool again to find out. Add "Returns …" (shape, limits, order).${dropped}`,
+        edit ? [{ title: 'Append a "Returns ..." sentence', edits: [edit], safe: false }] : [],
+      ),
+    ];
+  },
+};

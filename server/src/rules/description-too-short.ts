@@ -1,0 +1,23 @@
+import type { Rule } from './types';
+import { toolFinding, toolLabel } from './util/finding';
+import { descriptionText, isPlaceholder } from './util/description';
+
+export const descriptionTooShort: Rule = {
+  id: 'description-too-short',
+  defaultSeverity: 'warning',
+  languages: ['typescript', 'python'],
+  summary: 'Description under toolsmith.thresholds.descriptionMinLength characters (40).',
+  checkTool(tool, ctx) {
+    const text = descriptionText(tool);
+    const min = ctx.settings.thresholds.descriptionMinLength;
+    if (text === undefined || isPlaceholder(tool) || text.trim().length >= min) return [];
+    return [
+      toolFinding(
+        tool,
+        tool.description!.span,
+        `The description of ${toolLabel(tool)} is ${text.trim().length} characters (under ${min}): too short to tell the model ` +
+          'when to pick this tool over its neighbours and what it returns. Say what it does, when to use it, and what comes back.',
+      ),
+    ];
+  },
+};

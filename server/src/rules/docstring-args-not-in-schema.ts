@@ -1,0 +1,50 @@
+import type { ToolDefinition } from '../analysis/model';
+import type { Edit, Fix, Rule, RuleContext } from './types';
+import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
+import { fieldKeywordEdits, pyString, pythonImports } from './util/python';
+import { deleteLines } from './util/source';
+
+/** Moves every Args entry into its parameter's Field(description=...) and deletes the Args section. */
+function moveArgsFix(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
+  const doc = tool.docstring!;
+  const text = ctx.textOf(tool.file);
+  if (text === undefined || !doc.argsSectionSpan) return undefined;
+  const edits: Edit[] = [];
+  const imports: [string, string][] = [];
+  for (const arg of doc.args) {
+    const p = tool.parameters.find((x) => x.name === arg.name);
+    if (!p) return undefined; // a stale entry: docstring-args-mismatch handles it first
+    if (p.description?.value?.trim()) continue; // already described in the schema
+    const description = arg.description.replace(/\s+/g, ' ').trim();
+    const r = fieldKeywordEdits(ctx, p, `description=${pyString(description)}`);
+    if (!r) return undefined;
+    edits.push(...r.edits);
+    imports.push(...r.imports.filter(([m, n]) => !imports.some(([m2, n2]) => m2 === m && n2 === n)));
+  }
+  edits.push(deleteLines(tool.file, text, doc.argsSectionSpan.start, doc.argsSectionSpan.end));
+  edits.push(...pythonImports(tool.file, text, imports));
+  return { title: 'Move the Args: entries into Annotated[T, Field(description=...)]', edits, safe: true };
+}
+
+export const docstringArgsNotInSchema: Rule = {
+  id: 'docstring-args-not-in-schema',
+  defaultSeverity: 'warning',
+  languages: ['python'],
+  summary: 'Official SDK: the docstring has an Args: section that never reaches inputSchema.',
+  checkTool(tool, ctx) {
+    // FastMCP parses Args: into parameter descriptions; only the official SDK (mcp 1.x FastMCP class, 2.x MCPServer) ignores it.
+    if (!isOfficialPythonSdk(tool) || !tool.docstring || tool.docstring.args.length === 0) return [];
+    const names = tool.docstring.args.map((a) => a.name).join(', ');
+    const fix = moveArgsFix(tool, ctx);
+    return [
+      toolFinding(
+        tool,
+        tool.docstring.argsSectionSpan ?? tool.docstring.span,
+        `The docstring of ${toolLabel(tool)} documents ${names} under Args:, but the official MCP SDK never copies that ` +
+          'section into inputSchema: the model gets the whole docstring as one blob of description and no description on ' +
+          'any parameter. Move each entry into its parameter as Annotated[T, Field(description="...")].',
+        fix ? [fix] : [],
+      ),
+    ];
+  },
+};

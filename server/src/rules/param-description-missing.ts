@@ -1,0 +1,41 @@
+import type { Fix, Rule, RuleFinding } from './types';
+import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
+import { addFieldKeywords } from './util/python';
+import { insertAt } from './util/source';
+
+export const paramDescriptionMissing: Rule = {
+  id: 'param-description-missing',
+  defaultSeverity: 'warning',
+  languages: ['typescript', 'python'],
+  summary: 'A parameter the model sees has no description.',
+  checkTool(tool, ctx) {
+    const out: RuleFinding[] = [];
+    const argsNames = new Set((tool.docstring?.args ?? []).map((a) => a.name));
+    for (const p of tool.parameters) {
+      const d = p.description;
+      if (d && (d.value === undefined || d.value.trim() !== '')) continue;
+      // Official SDK with an Args: entry for it: docstring-args-not-in-schema reports it, with a fix that moves it.
+      if (!d && isOfficialPythonSdk(tool) && argsNames.has(p.name)) continue;
+      const how =
+        tool.language === 'typescript'
+          ? `Add .describe("…") with its meaning, format and an example`
+          : tool.framework === 'fastmcp'
+            ? `Write it as Annotated[T, Field(description="…")] or add an "${p.name}:" entry under Args: in the docstring`
+            : `Write it as Annotated[T, Field(description="…")] (this SDK ignores docstring Args: sections)`;
+      const message = d
+        ? `Parameter "${p.name}" of ${toolLabel(tool)} has an empty description: the model sees only its name and type and has to guess the meaning and format. Write what it is, its format and an example.`
+        : `Parameter "${p.name}" of ${toolLabel(tool)} has no description: the model sees only its name and type, guesses the meaning and format, and fills it wrong. ${how}.`;
+      const fixes: Fix[] = [];
+      if (!d && p.typeSpan) {
+        if (tool.language === 'typescript') {
+          fixes.push({ title: 'Add .describe("")', edits: [insertAt(p.typeSpan.file, p.typeSpan.end, '.describe("")')], safe: false });
+        } else {
+          const edits = addFieldKeywords(ctx, p, 'description=""');
+          if (edits) fixes.push({ title: 'Wrap as Annotated[T, Field(description="")]', edits, safe: false });
+        }
+      }
+      out.push(toolFinding(tool, p.nameSpan, message, fixes));
+    }
+    return out;
+  },
+};

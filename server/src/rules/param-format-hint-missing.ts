@@ -1,0 +1,78 @@
+import type { Edit, Fix, Rule, RuleFinding } from './types';
+import { toolFinding, toolLabel } from './util/finding';
+import { pythonImports, replacePythonType } from './util/python';
+import { enumValues, hasKeyword, inputSchemaOf, mainType, paramDescription } from './util/schema';
+import { insertAt } from './util/source';
+import { usesZod3, zodBase } from './util/zod';
+
+type Kind = 'date-time' | 'date' | 'email' | 'url' | 'uuid';
+
+/** What format the description (or an unmistakable name) promises. */
+export function promisedFormat(name: string, description: string | undefined): Kind | undefined {
+  const d = description ?? '';
+  if (/\b(date[- ]?time|timestamp|horodatage)\b|\bISO[- ]?8601\b[^.]*\b(time|heure|T\d|\d{2}:\d{2})|\d{4}-\d{2}-\d{2}T\d{2}|\bdate (and|et) (time|heure)\b/i.test(d)) return 'date-time';
+  if (/\b(date|YYYY-MM-DD|ISO[- ]?8601)\b/i.test(d)) return 'date';
+  if (/\b(e-?mail( address)?|courriel|adresse (e-?mail|électronique))\b/i.test(d) || /^e-?mail$/i.test(name)) return 'email';
+  if (/\b(url|uri|https?:\/\/|web address|link)\b/i.test(d) || /^(url|uri)$/i.test(name) || /_url$|Url$/.test(name)) return 'url';
+  if (/\b(uuid|guid)\b/i.test(d) || /^uuid$/i.test(name)) return 'uuid';
+  return undefined;
+}
+
+const ZOD4: Record<Kind, string> = { 'date-time': 'iso.datetime()', date: 'iso.date()', email: 'email()', url: 'url()', uuid: 'uuid()' };
+const ZOD3: Record<Kind, string> = { 'date-time': '.datetime()', date: '.date()', email: '.email()', url: '.url()', uuid: '.uuid()' };
+const PY: Record<Kind, [string, string, string]> = {
+  'date-time': ['datetime', 'datetime', 'datetime'],
+  date: ['date', 'datetime', 'date'],
+  email: ['EmailStr', 'pydantic', 'EmailStr'],
+  url: ['AnyUrl', 'pydantic', 'AnyUrl'],
+  uuid: ['UUID', 'uuid', 'UUID'],
+};
+
+export const paramFormatHintMissing: Rule = {
+  id: 'param-format-hint-missing',
+  defaultSeverity: 'info',
+  languages: ['typescript', 'python'],
+  summary: 'The description promises a date, date-time, email, URL or UUID but the schema has no format.',
+  checkTool(tool, ctx) {
+    const out: RuleFinding[] = [];
+    const root = inputSchemaOf(tool);
+    for (const p of tool.parameters) {
+      if (mainType(p.schema, root) !== 'string' || enumValues(p, root)) continue;
+      if (hasKeyword(p.schema, 'format', root) || hasKeyword(p.schema, 'pattern', root)) continue;
+      const kind = promisedFormat(p.name, paramDescription(p));
+      if (!kind) continue;
+      const fixes: Fix[] = [];
+      let spelled: string;
+      if (tool.language === 'typescript') {
+        const base = zodBase(ctx, p);
+        const v3 = usesZod3(ctx, p.nameSpan.file);
+        spelled = v3 ? `z.string()${ZOD3[kind]}` : `z.${ZOD4[kind]}`;
+        if (base && base.kind === 'string') {
+          const edit: Edit = v3
+            ? insertAt(p.typeSpan!.file, base.end, ZOD3[kind])
+            : { span: { file: p.typeSpan!.file, start: base.start, end: base.end }, newText: `${base.ns}.${ZOD4[kind]}` };
+          fixes.push({ title: `Use ${v3 ? `${base.ns}.string()${ZOD3[kind]}` : `${base.ns}.${ZOD4[kind]}`}`, edits: [edit], safe: false });
+        }
+      } else {
+        const [type, module, name] = PY[kind];
+        spelled = type;
+        const e = replacePythonType(ctx, p, 'str', type);
+        const text = ctx.textOf(p.nameSpan.file);
+        if (e && text !== undefined) fixes.push({ title: `Use ${type}`, edits: [e, ...pythonImports(p.nameSpan.file, text, [[module, name]])], safe: false });
+      }
+      const extra = tool.language === 'python' && kind === 'email' ? ' (EmailStr needs the email-validator package)' : '';
+      const handler = tool.language === 'python' && (kind === 'date-time' || kind === 'date' || kind === 'uuid' || kind === 'url') ? ' Your handler then receives a parsed value, not a str.' : '';
+      out.push(
+        toolFinding(
+          tool,
+          p.nameSpan,
+          `Parameter "${p.name}" of ${toolLabel(tool)} is described as a ${kind === 'url' ? 'URL' : kind === 'uuid' ? 'UUID' : kind} but its schema ` +
+            `is a plain string: the model sends "tomorrow", "15 avril" or a bare domain, and only your code finds out. ` +
+            `Declare the format (${spelled})${extra}.${handler}`,
+          fixes,
+        ),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,41 @@
+import type { Fix, Rule, RuleFinding } from './types';
+import { toolFinding, toolLabel } from './util/finding';
+import { isCountLike } from './util/params';
+import { replacePythonType } from './util/python';
+import { inputSchemaOf, schemaTypes } from './util/schema';
+import { insertAt } from './util/source';
+import { zodBase } from './util/zod';
+
+export const paramNumberShouldBeInteger: Rule = {
+  id: 'param-number-should-be-integer',
+  defaultSeverity: 'info',
+  languages: ['typescript', 'python'],
+  summary: 'A count-like parameter typed number / float.',
+  checkTool(tool, ctx) {
+    const out: RuleFinding[] = [];
+    const root = inputSchemaOf(tool);
+    for (const p of tool.parameters) {
+      if (!isCountLike(p.name) || !schemaTypes(p.schema, root).has('number')) continue;
+      const fixes: Fix[] = [];
+      if (tool.language === 'typescript') {
+        const base = zodBase(ctx, p);
+        if (base && base.kind === 'number' && !base.chain.includes('int')) {
+          fixes.push({ title: 'Add .int()', edits: [insertAt(p.typeSpan!.file, base.end, '.int()')], safe: true });
+        }
+      } else {
+        const e = replacePythonType(ctx, p, 'float', 'int');
+        if (e) fixes.push({ title: 'Use int', edits: [e], safe: true });
+      }
+      out.push(
+        toolFinding(
+          tool,
+          p.nameSpan,
+          `Parameter "${p.name}" of ${toolLabel(tool)} counts things but is typed as a decimal number: the model may send 2.5 ` +
+            `and your code has to guess what that means. Declare it as an integer (${tool.language === 'typescript' ? '.int()' : 'int'}).`,
+          fixes,
+        ),
+      );
+    }
+    return out;
+  },
+};

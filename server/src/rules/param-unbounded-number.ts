@@ -1,0 +1,56 @@
+import type { Fix, Rule, RuleFinding } from './types';
+import { toolFinding, toolLabel } from './util/finding';
+import { countMaximum, countMinimum, isCountLike } from './util/params';
+import { addFieldKeywords } from './util/python';
+import { hasKeyword, inputSchemaOf, mainType, schemaTypes } from './util/schema';
+import { insertAt } from './util/source';
+import { zodBase } from './util/zod';
+
+export const paramUnboundedNumber: Rule = {
+  id: 'param-unbounded-number',
+  defaultSeverity: 'info',
+  languages: ['typescript', 'python'],
+  summary: 'A count-like number (limit, count, page, size, days, max_*) without min and max.',
+  checkTool(tool, ctx) {
+    const out: RuleFinding[] = [];
+    const root = inputSchemaOf(tool);
+    for (const p of tool.parameters) {
+      if (!isCountLike(p.name) || mainType(p.schema, root) !== 'number') continue;
+      const hasMin = hasKeyword(p.schema, 'minimum', root) || hasKeyword(p.schema, 'exclusiveMinimum', root);
+      const hasMax = hasKeyword(p.schema, 'maximum', root) || hasKeyword(p.schema, 'exclusiveMaximum', root);
+      if (hasMin && hasMax) continue;
+      const lo = countMinimum(p.name);
+      const hi = countMaximum(p.name);
+      const isInteger = !schemaTypes(p.schema, root).has('number');
+      const fixes: Fix[] = [];
+      let spelled: string;
+      if (tool.language === 'typescript') {
+        const base = zodBase(ctx, p);
+        const parts: string[] = [];
+        if (base && !isInteger && base.kind === 'number' && !base.chain.includes('int')) parts.push('.int()');
+        if (!hasMin) parts.push(`.min(${lo})`);
+        if (!hasMax) parts.push(`.max(${hi})`);
+        spelled = parts.join('');
+        if (base && (base.kind === 'number' || base.kind === 'int')) {
+          fixes.push({ title: `Add ${spelled}`, edits: [insertAt(p.typeSpan!.file, base.end, spelled)], safe: false });
+        }
+      } else {
+        const kws = [...(hasMin ? [] : [`ge=${lo}`]), ...(hasMax ? [] : [`le=${hi}`])].join(', ');
+        spelled = `Field(${kws})`;
+        const edits = addFieldKeywords(ctx, p, kws);
+        if (edits) fixes.push({ title: `Add ${spelled}`, edits, safe: false });
+      }
+      const missing = !hasMin && !hasMax ? 'no minimum and no maximum' : !hasMin ? 'no minimum' : 'no maximum';
+      out.push(
+        toolFinding(
+          tool,
+          p.nameSpan,
+          `Parameter "${p.name}" of ${toolLabel(tool)} is a count with ${missing}: the model may ask for 0, -1 or 100000 ` +
+            `results, flooding its own context or your backend. Bound it, e.g. ${spelled}.`,
+          fixes,
+        ),
+      );
+    }
+    return out;
+  },
+};

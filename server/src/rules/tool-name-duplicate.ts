@@ -1,0 +1,53 @@
+import type { ToolDefinition } from '../analysis/model';
+import type { Rule, RuleFinding } from './types';
+import { toolFinding } from './util/finding';
+
+function lineOf(text: string | undefined, offset: number): number | undefined {
+  if (text === undefined) return undefined;
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** What the framework does with the second registration. */
+function consequence(tool: ToolDefinition): string {
+  switch (tool.framework) {
+    case 'ts-sdk':
+      return 'the TypeScript SDK throws "Tool … is already registered" and the server does not start';
+    case 'fastmcp':
+      return 'FastMCP logs a warning and the later definition silently replaces the earlier one';
+    default:
+      return 'the Python SDK logs a warning and keeps only the first definition, so this one is never called';
+  }
+}
+
+export const toolNameDuplicate: Rule = {
+  id: 'tool-name-duplicate',
+  defaultSeverity: 'error',
+  languages: ['typescript', 'python'],
+  summary: 'The same tool name registered twice on one server.',
+  checkServer(tools, _files, ctx) {
+    const first = new Map<string, ToolDefinition>();
+    const out: RuleFinding[] = [];
+    for (const tool of [...tools].sort((a, b) => (a.file === b.file ? a.registration.span.start - b.registration.span.start : a.file < b.file ? -1 : 1))) {
+      const name = tool.name.value;
+      if (name === undefined) continue;
+      const earlier = first.get(name);
+      if (!earlier) {
+        first.set(name, tool);
+        continue;
+      }
+      const line = lineOf(ctx.textOf(earlier.name.span.file), earlier.name.span.start);
+      const where = earlier.file === tool.file && line !== undefined ? ` (first on line ${line})` : '';
+      out.push(
+        toolFinding(
+          tool,
+          tool.name.span,
+          `Tool "${name}" is already registered on this server${where}: ${consequence(tool)}; the model can never reach both. ` +
+            'Give each tool its own name, or merge the two.',
+        ),
+      );
+    }
+    return out;
+  },
+};

@@ -1,0 +1,45 @@
+import type { Rule } from './types';
+import { toolFinding } from './util/finding';
+import { ACTION_VERBS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
+import { renameEdit } from './util/source';
+
+export const toolNameNotVerbObject: Rule = {
+  id: 'tool-name-not-verb-object',
+  defaultSeverity: 'info',
+  languages: ['typescript', 'python'],
+  summary: 'Tool name is not an action verb followed by an object (style verb_object), or not domain.verb (style domain.verb).',
+  checkTool(tool, ctx) {
+    const name = tool.name.value;
+    // A vague name gets its own, stronger finding.
+    if (!name || isVagueName(name)) return [];
+    const style = ctx.settings.naming.style;
+    const tokens = nameTokens(name);
+    let ok: boolean;
+    let words: string[] | undefined;
+    if (style === 'domain.verb') {
+      const segments = name.split('.');
+      const last = nameTokens(segments[segments.length - 1] ?? '');
+      ok = segments.length >= 2 && segments.every((s) => s.length > 0) && last.some((w) => ACTION_VERBS.has(w));
+      const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
+      if (!ok && verbAt >= 0 && tokens.length > 1) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
+    } else {
+      ok = tokens.length >= 2 && ACTION_VERBS.has(tokens[0]);
+      const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
+      if (!ok && verbAt > 0) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
+    }
+    if (ok) return [];
+    words ??= nameFromDescription(tool.description?.value);
+    const suggestion = words ? formatSuggestion(words, style, name.includes('.') ? name.replace(/\./g, '_') : name) : undefined;
+    const message =
+      style === 'domain.verb'
+        ? `Tool name "${name}" is not in the domain.verb form your settings ask for (toolsmith.naming.style): the model ` +
+          `reads the domain to find the family of tools and the verb to know what happens. Write it as "<domain>.<verb>"` +
+          `${suggestion ? `, for example "${suggestion}"` : ', for example "tickets.search"'}.`
+        : `Tool name "${name}" does not start with an action verb followed by its object: the model has to guess what ` +
+          `"${name}" does (read? create? delete?) before choosing it. Start with the verb` +
+          `${suggestion ? `, for example "${suggestion}"` : ', for example "search_tickets" or "create_invoice"'}.`;
+    const rename = suggestion && suggestion !== name ? renameEdit(ctx, tool.name.span, name, suggestion) : undefined;
+    const fixes = rename ? [{ title: `Rename to "${suggestion}"`, edits: [rename.edit], safe: false }] : [];
+    return [toolFinding(tool, tool.name.span, message, fixes)];
+  },
+};

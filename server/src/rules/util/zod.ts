@@ -1,0 +1,63 @@
+/** Zod quick-fix helpers: find the base call of a zod chain (`z.string()`, `z.number()`) inside a parameter's type span. */
+import type { ParameterDefinition } from '../../analysis/model';
+import type { RuleContext } from '../types';
+import { spanText } from './source';
+
+export interface ZodBase {
+  /** `z` (or whatever the zod namespace is called here). */
+  ns: string;
+  /** `string`, `number`, ... */
+  kind: string;
+  /** Offsets (absolute) of the base call `z.string()`. */
+  start: number;
+  end: number;
+  /** Methods chained after the base call, in order (`int`, `min`, `describe`, ...), top level only. */
+  chain: string[];
+  typeText: string;
+}
+
+/** Parses `ns.kind(...)` followed by `.method(...)` calls; undefined when the expression is not such a chain. */
+export function zodBase(ctx: RuleContext, param: ParameterDefinition): ZodBase | undefined {
+  if (!param.typeSpan) return undefined;
+  const typeText = spanText(ctx, param.typeSpan);
+  if (!typeText) return undefined;
+  const m = /^([A-Za-z_$][\w$]*)\s*\.\s*([A-Za-z_$][\w$]*)\s*\(/.exec(typeText);
+  if (!m) return undefined;
+  const close = matchParen(typeText, m[0].length - 1);
+  if (close < 0) return undefined;
+  const chain: string[] = [];
+  let i = close + 1;
+  for (;;) {
+    const c = /^\s*\.\s*([A-Za-z_$][\w$]*)\s*\(/.exec(typeText.slice(i));
+    if (!c) break;
+    chain.push(c[1]);
+    const end = matchParen(typeText, i + c[0].length - 1);
+    if (end < 0) break;
+    i = end + 1;
+  }
+  return { ns: m[1], kind: m[2], start: param.typeSpan.start, end: param.typeSpan.start + close + 1, chain, typeText };
+}
+
+/** Index of the parenthesis closing the one at `open`, skipping strings; -1 if none. */
+export function matchParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'" || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++;
+      continue;
+    }
+    if (c === '(' || c === '[' || c === '{') depth++;
+    else if (c === ')' || c === ']' || c === '}') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
+}
+
+/** True when the file imports zod 3 (`zod/v3`), where formats are chained methods (`z.string().email()`). */
+export function usesZod3(ctx: RuleContext, file: string): boolean {
+  const text = ctx.textOf(file) ?? '';
+  return /from\s+["']zod\/v3["']|require\(\s*["']zod\/v3["']\s*\)/.test(text);
+}
