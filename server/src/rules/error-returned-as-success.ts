@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
-import { ensurePythonImport, insertFirstProperty, replace, textOf, type Hit } from './util/b-edits';
+import { ensurePythonImport, insertFirstProperty, replace, returnedObjectStart, textOf, type Hit } from './util/b-edits';
 import { toolErrorModule } from './util/b-errors';
 
 export const errorReturnedAsSuccess: Rule = {
@@ -14,7 +14,8 @@ export const errorReturnedAsSuccess: Rule = {
       if (!r.looksLikeError || r.isError === true) continue;
       const fixes: Fix[] = [];
       if (tool.language === 'typescript') {
-        const edit = r.objectStartOffset !== undefined ? insertFirstProperty(ctx, r.span.file, r.objectStartOffset, 'isError: true') : undefined;
+        const start = returnedObjectStart(ctx, r);
+        const edit = start !== undefined ? insertFirstProperty(ctx, r.span.file, start, 'isError: true') : undefined;
         if (edit) fixes.push({ title: 'Mark this result as an error (isError: true)', edits: [edit], safe: true });
       } else {
         const module = toolErrorModule(tool.framework);

@@ -15,7 +15,8 @@ export const riskyToolWithoutDryRun: Rule = {
     const intent = nameIntent(tool.name.value ?? '');
     const writes = toolWrites(tool);
     if (hint(tool, 'readOnlyHint').value === true) return [];
-    const destructive = hint(tool, 'destructiveHint').value === true || (hint(tool, 'destructiveHint').value !== false && writes.destructive);
+    // The name wins over a `destructiveHint: false` that contradicts it (annotation-contradicts-name says so too).
+    const destructive = hint(tool, 'destructiveHint').value === true || writes.destructive;
     const bulk = intent.bulk && writes.writes;
     if (!destructive && !bulk) return [];
     if (tool.parameters.some((p) => DRY_RUN.test(snake(p.name)))) return [];

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { at, insertFirstProperty, isPureExpression, textOf, type Hit } from './util/b-edits';
+import { at, insertFirstProperty, isPureExpression, returnedObjectStart, textOf, type Hit } from './util/b-edits';
 
 export const structuredContentWithoutText: Rule = {
   id: 'structured-content-without-text',
@@ -21,8 +21,8 @@ export const structuredContentWithoutText: Rule = {
         if (r.contentArraySpan && content !== undefined && content.startsWith('[')) {
           const empty = content.slice(1, -1).trim() === '';
           fixes.push({ title: 'Add a text copy of structuredContent to content', edits: [at(r.contentArraySpan.file, r.contentArraySpan.start + 1, empty ? item : `${item}, `)], safe });
-        } else if (!(r.keys ?? []).includes('content') && r.objectStartOffset !== undefined) {
-          const edit = insertFirstProperty(ctx, r.span.file, r.objectStartOffset, `content: [${item}]`);
+        } else if (!(r.keys ?? []).includes('content') && returnedObjectStart(ctx, r) !== undefined) {
+          const edit = insertFirstProperty(ctx, r.span.file, returnedObjectStart(ctx, r)!, `content: [${item}]`);
           if (edit) fixes.push({ title: 'Add a text copy of structuredContent to content', edits: [edit], safe });
         }
       }

@@ -109,3 +109,24 @@ export const isPureExpression = (expr: string): boolean =>
 
 /** What a rule's check returns (the engine adds ruleId and severity). */
 export type Hit = Omit<import('../types').Finding, 'ruleId' | 'severity'>;
+
+/**
+ * Offset just after the `{` of a returned object literal: the front-end's `objectStartOffset`, else the `{` that
+ * directly follows `return` (or `return (`) at the start of the return's span.
+ */
+export function returnedObjectStart(ctx: RuleContext, r: { span: Span; objectStartOffset?: number; valueKind: string }): number | undefined {
+  if (r.objectStartOffset !== undefined) return r.objectStartOffset;
+  if (r.valueKind !== 'object') return undefined;
+  const m = /^return\s*\(?\s*\{/.exec(textOf(ctx, r.span) ?? '');
+  return m ? r.span.start + m[0].length : undefined;
+}
+
+/** The object literal a new input property goes into: `inputShapeSpan`, else an inline `{...}` / `z.object({...})` inputSchema. */
+export function inputShapeStart(ctx: RuleContext, tool: { inputShapeSpan?: Span; inputSchemaSpan?: Span; file: string }): { file: string; afterBrace: number } | undefined {
+  if (tool.inputShapeSpan) return { file: tool.inputShapeSpan.file, afterBrace: tool.inputShapeSpan.start + 1 };
+  const s = tool.inputSchemaSpan;
+  const text = textOf(ctx, s);
+  if (!s || text === undefined) return undefined;
+  const m = /^(z\.object\(\s*)?\{/.exec(text);
+  return m ? { file: s.file, afterBrace: s.start + m[0].length } : undefined;
+}

@@ -1,7 +1,7 @@
 /** Adds a parameter to a tool's input: TS a property of the zod raw shape, Python a parameter of the def. */
 import type { ToolDefinition } from '../../analysis/model';
 import type { Edit, RuleContext } from '../types';
-import { appendPythonParameter, ensurePythonImport, insertFirstProperty } from './b-edits';
+import { appendPythonParameter, ensurePythonImport, inputShapeStart, insertFirstProperty } from './b-edits';
 
 export interface NewParameter {
   /** snake_case name; TS uses camelCase unless the tool's parameters are snake_case. */
@@ -27,8 +27,9 @@ export function parameterName(tool: ToolDefinition, snake: string): string {
 export function addParameterEdits(tool: ToolDefinition, ctx: RuleContext, p: NewParameter): Edit[] | undefined {
   const name = parameterName(tool, p.name);
   if (tool.language === 'typescript') {
-    if (!tool.inputShapeSpan || tool.inputSchemaNotObject) return undefined;
-    const edit = insertFirstProperty(ctx, tool.inputShapeSpan.file, tool.inputShapeSpan.start + 1, `${name}: ${p.zod}`);
+    const shape = tool.inputSchemaNotObject ? undefined : inputShapeStart(ctx, tool);
+    if (!shape) return undefined;
+    const edit = insertFirstProperty(ctx, shape.file, shape.afterBrace, `${name}: ${p.zod}`);
     return edit ? [edit] : undefined;
   }
   const h = tool.handler;
