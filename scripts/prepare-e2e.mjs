@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { chromiumPath } from './ensure-chromium.mjs';
 import { ensureCodeServer } from './ensure-code-server.mjs';
 import { packageExtension } from './package.mjs';
+import { ensureExamples } from './ensure-examples.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const step = (what, fn) => {
@@ -21,4 +22,5 @@ const step = (what, fn) => {
 
 step('Chromium', chromiumPath);
 step('code-server', ensureCodeServer);
+step('example servers\' dependencies', ensureExamples);
 step('packaged extension', () => packageExtension(path.join(root, '.cache', 'e2e', 'toolsmith.vsix')));
