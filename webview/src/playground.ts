@@ -1,1 +1,422 @@
-// Playground webview entry (placeholder until the playground lands).
+/**
+ * The playground webview: server status, a tool picker, the arguments form generated from the inputSchema,
+ * call / cancel / dry run / confirmation, results, history, resources and prompts, and the server's log.
+ * It only talks to its host through typed messages (common/playground-messages.ts).
+ */
+import '@vscode-elements/elements/dist/vscode-single-select/index.js';
+import '@vscode-elements/elements/dist/vscode-option/index.js';
+import '@vscode-elements/elements/dist/vscode-checkbox/index.js';
+import '@vscode-elements/elements/dist/vscode-button/index.js';
+import '@vscode-elements/elements/dist/vscode-badge/index.js';
+import '@vscode-elements/elements/dist/vscode-textfield/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import './playground.css';
+import {
+  dryRunParameter,
+  isDestructive,
+  riskOf,
+  type HistoryEntry,
+  type HostToWebview,
+  type JsonObject,
+  type LogEntry,
+  type PromptView,
+  type ResourceView,
+  type ServerView,
+  type ToolView,
+  type WebviewToHost,
+} from '../../common/playground-messages';
+import { SchemaForm } from './form/index';
+import { button, h, setDisabled } from './form/dom';
+import { renderResult } from './playground/results';
+
+interface VsCodeApi {
+  postMessage(message: WebviewToHost): void;
+  getState(): PersistedState | undefined;
+  setState(state: PersistedState): void;
+}
+interface PersistedState {
+  selected?: string;
+  drafts?: Record<string, JsonObject>;
+}
+declare function acquireVsCodeApi(): VsCodeApi;
+
+const vscode = acquireVsCodeApi();
+const persisted: PersistedState = vscode.getState() ?? {};
+const post = (m: WebviewToHost) => vscode.postMessage(m);
+
+const state = {
+  server: undefined as ServerView | undefined,
+  tools: [] as ToolView[],
+  selected: persisted.selected as string | undefined,
+  lastArgs: {} as Record<string, JsonObject>,
+  history: [] as HistoryEntry[],
+  form: undefined as SchemaForm | undefined,
+  running: undefined as { callId: string; tool: string } | undefined,
+  pending: undefined as { args: JsonObject; dryRun: boolean; tool: string } | undefined,
+  catalogLoaded: false,
+};
+
+// ---- layout -----------------------------------------------------------------------------------------------------
+
+const serverBar = h('header', { class: 'server' });
+const serverError = h('div', { class: 'server-error', role: 'alert', hidden: true });
+const toolPicker = h('vscode-single-select', { class: 'tool-picker', 'aria-label': 'Tool' }) as HTMLElement & { value: string };
+const toolHead = h('div', { class: 'tool-head' });
+const rawToggle = h('vscode-checkbox', { label: 'Raw JSON', class: 'raw-toggle' }) as HTMLElement & { checked: boolean };
+const formHost = h('div', { class: 'form-host' });
+const callButton = button('Call', () => requestCall(false, false), { name: 'call' });
+const dryRunButton = button('Dry run first', () => requestCall(false, true), { secondary: true, name: 'dry-run' });
+const cancelButton = button('Cancel', () => state.running && post({ type: 'cancel', callId: state.running.callId }), { secondary: true, name: 'cancel' });
+const progressEl = h('span', { class: 'progress', role: 'status' });
+const notice = h('div', { class: 'notice', role: 'alert', hidden: true });
+const resultHost = h('div', { class: 'result-host' });
+const historyList = h('ol', { class: 'history-list' });
+const catalogHost = h('div', { class: 'catalog' });
+const logList = h('ol', { class: 'log-list' });
+
+const app = h(
+  'main',
+  { class: 'playground' },
+  serverBar,
+  serverError,
+  h('div', { class: 'picker-row' }, h('label', {}, 'Tool'), toolPicker, button('Go to definition', () => state.selected && post({ type: 'goToDefinition', tool: state.selected }), { secondary: true, name: 'definition' })),
+  toolHead,
+  h(
+    'div',
+    { class: 'form-tools' },
+    rawToggle,
+    button('Paste arguments', () => post({ type: 'paste' }), { secondary: true, name: 'paste', title: 'Fill the form from JSON arguments on the clipboard' }),
+    button('Reset', () => resetForm(), { secondary: true, name: 'reset' }),
+  ),
+  formHost,
+  h('div', { class: 'actions' }, callButton, dryRunButton, cancelButton, progressEl),
+  notice,
+  resultHost,
+  h('details', { class: 'history' }, h('summary', {}, 'History'), historyList),
+  h('details', { class: 'catalog-box' }, h('summary', {}, 'Resources and prompts'), catalogHost),
+  h('details', { class: 'log', open: true }, h('summary', {}, 'Server log'), logList),
+);
+document.body.append(app);
+
+(app.querySelector('.catalog-box') as HTMLDetailsElement).addEventListener('toggle', (e) => {
+  if ((e.target as HTMLDetailsElement).open && !state.catalogLoaded) post({ type: 'listCatalog' });
+});
+toolPicker.addEventListener('change', () => selectTool(toolPicker.value));
+rawToggle.addEventListener('change', () => {
+  if (!state.form) return;
+  if (!state.form.setRaw(rawToggle.checked)) rawToggle.checked = !rawToggle.checked;
+});
+formHost.addEventListener('change', () => saveDraft());
+formHost.addEventListener('input', () => saveDraft());
+
+function saveDraft(): void {
+  if (!state.form || !state.selected) return;
+  persisted.drafts = { ...(persisted.drafts ?? {}), [state.selected]: state.form.getArgs() };
+  persisted.selected = state.selected;
+  vscode.setState(persisted);
+}
+
+// ---- server and tools -------------------------------------------------------------------------------------------
+
+function renderServer(): void {
+  const s = state.server;
+  serverBar.replaceChildren();
+  if (!s) return;
+  const running = s.status === 'running';
+  serverBar.append(
+    ...[
+    h('strong', { class: 'server-name' }, s.name),
+    h('span', { class: `status status-${s.status}`, 'data-status': s.status }, s.status),
+    s.serverInfo ? h('span', { class: 'server-info' }, `${s.serverInfo.name} ${s.serverInfo.version}`) : undefined,
+    s.protocolVersion ? h('span', { class: 'protocol', title: 'MCP protocol version' }, `protocol ${s.protocolVersion}`) : undefined,
+    running ? button('Restart', () => post({ type: 'restart' }), { secondary: true, name: 'restart' }) : button('Start', () => post({ type: 'start' }), { name: 'start' }),
+    button('Log', () => post({ type: 'showLog' }), { secondary: true, name: 'show-log', title: 'Show the server output channel' }),
+    ].filter((x): x is HTMLElement => x !== undefined),
+  );
+  serverError.hidden = !s.error || running;
+  serverError.textContent = s.error && !running ? s.error : '';
+  updateActions();
+}
+
+function renderPicker(): void {
+  toolPicker.replaceChildren(...state.tools.map((t) => h('vscode-option', { value: t.name, description: t.title ?? '' }, t.title ? `${t.title} (${t.name})` : t.name)));
+  if (state.tools.length === 0) toolPicker.append(h('vscode-option', { value: '' }, state.server?.status === 'running' ? '(no tools)' : '(start the server to list its tools)'));
+  if (state.selected) toolPicker.value = state.selected;
+}
+
+function currentTool(): ToolView | undefined {
+  return state.tools.find((t) => t.name === state.selected);
+}
+
+function selectTool(name: string | undefined, args?: JsonObject): void {
+  const tool = state.tools.find((t) => t.name === name) ?? state.tools[0];
+  state.selected = tool?.name;
+  persisted.selected = state.selected;
+  vscode.setState(persisted);
+  toolPicker.value = state.selected ?? '';
+  state.pending = undefined;
+  notice.hidden = true;
+  toolHead.replaceChildren();
+  formHost.replaceChildren();
+  state.form = undefined;
+  rawToggle.checked = false;
+  if (!tool) {
+    updateActions();
+    return;
+  }
+  const risk = riskOf(tool.annotations);
+  toolHead.append(
+    h('div', { class: 'tool-title' }, h('strong', {}, tool.title ?? tool.name), tool.title ? h('code', {}, tool.name) : undefined, h('span', { class: `risk risk-${risk}`, title: 'Risk from the annotations' }, risk === 'unknown' ? 'no annotations' : `${risk} risk`)),
+    tool.description ? h('p', { class: 'description' }, tool.description) : '',
+  );
+  state.form = new SchemaForm(tool.inputSchema);
+  const start = args ?? persisted.drafts?.[tool.name] ?? state.lastArgs[tool.name];
+  if (start) state.form.setArgs(start);
+  formHost.append(state.form.el);
+  dryRunButton.hidden = !dryRunParameter(tool);
+  updateActions();
+}
+
+function resetForm(): void {
+  if (!state.selected) return;
+  if (persisted.drafts) delete persisted.drafts[state.selected];
+  vscode.setState(persisted);
+  const keep = state.lastArgs[state.selected];
+  delete state.lastArgs[state.selected];
+  selectTool(state.selected);
+  if (keep) state.lastArgs[state.selected] = keep;
+}
+
+function updateActions(): void {
+  const running = state.server?.status === 'running';
+  setDisabled(callButton, !running || !state.form || !!state.running);
+  setDisabled(dryRunButton, !running || !state.form || !!state.running);
+  cancelButton.hidden = !state.running;
+}
+
+// ---- calls ------------------------------------------------------------------------------------------------------
+
+let callSeq = 0;
+
+function showNotice(...children: (Node | string)[]): void {
+  notice.replaceChildren(...children);
+  notice.hidden = false;
+}
+
+function requestCall(force: boolean, dryRun: boolean, confirmed = false): void {
+  const tool = currentTool();
+  const form = state.form;
+  if (!tool || !form) return;
+  notice.hidden = true;
+  form.clearErrors();
+  const problems = form.problems();
+  if (problems.length && !force) {
+    showNotice(h('div', {}, `Fix the form first: ${problems.join('; ')}`));
+    return;
+  }
+  const args = form.getArgs();
+  const dry = dryRunParameter(tool);
+  if (dryRun && dry) args[dry] = true;
+  // Destructive tools ask first (a dry run is the safe way to look before leaping).
+  if (isDestructive(tool.annotations) && !confirmed && !(dryRun && dry)) {
+    showNotice(
+      h('div', { class: 'confirm' }, h('strong', {}, `${tool.name} is marked destructive.`), ' Call it for real with these arguments?'),
+      h('div', { class: 'buttons' }, button('Call it', () => requestCall(force, false, true), { name: 'confirm-call' }), dry ? button('Dry run first', () => requestCall(force, true, true), { secondary: true, name: 'confirm-dry-run' }) : '', button('Cancel', () => (notice.hidden = true), { secondary: true, name: 'confirm-cancel' })),
+    );
+    return;
+  }
+  send(tool.name, args, force, dryRun && !!dry);
+}
+
+function send(tool: string, args: JsonObject, force: boolean, dryRun: boolean): void {
+  const callId = `c${Date.now().toString(36)}-${++callSeq}`;
+  state.pending = { args, dryRun, tool };
+  state.running = { callId, tool };
+  progressEl.textContent = 'Calling…';
+  updateActions();
+  post({ type: 'call', callId, tool, args, force, dryRun });
+}
+
+function onValidation(violations: { path: string; message: string }[]): void {
+  state.running = undefined;
+  progressEl.textContent = '';
+  updateActions();
+  state.form?.showViolations(violations);
+  const pending = state.pending;
+  showNotice(
+    h('div', {}, h('strong', {}, 'The arguments do not match the inputSchema.'), ` ${violations.length} problem${violations.length === 1 ? '' : 's'} shown at the fields.`),
+    h('ul', { class: 'violation-list' }, ...violations.map((v) => h('li', {}, h('code', {}, v.path || '/'), ` ${v.message}`))),
+    h('div', { class: 'buttons' }, button('Send anyway', () => pending && send(pending.tool, pending.args, true, pending.dryRun), { secondary: true, name: 'send-anyway', title: "Send the arguments as they are, to test the server's own validation" })),
+  );
+}
+
+function onResult(result: Extract<HostToWebview, { type: 'result' }>['result']): void {
+  state.running = undefined;
+  progressEl.textContent = '';
+  updateActions();
+  const pending = state.pending;
+  resultHost.replaceChildren(renderResult(result, { copy: (text) => post({ type: 'copy', text }), readResource: (uri) => readResource(uri) }));
+  if (result.kind === 'result' && result.dryRun && pending) {
+    // After a dry run, the real call is one click away.
+    const dry = currentTool() && dryRunParameter(currentTool()!);
+    const realArgs = { ...pending.args };
+    if (dry) delete realArgs[dry];
+    resultHost.prepend(h('div', { class: 'after-dry-run' }, 'That was a dry run. ', button('Now run it for real', () => send(pending.tool, realArgs, true, false), { name: 'run-for-real' })));
+  }
+}
+
+// ---- history, catalog, log --------------------------------------------------------------------------------------
+
+function renderHistory(): void {
+  historyList.replaceChildren(
+    ...state.history.map((e) =>
+      h(
+        'li',
+        { class: e.ok ? 'ok' : 'failed' },
+        h('span', { class: 'when' }, new Date(e.at).toLocaleTimeString()),
+        h('code', {}, e.tool),
+        h('span', { class: 'summary' }, e.summary),
+        h('span', { class: 'duration' }, `${e.durationMs} ms`),
+        button('Re-run', () => rerun(e), { secondary: true, name: 'rerun' }),
+        button('Fill form', () => selectTool(e.tool, e.args), { secondary: true, name: 'fill' }),
+      ),
+    ),
+  );
+}
+
+function rerun(e: HistoryEntry): void {
+  selectTool(e.tool, e.args);
+  requestCall(false, false);
+}
+
+function readResource(uri: string): void {
+  post({ type: 'readResource', uri });
+}
+
+function renderCatalog(resources: ResourceView[], prompts: PromptView[], error?: string): void {
+  state.catalogLoaded = true;
+  catalogHost.replaceChildren();
+  if (error) catalogHost.append(h('div', { class: 'error' }, error));
+  catalogHost.append(h('h3', {}, 'Resources'));
+  if (!resources.length) catalogHost.append(h('div', { class: 'note' }, 'This server offers no resources.'));
+  for (const r of resources) {
+    catalogHost.append(h('div', { class: 'resource-row', 'data-uri': r.uri }, h('strong', {}, r.title ?? r.name ?? r.uri), ' ', h('code', {}, r.uri), r.mimeType ? ` ${r.mimeType}` : '', button('Read', () => readResource(r.uri), { secondary: true, name: 'read-resource' }), h('div', { class: 'resource-body' })));
+  }
+  catalogHost.append(h('h3', {}, 'Prompts'));
+  if (!prompts.length) catalogHost.append(h('div', { class: 'note' }, 'This server offers no prompts.'));
+  for (const p of prompts) {
+    const inputs = (p.arguments ?? []).map((a) => {
+      const f = h('vscode-textfield', { placeholder: a.name + (a.required ? ' *' : ''), 'data-arg': a.name, title: a.description ?? a.name }) as HTMLElement & { value: string };
+      return f;
+    });
+    const out = h('pre', { class: 'prompt-body' });
+    catalogHost.append(
+      h(
+        'div',
+        { class: 'prompt-row', 'data-prompt': p.name },
+        h('strong', {}, p.title ?? p.name),
+        p.description ? h('span', { class: 'note' }, ` ${p.description}`) : '',
+        h('div', { class: 'row' }, ...inputs, button('Get', () => post({ type: 'getPrompt', name: p.name, args: Object.fromEntries(inputs.map((i) => [i.dataset.arg!, i.value]).filter(([, v]) => v !== '')) }), { secondary: true, name: 'get-prompt' })),
+        out,
+      ),
+    );
+  }
+}
+
+function addLog(e: LogEntry): void {
+  const li = h('li', { class: `level-${e.level} source-${e.source}` }, h('span', { class: 'when' }, new Date(e.at).toLocaleTimeString()), h('span', { class: 'level' }, e.level), e.logger ? h('span', { class: 'logger' }, `[${e.logger}]`) : '', h('span', { class: 'text' }, e.text));
+  logList.append(li);
+  while (logList.childElementCount > 500) logList.firstElementChild?.remove();
+}
+
+// ---- messages ---------------------------------------------------------------------------------------------------
+
+window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
+  const m = event.data;
+  if (!m || typeof m !== 'object') return;
+  switch (m.type) {
+    case 'init':
+      state.server = m.server;
+      state.tools = m.tools;
+      state.lastArgs = m.lastArgs;
+      state.history = m.history;
+      renderServer();
+      renderPicker();
+      selectTool(m.selected ?? state.selected);
+      renderHistory();
+      break;
+    case 'server':
+      state.server = m.server;
+      renderServer();
+      if (m.server.status !== 'running' && state.running) {
+        progressEl.textContent = '';
+      }
+      break;
+    case 'tools': {
+      state.tools = m.tools;
+      const keep = state.form?.getArgs();
+      renderPicker();
+      if (!state.form || !m.tools.some((t) => t.name === state.selected)) selectTool(state.selected);
+      else selectTool(state.selected, keep);
+      break;
+    }
+    case 'select':
+      if (persisted.drafts) delete persisted.drafts[m.tool];
+      selectTool(m.tool);
+      break;
+    case 'validation':
+      onValidation(m.violations);
+      break;
+    case 'callStarted':
+      progressEl.textContent = 'Running…';
+      break;
+    case 'progress':
+      if (state.running?.callId === m.callId) {
+        progressEl.textContent = `Progress ${m.progress}${m.total !== undefined ? `/${m.total}` : ''}${m.message ? ` — ${m.message}` : ''}`;
+      }
+      break;
+    case 'result':
+      onResult(m.result);
+      break;
+    case 'history':
+      state.history = m.history;
+      if (state.selected && state.pending && !state.pending.dryRun) state.lastArgs[state.selected] = state.pending.args;
+      renderHistory();
+      break;
+    case 'log':
+      addLog(m.entry);
+      break;
+    case 'catalog':
+      renderCatalog(m.resources, m.prompts, m.error);
+      break;
+    case 'resourceRead': {
+      const host = catalogHost.querySelector(`.resource-row[data-uri="${CSS.escape(m.uri)}"] .resource-body`) ?? resultHost;
+      const text = m.error ?? m.contents.map((c) => (c.type === 'resource' ? (c.text ?? `binary, ${c.blobBytes} bytes`) : '')).join('\n');
+      const pre = h('pre', { class: 'resource-read', 'data-uri': m.uri }, text);
+      if (host === resultHost) resultHost.append(h('div', { class: 'content' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, `read ${m.uri}`)), pre));
+      else host.replaceChildren(pre);
+      break;
+    }
+    case 'promptGot': {
+      const out = catalogHost.querySelector(`.prompt-row[data-prompt="${CSS.escape(m.name)}"] .prompt-body`);
+      if (out) out.textContent = m.error ?? m.text;
+      break;
+    }
+    case 'pasted': {
+      try {
+        const v = JSON.parse(m.text);
+        if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('the clipboard holds JSON, but not an object');
+        // Accept a whole tools/call params object too: {name, arguments}.
+        const args = v.arguments && typeof v.arguments === 'object' && typeof v.name === 'string' ? v.arguments : v;
+        state.form?.setArgs(args);
+        saveDraft();
+        notice.hidden = true;
+      } catch (err) {
+        showNotice(`Paste arguments: the clipboard does not hold a JSON object of arguments (${(err as Error).message}).`);
+      }
+      break;
+    }
+  }
+});
+
+post({ type: 'ready' });

@@ -1,0 +1,310 @@
+/**
+ * The playground's host side without vscode: it answers the webview's messages with a McpSession,
+ * validates arguments and structured results (ajv), keeps the history, and turns results into what
+ * the webview can show. The vscode glue (panel.ts) only wires a webview and a Memento to it; the webview
+ * tests wire a Chromium page to it instead.
+ */
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ContentView,
+  HistoryEntry,
+  HostToWebview,
+  JsonObject,
+  LogEntry,
+  ResultView,
+  ServerView,
+  ToolView,
+  WebviewToHost,
+} from '../../../common/playground-messages';
+import type { McpSession } from '../servers/session';
+import { validate } from './validate';
+
+/** Text longer than this is cut before it reaches the webview (the full text stays copyable from the host). */
+export const TEXT_LIMIT = 1_000_000;
+const BINARY_LIMIT = 8_000_000;
+const RAW_LIMIT = 200_000;
+const HISTORY_MAX = 30;
+
+export interface MementoLike {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void> | Promise<void>;
+}
+
+export interface ControllerHost {
+  post(message: HostToWebview): void;
+  copy(text: string): Promise<void>;
+  readClipboard(): Promise<string>;
+  memento: MementoLike;
+  timeoutMs(): number;
+  /** Starts or restarts the session through the glue (trust check, ${input:} prompts). */
+  start(restart: boolean): Promise<void>;
+  showLog?(): void;
+  goToDefinition?(tool: string): Promise<void>;
+}
+
+interface Stored {
+  lastArgs: Record<string, JsonObject>;
+  calls: HistoryEntry[];
+}
+
+export function toolView(t: Tool): ToolView {
+  return {
+    name: t.name,
+    title: t.title ?? t.annotations?.title,
+    description: t.description,
+    inputSchema: t.inputSchema as JsonObject,
+    outputSchema: t.outputSchema as JsonObject | undefined,
+    annotations: t.annotations,
+  };
+}
+
+function cut(text: string, limit: number): { text: string; truncatedFrom?: number } {
+  return text.length > limit ? { text: text.slice(0, limit), truncatedFrom: text.length } : { text };
+}
+
+function base64Bytes(b64: string): number {
+  return Math.floor((b64.length * 3) / 4);
+}
+
+export function contentViews(result: CallToolResult): ContentView[] {
+  return (result.content ?? []).map((c): ContentView => {
+    switch (c.type) {
+      case 'text':
+        return { type: 'text', ...cut(c.text, TEXT_LIMIT) };
+      case 'image':
+      case 'audio':
+        return c.data.length > BINARY_LIMIT ? { type: c.type, data: '', mimeType: c.mimeType, droppedBytes: base64Bytes(c.data) } : { type: c.type, data: c.data, mimeType: c.mimeType };
+      case 'resource_link':
+        return { type: 'resource_link', uri: c.uri, name: c.name, title: c.title, mimeType: c.mimeType, description: c.description };
+      case 'resource': {
+        const r = c.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
+        if (typeof r.text === 'string') return { type: 'resource', uri: r.uri, mimeType: r.mimeType, ...cut(r.text, TEXT_LIMIT) };
+        return { type: 'resource', uri: r.uri, mimeType: r.mimeType, blobBytes: base64Bytes(r.blob ?? '') };
+      }
+      default:
+        return { type: 'unknown', json: cut(JSON.stringify(c, null, 2), RAW_LIMIT).text };
+    }
+  });
+}
+
+function rawText(message: unknown): string {
+  if (message === undefined) return '';
+  const s = JSON.stringify(message, null, 2);
+  return s.length > RAW_LIMIT ? `${s.slice(0, RAW_LIMIT)}\n… (${s.length.toLocaleString('en')} characters in all; cut here)` : s;
+}
+
+function summarize(result: ResultView): string {
+  if (result.kind === 'error') return result.message.split('\n')[0].slice(0, 120);
+  const first = result.content.find((c) => c.type === 'text') as { text: string } | undefined;
+  const text = first ? first.text.replace(/\s+/g, ' ').slice(0, 120) : `${result.content.length} content block(s)`;
+  return (result.isError ? 'tool error: ' : '') + text;
+}
+
+export class PlaygroundController {
+  private readonly calls = new Map<string, AbortController>();
+  private readonly disposers: (() => void)[] = [];
+  private readonly storeKey: string;
+
+  constructor(
+    readonly serverId: string,
+    readonly serverName: string,
+    readonly session: McpSession,
+    private readonly host: ControllerHost,
+  ) {
+    this.storeKey = `toolsmith.playground/${serverId}`;
+    const onStatus = () => this.post({ type: 'server', server: this.serverView() });
+    const onTools = () => this.post({ type: 'tools', tools: this.session.tools.map(toolView) });
+    const onLog = (p: { level: string; logger?: string; data?: unknown }) =>
+      this.log({ at: Date.now(), level: p.level, logger: p.logger, text: typeof p.data === 'string' ? p.data : JSON.stringify(p.data), source: 'server' });
+    const onWarning = (w: string) => this.log({ at: Date.now(), level: 'warning', text: w, source: 'playground' });
+    session.on('status', onStatus);
+    session.on('toolsChanged', onTools);
+    session.on('log', onLog);
+    session.on('warning', onWarning);
+    this.disposers.push(() => {
+      session.off('status', onStatus);
+      session.off('toolsChanged', onTools);
+      session.off('log', onLog);
+      session.off('warning', onWarning);
+    });
+  }
+
+  dispose(): void {
+    for (const c of this.calls.values()) c.abort();
+    this.disposers.forEach((d) => d());
+  }
+
+  private post(m: HostToWebview): void {
+    this.host.post(m);
+  }
+
+  private log(entry: LogEntry): void {
+    this.post({ type: 'log', entry });
+  }
+
+  serverView(): ServerView {
+    const s = this.session;
+    return {
+      id: this.serverId,
+      name: this.serverName,
+      status: s.status,
+      serverInfo: s.serverInfo,
+      protocolVersion: s.protocolVersion,
+      error: s.lastError?.message,
+    };
+  }
+
+  private stored(): Stored {
+    const s = this.host.memento.get<Stored>(this.storeKey);
+    return { lastArgs: s?.lastArgs ?? {}, calls: s?.calls ?? [] };
+  }
+
+  /** Sends the whole state (on ready, and when the panel is revealed for another tool). */
+  init(selected?: string): void {
+    const st = this.stored();
+    this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs: st.lastArgs, history: st.calls });
+  }
+
+  async handle(msg: WebviewToHost): Promise<void> {
+    switch (msg.type) {
+      case 'ready':
+        this.init();
+        return;
+      case 'call':
+        await this.call(msg.callId, msg.tool, msg.args, !!msg.force, !!msg.dryRun);
+        return;
+      case 'cancel':
+        this.calls.get(msg.callId)?.abort();
+        return;
+      case 'copy':
+        await this.host.copy(msg.text);
+        return;
+      case 'paste':
+        this.post({ type: 'pasted', text: await this.host.readClipboard() });
+        return;
+      case 'start':
+      case 'restart':
+        await this.host.start(msg.type === 'restart').catch(() => undefined);
+        this.post({ type: 'server', server: this.serverView() });
+        if (this.session.running) this.post({ type: 'tools', tools: this.session.tools.map(toolView) });
+        return;
+      case 'showLog':
+        this.host.showLog?.();
+        return;
+      case 'goToDefinition':
+        await this.host.goToDefinition?.(msg.tool);
+        return;
+      case 'listCatalog':
+        await this.catalog();
+        return;
+      case 'readResource':
+        try {
+          const r = await this.session.readResource(msg.uri);
+          const contents = r.contents.map((c): ContentView => {
+            const x = c as { uri: string; mimeType?: string; text?: string; blob?: string };
+            return typeof x.text === 'string' ? { type: 'resource', uri: x.uri, mimeType: x.mimeType, ...cut(x.text, TEXT_LIMIT) } : { type: 'resource', uri: x.uri, mimeType: x.mimeType, blobBytes: base64Bytes(x.blob ?? '') };
+          });
+          this.post({ type: 'resourceRead', uri: msg.uri, contents });
+        } catch (err) {
+          this.post({ type: 'resourceRead', uri: msg.uri, contents: [], error: (err as Error).message });
+        }
+        return;
+      case 'getPrompt':
+        try {
+          const r = await this.session.getPrompt(msg.name, msg.args);
+          const text = r.messages.map((m) => `${m.role}: ${m.content.type === 'text' ? m.content.text : JSON.stringify(m.content)}`).join('\n\n');
+          this.post({ type: 'promptGot', name: msg.name, text });
+        } catch (err) {
+          this.post({ type: 'promptGot', name: msg.name, text: '', error: (err as Error).message });
+        }
+        return;
+    }
+  }
+
+  private async catalog(): Promise<void> {
+    try {
+      const [resources, prompts] = await Promise.all([this.session.listResources(), this.session.listPrompts()]);
+      this.post({
+        type: 'catalog',
+        resources: resources.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType, description: r.description })),
+        prompts: prompts.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments })),
+      });
+    } catch (err) {
+      this.post({ type: 'catalog', resources: [], prompts: [], error: (err as Error).message });
+    }
+  }
+
+  async call(callId: string, toolName: string, args: JsonObject, force: boolean, dryRun: boolean): Promise<ResultView | undefined> {
+    const tool = this.session.tools.find((t) => t.name === toolName);
+    if (tool && !force) {
+      const check = validate(tool.inputSchema, args);
+      if (!check.valid) {
+        this.post({ type: 'validation', callId, violations: check.violations });
+        return undefined;
+      }
+    }
+    // Remember the arguments even when the call then fails: the author will fix and retry.
+    const st = this.stored();
+    if (!dryRun) st.lastArgs[toolName] = args;
+    await this.host.memento.update(this.storeKey, st);
+
+    const ac = new AbortController();
+    this.calls.set(callId, ac);
+    this.post({ type: 'callStarted', callId, tool: toolName });
+    const outcome = await this.session.callTool(toolName, args, {
+      signal: ac.signal,
+      timeoutMs: this.host.timeoutMs(),
+      onProgress: (p) => this.post({ type: 'progress', callId, ...p }),
+    });
+    this.calls.delete(callId);
+
+    let view: ResultView;
+    if (outcome.kind === 'result') {
+      const r = outcome.result;
+      view = {
+        kind: 'result',
+        tool: toolName,
+        durationMs: outcome.durationMs,
+        isError: r.isError === true,
+        content: contentViews(r),
+        rawRequest: rawText(outcome.request),
+        rawResponse: rawText(outcome.response),
+        responseBytes: outcome.responseBytes,
+        dryRun,
+      };
+      if (r.structuredContent !== undefined) {
+        view.structuredContent = JSON.stringify(r.structuredContent).length > TEXT_LIMIT ? '(structuredContent too large to show)' : r.structuredContent;
+        if (tool?.outputSchema) view.structuredViolations = validate(tool.outputSchema, r.structuredContent).violations;
+      } else if (tool?.outputSchema && !r.isError) view.missingStructured = true;
+    } else {
+      const e = outcome.error;
+      view = {
+        kind: 'error',
+        tool: toolName,
+        durationMs: outcome.durationMs,
+        errorKind: e.kind,
+        message: e.message,
+        code: e.code,
+        data: e.data === undefined ? undefined : JSON.stringify(e.data, null, 2),
+        rawRequest: outcome.request ? rawText(outcome.request) : undefined,
+        rawResponse: outcome.response ? rawText(outcome.response) : undefined,
+      };
+    }
+    this.post({ type: 'result', callId, result: view });
+
+    const entry: HistoryEntry = {
+      id: callId,
+      tool: toolName,
+      args,
+      at: Date.now(),
+      ok: view.kind === 'result' && !view.isError,
+      durationMs: Math.round(view.durationMs),
+      summary: (dryRun ? '[dry run] ' : '') + summarize(view),
+    };
+    const after = this.stored();
+    after.calls = [entry, ...after.calls].slice(0, HISTORY_MAX);
+    await this.host.memento.update(this.storeKey, after);
+    this.post({ type: 'history', history: after.calls });
+    return view;
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * JSON Schema validation of tool arguments (inputSchema) and of structuredContent (outputSchema) with ajv.
+ * It runs in the extension host, not the webview: ajv compiles schemas with `new Function`, which the
+ * webview's strict CSP (no unsafe-eval) rightly forbids.
+ */
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+
+export interface Violation {
+  /** JSON pointer of the value the message is about ("" = the whole object). */
+  path: string;
+  message: string;
+  keyword: string;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  violations: Violation[];
+  /** Set when the schema itself could not be compiled (the call may still be sent). */
+  schemaError?: string;
+}
+
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+const engines = new Map<string, AnyAjv>();
+
+function engine(draft: '07' | '2019' | '2020'): AnyAjv {
+  let a = engines.get(draft);
+  if (!a) {
+    const opts = { allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true };
+    a = draft === '2020' ? new Ajv2020(opts) : draft === '2019' ? new Ajv2019(opts) : new Ajv(opts);
+    addFormats(a as Ajv);
+    engines.set(draft, a);
+  }
+  return a;
+}
+
+const cache = new Map<string, ValidateFunction | Error>();
+
+function compile(schema: unknown): ValidateFunction | Error {
+  const key = JSON.stringify(schema);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  let fn: ValidateFunction | Error;
+  try {
+    const s = { ...(schema as Record<string, unknown>) };
+    const declared = typeof s.$schema === 'string' ? s.$schema : '';
+    const draft = /2020-12/.test(declared) ? '2020' : /2019-09/.test(declared) ? '2019' : /draft-0[4-7]/.test(declared) ? '07' : s.$defs || s.prefixItems ? '2020' : '07';
+    // ajv only knows its own meta-schemas by exact URI; the draft is chosen above instead.
+    delete s.$schema;
+    delete s.$id;
+    fn = engine(draft).compile(s);
+  } catch (err) {
+    fn = err instanceof Error ? err : new Error(String(err));
+  }
+  if (cache.size > 500) cache.clear();
+  cache.set(key, fn);
+  return fn;
+}
+
+function toViolation(e: ErrorObject): Violation {
+  let path = e.instancePath;
+  let message = e.message ?? 'is invalid';
+  if (e.keyword === 'required') {
+    const p = (e.params as { missingProperty: string }).missingProperty;
+    path = `${path}/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    message = 'is required';
+  } else if (e.keyword === 'additionalProperties') {
+    const p = (e.params as { additionalProperty: string }).additionalProperty;
+    message = `unknown property "${p}" is not allowed`;
+  } else if (e.keyword === 'enum') {
+    message = `must be one of ${((e.params as { allowedValues: unknown[] }).allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}`;
+  } else if (e.keyword === 'const') {
+    message = `must be ${JSON.stringify((e.params as { allowedValue: unknown }).allowedValue)}`;
+  }
+  return { path, message, keyword: e.keyword };
+}
+
+/** Validates a value; violations are de-duplicated and, for unions, reduced to the useful ones. */
+export function validate(schema: unknown, value: unknown): ValidationResult {
+  if (!schema || typeof schema !== 'object') return { valid: true, violations: [] };
+  const fn = compile(schema);
+  if (fn instanceof Error) return { valid: true, violations: [], schemaError: fn.message };
+  if (fn(value)) return { valid: true, violations: [] };
+  const seen = new Set<string>();
+  const violations: Violation[] = [];
+  for (const e of fn.errors ?? []) {
+    // "must match a schema in anyOf" repeats what the branch errors already say, unless it is alone.
+    const v = toViolation(e);
+    const key = `${v.path}|${v.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    violations.push(v);
+  }
+  return { valid: false, violations };
+}
