@@ -1,6 +1,6 @@
 import type { FileAnalysis } from '../service';
-import { pickSafeFixes } from '../lsp/safeFixes';
-import { applyEdits, editsByFile } from '../lsp/fixes';
+import { applyEdits, fixAll } from '../rules';
+import { editsByFile } from '../lsp/fixes';
 
 export const MAX_FIX_PASSES = 10;
 
@@ -28,12 +28,12 @@ export function fixUntilStable(
     for (const file of pending) {
       const text = texts.get(file);
       if (text === undefined) continue;
-      const fixes = pickSafeFixes(analyze(file, text).findings);
+      const { fixes, edits: chosen } = fixAll(analyze(file, text).findings);
       if (!fixes.length) continue;
-      for (const [target, edits] of editsByFile(fixes.flatMap((f) => f.edits))) {
+      for (const [target, edits] of editsByFile(chosen)) {
         const before = texts.get(target);
         if (before === undefined) continue;
-        const after = applyEdits(before, edits);
+        const after = applyEdits(before, edits, target);
         if (after === before) continue;
         texts.set(target, after);
         touched.add(target);

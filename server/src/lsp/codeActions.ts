@@ -4,7 +4,7 @@ import type { FileAnalysis } from '../service';
 import type { SpanMapper } from './spans';
 import { toDiagnostic } from './diagnostics';
 import { fileToUri } from './paths';
-import { pickSafeFixes } from './safeFixes';
+import { fixAll } from '../rules';
 
 export const FIX_ALL_KIND = 'source.fixAll.toolsmith';
 
@@ -55,13 +55,13 @@ export function codeActions(params: CodeActionParams, analysis: FileAnalysis, fi
   }
   // The fix-all action is a source action: offered only when the client asks for that kind (save actions, menu).
   if (only && kindRequested(only, FIX_ALL_KIND)) {
-    const fixes = pickSafeFixes(own);
+    const { fixes, edits } = fixAll(own);
     if (fixes.length) {
       actions.push({
         title: 'Fix all safe Toolsmith problems',
         kind: FIX_ALL_KIND,
         diagnostics: [],
-        edit: workspaceEdit(fixes.flatMap((f) => f.edits), mapper),
+        edit: workspaceEdit(edits, mapper),
       });
     }
   }
