@@ -58,14 +58,16 @@ export const descriptionHiddenInstructions: Rule = {
           ),
         );
       }
-      for (const inj of injectionPhrases(t.value)) {
+      const phrases = injectionPhrases(t.value);
+      if (phrases.length > 0) {
+        const what = phrases.map((p) => `${p.what} ("${p.match.trim()}")`).join('; ');
         out.push(
           toolFinding(
             tool,
             t.span,
-            `${capitalize(t.what)} ${inj.what} ("${inj.match.trim()}"): text the model reads as part of the tool contract must ` +
-              'describe the tool, not instruct the model — clients treat this as a prompt injection and users lose trust. ' +
-              'Describe what the tool does and let the host decide what the model may do.',
+            `${capitalize(t.what)} reads like a prompt injection: it ${what}. Text the model reads as part of the tool contract ` +
+              'must describe the tool, not instruct the model — clients flag such tools and users lose trust. Describe what ' +
+              'the tool does and let the host decide what the model may do.',
           ),
         );
       }

@@ -41,6 +41,7 @@ function templateEdits(tool: ToolDefinition, ctx: RuleContext): Edit[] | undefin
   const body = tool.handler?.bodySpan;
   if (!body) return undefined;
   let pos = body.start;
+  if (text[pos] === ':') pos++; // the body span may start at the colon of `def f(...):`
   while (pos < text.length && /\s/.test(text[pos])) pos++;
   if (pos >= text.length || text.slice(lineStart(text, pos), pos).trim() !== '') return undefined;
   const indent = indentAt(text, pos);

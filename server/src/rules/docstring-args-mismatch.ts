@@ -1,6 +1,6 @@
 import type { Fix, Rule, RuleFinding } from './types';
 import { toolFinding, toolLabel } from './util/finding';
-import { deleteLines, indentAt, insertAt, lineEnd } from './util/source';
+import { deleteLines, indentAt, insertAt, lineEnd, trimSpan } from './util/source';
 
 export const docstringArgsMismatch: Rule = {
   id: 'docstring-args-mismatch',
@@ -22,7 +22,7 @@ export const docstringArgsMismatch: Rule = {
       out.push(
         toolFinding(
           tool,
-          arg.span,
+          trimSpan(ctx, arg.span),
           `The Args: section of ${toolLabel(tool)} documents "${arg.name}", which is not a parameter of the tool: the model ` +
             'reads about an argument it cannot pass (or a renamed one under its old name). Remove the entry or fix its name.',
           fixes,
@@ -36,7 +36,7 @@ export const docstringArgsMismatch: Rule = {
         if (documented.has(p.name) || p.description?.value?.trim()) continue;
         const fixes: Fix[] = [];
         if (last && text !== undefined) {
-          const indent = indentAt(text, last.span.start);
+          const indent = indentAt(text, trimSpan(ctx, last.span).start);
           fixes.push({ title: `Add an Args: entry for "${p.name}"`, edits: [insertAt(tool.file, lineEnd(text, Math.max(last.span.start, last.span.end - 1)), `\n${indent}${p.name}: <what it is, with an example>`)], safe: false });
         }
         out.push(

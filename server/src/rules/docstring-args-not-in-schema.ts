@@ -2,7 +2,7 @@ import type { ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
 import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
 import { fieldKeywordEdits, pyString, pythonImports } from './util/python';
-import { deleteLines } from './util/source';
+import { deleteLines, trimSpan } from './util/source';
 
 /** Moves every Args entry into its parameter's Field(description=...) and deletes the Args section. */
 function moveArgsFix(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
@@ -39,7 +39,7 @@ export const docstringArgsNotInSchema: Rule = {
     return [
       toolFinding(
         tool,
-        tool.docstring.argsSectionSpan ?? tool.docstring.span,
+        trimSpan(ctx, tool.docstring.argsSectionSpan ?? tool.docstring.span),
         `The docstring of ${toolLabel(tool)} documents ${names} under Args:, but the official MCP SDK never copies that ` +
           'section into inputSchema: the model gets the whole docstring as one blob of description and no description on ' +
           'any parameter. Move each entry into its parameter as Annotated[T, Field(description="...")].',

@@ -19,7 +19,7 @@ export const paramDefaultMismatch: Rule = {
     const root = inputSchemaOf(tool);
     for (const p of tool.parameters) {
       const def = p.defaultValue;
-      if (!def || def.value === undefined || !p.schema) continue;
+      if (!def || def.value === undefined || !p.schema || p.untyped) continue; // untyped: param-untyped says it
       const value = def.value;
       const types = schemaTypes(p.schema, root);
       const shown = JSON.stringify(value);

@@ -155,3 +155,13 @@ export function renameEdit(ctx: RuleContext, span: Span, oldName: string, newNam
   const e = replaceLiteralValue(ctx, span, newName);
   return e ? { edit: e, literal: true } : undefined;
 }
+
+/** The span without leading/trailing whitespace (front-ends may include indentation or the final newline). */
+export function trimSpan(ctx: RuleContext, span: Span): Span {
+  const src = spanText(ctx, span);
+  if (src === undefined) return span;
+  const lead = src.length - src.trimStart().length;
+  const trail = src.length - src.trimEnd().length;
+  if (lead + trail >= src.length) return span;
+  return { file: span.file, start: span.start + lead, end: span.end - trail };
+}

@@ -76,7 +76,7 @@ const INJECTION: [RegExp, string][] = [
   [/<\s*\/?\s*(IMPORTANT|SYSTEM|INSTRUCTIONS?|ADMIN|SECRET)\s*>/i, 'contains a pseudo-tag the model may take as an instruction'],
   [/\b(system prompt|hidden instruction|as an ai|you are now|new instructions)\b/i, 'addresses the model with instructions'],
   [/\b(read|send|include|pass|upload)\b[^.\n]{0,40}(~\/\.ssh|id_rsa|\.env\b|api[_ ]?keys?|passwords?|credentials|private keys?)/i, 'asks the model to move secrets or private files'],
-  [/\b(ignore[rz]?|oublie[rz]?)\b[^.\n]{0,30}\binstructions?\b[^.\n]{0,20}\b(précédentes|antérieures)\b/i, 'demande au modèle d’ignorer ses instructions'],
+  [/\b(ignore[rz]?|oublie[rz]?)\b[^.\n]{0,30}\binstructions?\b[^.\n]{0,20}\b(précédentes|antérieures)\b/i, 'asks the model to ignore its instructions'],
   [/\bavant d'appeler (cet|ce) (outil|tool)\b[^.\n]{0,40}\b(envoie|lis|transmets|inclus|fournis)/i, 'tells the model to do something before calling the tool'],
   [/\bne (dis|dites|préviens|prévenez|mentionne|mentionnez|révèle|révélez) (rien|pas)\b[^.\n]{0,30}\butilisateur\b/i, 'tells the model to hide something from the user'],
 ];

@@ -1,0 +1,110 @@
+/**
+ * Annotated fixtures for rules A (naming, description, parameters), same marker format as rules B:
+ *   `//      ^^^^^ rule-id` (TS) / `#      ^^^^^ rule-id` (Py) on the line after the code: a finding of rule-id
+ *   starts at the first caret (and ends after the last one when it ends on that line); ` fix` requires a quick fix.
+ *   `//! rule-id` / `#! rule-id`: a finding of rule-id starts somewhere on the code line above.
+ * First line `// clean` / `# clean`: no warning or error at all, from any rule.
+ * A line `// settings: {...}` / `# settings: {...}` among the first three gives the settings for the file.
+ * Otherwise the rules A findings must be exactly the marked ones.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import * as ts from 'typescript';
+import { analyzeFile, type FileAnalysis } from '../../../server/src/service';
+import { normalizeSettings, type ToolsmithSettings } from '../../../common/settings';
+import type { Finding } from '../../../server/src/rules/types';
+import { CATALOG_A } from '../../../server/src/rules/catalog-a';
+
+export const A_IDS = new Set(CATALOG_A.map((r) => r.id));
+export const FIXTURES = path.resolve(__dirname, '../../fixtures/rules');
+
+export interface Mark {
+  ruleId: string;
+  line: number;
+  col?: number;
+  endCol?: number;
+  fix: boolean;
+}
+
+export function parseMarks(text: string): { clean: boolean; marks: Mark[]; settings: ToolsmithSettings } {
+  const lines = text.split('\n');
+  const clean = /^\s*(\/\/|#)\s*clean\b/.test(lines[0] ?? '');
+  let raw: unknown = {};
+  for (const l of lines.slice(0, 3)) {
+    const m = /^\s*(?:\/\/|#)\s*settings:\s*(\{.*\})\s*$/.exec(l);
+    if (m) raw = JSON.parse(m[1]);
+  }
+  const marks: Mark[] = [];
+  let lastCode = -1;
+  lines.forEach((l, i) => {
+    const caret = /^(\s*(?:\/\/|#)\s*)(\^+)\s+([a-z0-9-]+)(\s+fix)?\s*$/.exec(l);
+    const bang = /^\s*(?:\/\/|#)!\s*([a-z0-9-]+)(\s+fix)?\s*$/.exec(l);
+    if (caret) {
+      const col = caret[1].length;
+      marks.push({ ruleId: caret[3], line: lastCode, col, endCol: col + caret[2].length, fix: !!caret[4] });
+    } else if (bang) marks.push({ ruleId: bang[1], line: lastCode, fix: !!bang[2] });
+    else lastCode = i;
+  });
+  return { clean, marks, settings: normalizeSettings(raw) };
+}
+
+export const diskHost = {
+  readFile: (p: string) => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined),
+  fileExists: (p: string) => fs.existsSync(p),
+};
+
+export function analyse(file: string, text: string, settings: ToolsmithSettings): FileAnalysis {
+  const logs: string[] = [];
+  const a = analyzeFile(file, text, diskHost, settings, (m) => logs.push(m));
+  if (a.internalError || logs.length) throw new Error(`analysis of ${file} logged: ${a.internalError ?? ''}${logs.join('\n')}`);
+  return a;
+}
+
+export function pos(text: string, offset: number): { line: number; col: number } {
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { line, col: offset - (before.lastIndexOf('\n') + 1) };
+}
+
+export function matches(text: string, f: Finding, m: Mark): boolean {
+  if (f.ruleId !== m.ruleId) return false;
+  const s = pos(text, f.span.start);
+  if (s.line !== m.line) return false;
+  if (m.col === undefined) return true;
+  if (s.col !== m.col) return false;
+  const e = pos(text, f.span.end);
+  return e.line !== m.line || e.col === m.endCol;
+}
+
+export function describeFinding(text: string, f: Finding): string {
+  const s = pos(text, f.span.start);
+  const e = pos(text, f.span.end);
+  return `${f.ruleId} at ${s.line + 1}:${s.col}-${e.line + 1}:${e.col} ${JSON.stringify(text.slice(f.span.start, Math.min(f.span.end, f.span.start + 40)))}`;
+}
+
+/** TypeScript parse errors of a text (the compiler's own parser). */
+export function tsParseErrors(text: string, file: string): string[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const diags = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics; // internal but stable: the parser's own errors
+  return diags.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+/** Python parse errors, by the real CPython parser (`ast.parse`), for many texts in one process. */
+export function pyParseErrors(texts: string[]): (string | null)[] {
+  if (texts.length === 0) return [];
+  const script = 'import ast,json,sys\nout=[]\nfor t in json.load(sys.stdin):\n  try:\n    ast.parse(t); out.append(None)\n  except SyntaxError as e:\n    out.append(f"{e.msg} at line {e.lineno}")\nprint(json.dumps(out))';
+  const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(texts), encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`python3 could not check syntax: ${r.stderr || r.error}`);
+  return JSON.parse(r.stdout) as (string | null)[];
+}
+
+export function fixtureFiles(): string[] {
+  const out: string[] = [];
+  for (const lang of ['ts', 'py']) {
+    const dir = path.join(FIXTURES, lang);
+    if (!fs.existsSync(dir)) continue;
+    for (const f of fs.readdirSync(dir).sort()) if (f.startsWith('a-') && /\.(ts|py)$/.test(f)) out.push(path.join(dir, f));
+  }
+  return out;
+}
