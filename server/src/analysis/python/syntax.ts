@@ -257,6 +257,9 @@ export function literalValue(
     case 'FormatString': {
       const s = stringValue(node, text);
       if (s !== undefined) return { ok: true, value: s };
+      // bytes: pydantic dumps them as UTF-8 text; only ASCII is decoded here.
+      const b = node.name === 'String' ? decodeStringToken(text.slice(node.from, node.to)) : undefined;
+      if (b?.bytes && /^[\x00-\x7f]*$/.test(b.value)) return { ok: true, value: b.value };
       return { ok: false, reason: 'string is not a constant (f-string, bytes or unknown escape)' };
     }
     case 'UnaryExpression': {
@@ -316,10 +319,25 @@ export function literalValue(
         if ((name === 'set' || name === 'list' || name === 'tuple' || name === 'frozenset') && args.length === 0)
           return { ok: true, value: [], python: name === 'tuple' ? 'tuple' : name === 'list' ? undefined : 'set' };
         if (name === 'dict' && args.length === 0) return { ok: true, value: {} };
+        // Path("x") defaults: pydantic dumps str(path).
+        if ((name === 'Path' || name === 'pathlib.Path' || name === 'PurePath' || name === 'PurePosixPath') && args.length === 1 && !args[0].name) {
+          const s = stringValue(args[0].value, text);
+          if (s !== undefined) return { ok: true, value: posixPathStr(s) };
+        }
       }
       return { ok: false, reason: `${src()} is not a constant the analyser can evaluate` };
     }
     default:
       return { ok: false, reason: `${src().slice(0, 40)} is not a constant the analyser can evaluate` };
   }
+}
+
+/** `str(PurePosixPath(s))`: collapses `//` and `.` segments, drops a trailing slash; "" -> ".". */
+export function posixPathStr(s: string): string {
+  if (!s) return '.';
+  const abs = s.startsWith('/');
+  const lead = abs && s.startsWith('//') && !s.startsWith('///') ? '//' : abs ? '/' : '';
+  const parts = s.split('/').filter((p) => p && p !== '.');
+  const out = lead + parts.join('/');
+  return out || '.';
 }

@@ -1,0 +1,91 @@
+/**
+ * Contract fidelity (TESTING.md §3), Python: every fixture server under test/fixtures/py/fidelity is started for
+ * real with the pinned frameworks of the project venv (mcp 2.3.0, fastmcp 4.2.3), asked for tools/list by the TS
+ * SDK's own Client over stdio, and compared tool by tool (deep-equal, key order ignored) with
+ * `node dist/cli.js contract <file> --json`. Servers: every `sdk_*.py` / `fast_*.py` fixture.
+ */
+import { before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const root = path.resolve(__dirname, '../..');
+const fixtures = path.join(root, 'test/fixtures/py/fidelity');
+const cli = path.join(root, 'dist/cli.js');
+let python = '';
+
+before(async () => {
+  // ensure-venv.mjs is ESM; the test runs as CJS through tsx.
+  const mod = (await import(path.join(root, 'scripts/ensure-venv.mjs'))) as { ensureVenv: () => string };
+  python = mod.ensureVenv();
+  assert.ok(fs.existsSync(python), `the project venv python is missing at ${python}`);
+  assert.ok(fs.existsSync(cli), 'dist/cli.js is missing: run node scripts/test-layer.mjs fidelity (it builds first)');
+});
+
+function servers(): string[] {
+  return fs
+    .readdirSync(fixtures)
+    .filter((f) => /^(sdk|fast)_.*\.py$/.test(f) && !f.includes('_v1_'))
+    .sort()
+    .map((f) => path.join(fixtures, f));
+}
+
+async function liveTools(file: string): Promise<Record<string, unknown>[]> {
+  const transport = new StdioClientTransport({ command: python, args: [file], cwd: path.dirname(file), stderr: 'pipe', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', FASTMCP_SHOW_SERVER_BANNER: 'false' } as Record<string, string> });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'toolsmith-fidelity', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    return tools as Record<string, unknown>[];
+  } catch (err) {
+    throw new Error(`${path.basename(file)} did not answer tools/list: ${err instanceof Error ? err.message : String(err)}\n${stderr}`);
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
+function predicted(file: string): Record<string, unknown>[] {
+  const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `toolsmith contract failed on ${file}: ${r.stderr}`);
+  return (JSON.parse(r.stdout) as { tools: Record<string, unknown>[] }).tools;
+}
+
+function canonical(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+  return v;
+}
+
+test('static contracts equal the live tools/list of the real Python frameworks', { timeout: 600_000 }, async () => {
+  const files = servers();
+  assert.ok(files.length >= 12, `expected at least 12 fixture servers, found ${files.length}`);
+  let exact = 0;
+  let total = 0;
+  const failures: string[] = [];
+  // Two servers at a time: the machine is shared.
+  const results: { file: string; live: Record<string, unknown>[]; statics: Record<string, unknown>[] }[] = [];
+  for (let i = 0; i < files.length; i += 2) {
+    const batch = files.slice(i, i + 2);
+    results.push(...(await Promise.all(batch.map(async (file) => ({ file, live: await liveTools(file), statics: predicted(file) })))));
+  }
+  for (const { file, live, statics } of results) {
+    for (const tool of live) {
+      total++;
+      const mine = statics.find((t) => t.name === tool.name);
+      const a = JSON.stringify(canonical(tool));
+      const b = mine === undefined ? 'missing' : JSON.stringify(canonical(mine));
+      if (a === b) exact++;
+      else failures.push(`${path.basename(file)} ${String(tool.name)}\n  live:   ${a}\n  static: ${b}`);
+    }
+    const extra = statics.filter((t) => !live.some((l) => l.name === t.name)).map((t) => String(t.name));
+    if (extra.length) failures.push(`${path.basename(file)}: predicted tools the server does not list: ${extra.join(', ')}`);
+  }
+  console.log(`fidelity: ${exact}/${total} tools exact (${files.length} Python servers)`);
+  assert.ok(total >= 60, `expected at least 60 tools, found ${total}`);
+  assert.deepEqual(failures, [], failures.join('\n'));
+});
