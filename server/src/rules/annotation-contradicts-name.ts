@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
 import { hintKey, nameIntent, toolWrites } from './util/b-words';
 import { setBooleanEdit } from './util/b-annotations';
+import { entryExtent } from './util/b-annotations';
 import type { Hit } from './util/b-edits';
 
 export const annotationContradictsName: Rule = {
@@ -33,7 +34,7 @@ export const annotationContradictsName: Rule = {
       const fixes: Fix[] = [];
       const edit = setBooleanEdit(tool, ctx, e, to);
       if (edit) fixes.push({ title: `Set ${e.key} to ${to}`, edits: [edit], safe: true });
-      out.push({ span: e.span, tool: tool.name.value ?? null, message, fixes });
+      out.push({ span: entryExtent(e), tool: tool.name.value ?? null, message, fixes });
     }
     return out;
   },

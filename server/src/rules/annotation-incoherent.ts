@@ -3,6 +3,7 @@ import type { Fix, Rule, RuleContext } from './types';
 import { HINT_KEYS, hintKey } from './util/b-words';
 import { removeEntry, replace, type Hit } from './util/b-edits';
 import { literal } from './util/b-annotations';
+import { entryExtent } from './util/b-annotations';
 
 export const annotationIncoherent: Rule = {
   id: 'annotation-incoherent',
@@ -22,11 +23,11 @@ export const annotationIncoherent: Rule = {
         if ((s === 'true' || s === 'false') && e.valueSpan) {
           fixes.push({ title: `Write ${e.key} as the boolean ${s}`, edits: [replace(e.valueSpan, literal(tool, s === 'true'))], safe: true });
         } else {
-          const edit = removeEntry(ctx, e.span);
+          const edit = removeEntry(ctx, entryExtent(e));
           if (edit) fixes.push({ title: `Remove ${e.key}`, edits: [edit], safe: false });
         }
         out.push({
-          span: e.span,
+          span: entryExtent(e),
           tool: tool.name.value ?? null,
           message:
             `${e.key} is ${JSON.stringify(e.value)}, not a boolean: clients expect true or false and ignore (or reject) anything else, ` +
@@ -36,9 +37,9 @@ export const annotationIncoherent: Rule = {
         continue;
       }
       if (readOnly && (key === 'destructiveHint' || key === 'idempotentHint')) {
-        const edit = removeEntry(ctx, e.span);
+        const edit = removeEntry(ctx, entryExtent(e));
         out.push({
-          span: e.span,
+          span: entryExtent(e),
           tool: tool.name.value ?? null,
           message:
             `${e.key} means nothing when readOnlyHint is true (the spec only reads it for tools that write)` +

@@ -20,8 +20,9 @@ export const errorReturnedAsSuccess: Rule = {
       } else {
         const module = toolErrorModule(tool.framework);
         const stmt = textOf(ctx, r.span);
-        const value = textOf(ctx, r.valueSpan);
-        const msg = textOf(ctx, r.errorMessageSpan) ?? (r.valueKind === 'string' && value !== undefined && !/^json\.dumps\(/.test(value) ? value : undefined);
+        // Without the front-end's valueSpan, the value is what follows `return` in the statement's own span.
+        const value = textOf(ctx, r.valueSpan) ?? /^return\s+([\s\S]+?)\s*$/.exec(stmt ?? '')?.[1];
+        const msg = textOf(ctx, r.errorMessageSpan) ?? (r.valueKind === 'string' && value !== undefined && !/^json\.dumps\(/.test(value) && !/^[{[]/.test(value) ? value : undefined);
         if (module && stmt !== undefined && /^return\b/.test(stmt) && msg !== undefined) {
           const edits: Edit[] = [replace(r.span, `raise ToolError(${msg.trim()})`)];
           const imp = ensurePythonImport(ctx, r.span.file, module, 'ToolError');

@@ -40,6 +40,10 @@ for (const file of fixtures) {
     const mine = a.findings.filter((f) => B_IDS.has(f.ruleId));
     for (const m of marks) {
       const hit = mine.find((f) => matches(text, f, m));
+      if (!hit && m.todo) {
+        t.diagnostic(`TODO ${rel}:${m.line + 1}: ${m.ruleId} not reported yet (waits on a front-end fact)`);
+        continue;
+      }
       assert.ok(hit, `${rel}:${m.line + 1}: expected ${m.ruleId} at column ${m.col === undefined ? 'any' : m.col + 1}; got ${mine.map((f) => `${where(f)} ${f.ruleId}`).join(', ') || 'nothing'}`);
       if (m.fix) assert.ok(hit.fixes.length > 0, `${rel}:${m.line + 1}: ${m.ruleId} should offer a quick fix`);
     }

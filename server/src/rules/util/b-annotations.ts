@@ -1,18 +1,24 @@
 /** Writing annotation values and edits in the tool's own language. */
-import type { AnnotationEntry, ToolDefinition } from '../../analysis/model';
+import type { AnnotationEntry, Span, ToolDefinition } from '../../analysis/model';
 import type { Edit, RuleContext } from '../types';
 import { at, insertFirstProperty, replace, textOf } from './b-edits';
 
 export const literal = (tool: ToolDefinition, v: boolean) => (tool.language === 'python' ? (v ? 'True' : 'False') : String(v));
 
+/** The whole `key: value` / `"key": value` / `key=value` of an entry, whichever of span and keySpan the front-end gave. */
+export function entryExtent(e: AnnotationEntry): Span {
+  return { file: e.span.file, start: Math.min(e.span.start, e.keySpan.start), end: Math.max(e.span.end, e.keySpan.end) };
+}
+
 /** Replaces a boolean entry's value by `value`, in place. */
 export function setBooleanEdit(tool: ToolDefinition, ctx: RuleContext, entry: AnnotationEntry, value: boolean): Edit | undefined {
   if (entry.valueSpan) return replace(entry.valueSpan, literal(tool, value));
-  const text = textOf(ctx, entry.span);
+  const ext = entryExtent(entry);
+  const text = textOf(ctx, ext);
   if (text === undefined) return undefined;
   const m = /(true|True|false|False)(?![\s\S]*\b(true|True|false|False)\b)/.exec(text);
   if (!m) return undefined;
-  return replace({ file: entry.span.file, start: entry.span.start + m.index, end: entry.span.start + m.index + m[0].length }, literal(tool, value));
+  return replace({ file: ext.file, start: ext.start + m.index, end: ext.start + m.index + m[0].length }, literal(tool, value));
 }
 
 /** Inserts `hints` (key -> boolean) as the tool's annotations, wherever the registration takes them. */

@@ -35,8 +35,8 @@ const WRITE = new Set([
   'comment', 'import', 'sync', 'merge', 'approve', 'reject', 'close', 'reopen', 'start', 'stop', 'restart', 'deploy',
   'install', 'grant', 'invite', 'mark', 'tag', 'label', 'link', 'submit', 'apply', 'commit', 'push', 'upsert', 'replace',
   'store', 'record', 'log', 'increment', 'decrement', 'toggle', 'share', 'subscribe', 'unsubscribe', 'order', 'buy',
-  'purchase', 'sign', 'lock', 'unlock', 'activate', 'provision', 'scale', 'trigger', 'launch', 'enqueue', 'execute',
-  'exec', 'run', 'eval', 'migrate', 'restore', 'rollback', 'revert', 'fork', 'clone', 'generate', 'make', 'new', 'build',
+  'purchase', 'sign', 'lock', 'unlock', 'activate', 'provision', 'scale', 'trigger', 'launch', 'enqueue',
+  'migrate', 'restore', 'rollback', 'revert', 'fork', 'clone', 'generate', 'make', 'new', 'build',
 ]);
 /** Writes that, repeated with the same arguments, change nothing more (a set, not an append). */
 const IDEMPOTENT_WRITE = new Set([
@@ -63,26 +63,32 @@ export interface NameIntent {
   otherUsers: boolean;
 }
 
-/** Reads the first action word of the name (any position, so `emails.bulk_send` and `userDelete` work). */
+/**
+ * Reads the action word of the name: the first word of its last dotted segment (`create_issue`, `deleteAllFiles`,
+ * `emails.send_external`), after a leading bulk word (`bulk_send`, `mass_delete`). A name that does not start with
+ * a known verb is not classified: a word further on is usually the object (`wait_for_build`, `get_post`).
+ */
 export function nameIntent(name: string): NameIntent {
-  const words = nameWords(name);
+  const segment = name.split('.').pop() ?? name;
+  const words = nameWords(segment);
+  const all = nameWords(name);
   let verb: string | undefined;
   let kind: VerbKind | undefined;
-  for (const w of words) {
-    if (DESTRUCTIVE.has(w)) { verb = w; kind = 'destructive'; break; }
-    if (EXTERNAL.has(w) && words.indexOf(w) === 0) { verb = w; kind = 'write'; break; }
-    if (WRITE.has(w)) { verb = w; kind = 'write'; break; }
-    if (READ.has(w)) { verb = w; kind = 'read'; break; }
-    if (EXTERNAL.has(w)) { verb = w; kind = 'write'; break; }
+  const first = words.find((w) => !BULK.has(w) || w === 'broadcast');
+  if (first !== undefined) {
+    if (DESTRUCTIVE.has(first)) kind = 'destructive';
+    else if (EXTERNAL.has(first) || WRITE.has(first)) kind = 'write';
+    else if (READ.has(first)) kind = 'read';
+    if (kind) verb = first;
   }
   const external = verb !== undefined && EXTERNAL.has(verb);
   return {
     verb,
     kind,
     external,
-    bulk: words.some((w) => BULK.has(w)),
+    bulk: all.some((w) => BULK.has(w)),
     idempotent: verb !== undefined && IDEMPOTENT_WRITE.has(verb),
-    otherUsers: words.some((w) => OTHER_USERS.has(w)),
+    otherUsers: all.some((w) => OTHER_USERS.has(w)),
   };
 }
 
