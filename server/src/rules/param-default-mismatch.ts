@@ -2,6 +2,14 @@ import type { JsonValue } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
 import { toolFinding, toolLabel } from './util/finding';
 import { branches, inputSchemaOf, jsonTypeOf, schemaTypes } from './util/schema';
+import { pythonBaseType } from './util/python';
+
+/** `str` -> `str | None`; `Annotated[str, Field(...)]` -> `Annotated[str | None, Field(...)]`. */
+function optionalSpelling(typeText: string): string {
+  const base = pythonBaseType(typeText);
+  if (base.offset === 0) return `${typeText} | None`;
+  return typeText.slice(0, base.offset) + `${base.text} | None` + typeText.slice(base.offset + base.text.length);
+}
 
 function fitsType(value: JsonValue, types: Set<string>): boolean {
   const t = jsonTypeOf(value);
@@ -27,7 +35,7 @@ export const paramDefaultMismatch: Rule = {
         const declared = [...types].join(' | ');
         const hint =
           value === null && tool.language === 'python'
-            ? ` Declare it optional: "${p.name}: ${p.typeText ?? 'T'} | None = None".`
+            ? ` Declare it optional: "${p.name}: ${optionalSpelling(p.typeText ?? 'T')} = None".`
             : ` Use a default of type ${declared}, or change the type.`;
         out.push(
           toolFinding(

@@ -28,6 +28,15 @@ const PY: Record<Kind, [string, string, string]> = {
   uuid: ['UUID', 'uuid', 'UUID'],
 };
 
+const LABEL: Record<Kind, string> = { 'date-time': 'a date-time', date: 'a date', email: 'an email address', url: 'a URL', uuid: 'a UUID' };
+const SLIPS: Record<Kind, string> = {
+  'date-time': '"tomorrow at 7pm" or "15 avril 19h30"',
+  date: '"tomorrow", "04/05/2026" or "15 avril"',
+  email: '"bob" or "bob at example dot com"',
+  url: 'a bare domain or a relative path',
+  uuid: '"ticket 12" or a truncated id',
+};
+
 export const paramFormatHintMissing: Rule = {
   id: 'param-format-hint-missing',
   defaultSeverity: 'info',
@@ -56,7 +65,9 @@ export const paramFormatHintMissing: Rule = {
       } else {
         const [type, module, name] = PY[kind];
         spelled = type;
-        const e = replacePythonType(ctx, p, 'str', type);
+        // String constraints (max_length, pattern...) do not apply to a parsed type: no automatic rewrite then.
+        const stringConstraints = /\b(max_length|min_length|pattern|strip_whitespace|to_lower|to_upper)\s*=/.test(p.typeText ?? '');
+        const e = stringConstraints ? undefined : replacePythonType(ctx, p, 'str', type);
         const text = ctx.textOf(p.nameSpan.file);
         if (e && text !== undefined) fixes.push({ title: `Use ${type}`, edits: [e, ...pythonImports(p.nameSpan.file, text, [[module, name]])], safe: false });
       }
@@ -66,8 +77,8 @@ export const paramFormatHintMissing: Rule = {
         toolFinding(
           tool,
           p.nameSpan,
-          `Parameter "${p.name}" of ${toolLabel(tool)} is described as a ${kind === 'url' ? 'URL' : kind === 'uuid' ? 'UUID' : kind} but its schema ` +
-            `is a plain string: the model sends "tomorrow", "15 avril" or a bare domain, and only your code finds out. ` +
+          `Parameter "${p.name}" of ${toolLabel(tool)} is described as ${LABEL[kind]} but its schema is a plain string: ` +
+            `the model may send ${SLIPS[kind]}, and only your code finds out. ` +
             `Declare the format (${spelled})${extra}.${handler}`,
           fixes,
         ),

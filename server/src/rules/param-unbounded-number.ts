@@ -2,7 +2,7 @@ import type { Fix, Rule, RuleFinding } from './types';
 import { toolFinding, toolLabel } from './util/finding';
 import { countMaximum, countMinimum, isCountLike } from './util/params';
 import { addFieldKeywords } from './util/python';
-import { hasKeyword, inputSchemaOf, mainType, schemaTypes } from './util/schema';
+import { inputSchemaOf, keywordValue, mainType, schemaTypes } from './util/schema';
 import { insertAt } from './util/source';
 import { zodBase } from './util/zod';
 
@@ -15,9 +15,15 @@ export const paramUnboundedNumber: Rule = {
     const out: RuleFinding[] = [];
     const root = inputSchemaOf(tool);
     for (const p of tool.parameters) {
-      if (!isCountLike(p.name) || mainType(p.schema, root) !== 'number') continue;
-      const hasMin = hasKeyword(p.schema, 'minimum', root) || hasKeyword(p.schema, 'exclusiveMinimum', root);
-      const hasMax = hasKeyword(p.schema, 'maximum', root) || hasKeyword(p.schema, 'exclusiveMaximum', root);
+      const type = mainType(p.schema, root);
+      if (!isCountLike(p.name) || (type !== 'number' && type !== 'integer')) continue;
+      // zod 4's .int() publishes ±Number.MAX_SAFE_INTEGER as bounds: that is no bound for the model.
+      const bound = (kw: string) => {
+        const v = keywordValue(p.schema, kw, root);
+        return typeof v === 'number' && Math.abs(v) < Number.MAX_SAFE_INTEGER;
+      };
+      const hasMin = bound('minimum') || bound('exclusiveMinimum');
+      const hasMax = bound('maximum') || bound('exclusiveMaximum');
       if (hasMin && hasMax) continue;
       const lo = countMinimum(p.name);
       const hi = countMaximum(p.name);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { A_IDS, analyse, describeFinding, fixtureFiles, matches, parseMarks, pyParseErrors, tsParseErrors, pos } from './a-harness';
+import { A_IDS, analyse, describeFinding, fixtureFiles, matches, parseMarks, pyParseErrors, tsParseErrors } from './a-harness';
 import { applyEdits, fixAll } from '../../../server/src/rules';
 import type { Finding } from '../../../server/src/rules/types';
 
@@ -66,7 +66,8 @@ for (const file of files) {
       if (!py) assert.deepEqual(tsParseErrors(after, file), [], 'TypeScript still parses');
       else pyChecks.push({ label: `${rel} ${m.ruleId}@${m.line + 1}`, text: after });
       // The finding is gone: the same rule no longer reports on the same (shifted) line of the same tool.
-      const same = (x: Finding) => x.ruleId === m.ruleId && x.tool === f.tool && pos(after, x.span.start).line === pos(text, f.span.start).line + lineShift(text, after, f);
+      const start = mapOffset(f, f.span.start);
+      const same = (x: Finding) => x.ruleId === m.ruleId && x.span.start === start;
       const left = again.findings.filter(same);
       if (m.ruleId === 'param-description-missing' && f.message.includes('has no description')) {
         // `.describe("")` / Field(description="") is a stub to type into: what remains is the prompt to fill it.
@@ -92,13 +93,11 @@ for (const file of files) {
   });
 }
 
-/** Lines added or removed above the finding by its fix (so "the same line" can be compared). */
-function lineShift(text: string, after: string, f: Finding): number {
-  const edits = f.fixes[0].edits.filter((e) => e.span.end <= f.span.start);
+/** Where an offset of the original text lands after the finding's own fix (edits before it shift it). */
+function mapOffset(f: Finding, offset: number): number {
   let shift = 0;
-  for (const e of edits) shift += e.newText.split('\n').length - 1 - (text.slice(e.span.start, e.span.end).split('\n').length - 1);
-  void after;
-  return shift;
+  for (const e of f.fixes[0].edits) if (e.span.end <= offset && !(e.span.start === e.span.end && e.span.start === offset)) shift += e.newText.length - (e.span.end - e.span.start);
+  return offset + shift;
 }
 
 test('every fixed Python text parses with CPython', () => {
