@@ -25,6 +25,11 @@ export interface PreviewInput {
   /** Contracts of every tool published by the same server (including this one), in registration order. */
   serverContracts: JsonSchema[];
   findings: ToolFinding[];
+  /**
+   * The language server's risk assessment (server/src/rules/util/risk.ts: declared hints, else inferred from the name
+   * and the handler). Absent => assessRisk() reads the published annotations with the spec defaults.
+   */
+  risk?: { level: RiskLevel; reasons: string[] };
   /** A real tokenizer (see client/src/preview/tokens.ts); absent => token figures are not shown. */
   tokenizer?: { encoding: string; count(text: string): number };
 }
@@ -393,6 +398,16 @@ export function assessRisk(contract: JsonSchema): RiskView {
   return { level, reasons, assumed, ...RISK_IMPLICATIONS[level] };
 }
 
+/** The server's level and reasons, with what the level implies, and a word on undeclared hints (clients assume the worst). */
+export function riskFromServer(risk: { level: RiskLevel; reasons: string[] }, contract: JsonSchema): RiskView {
+  const ann = isObject(contract.annotations) ? contract.annotations : {};
+  const needed = ann.readOnlyHint === true ? ['readOnlyHint'] : ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
+  const missing = needed.filter((k) => typeof ann[k] !== 'boolean');
+  const reasons = [...risk.reasons];
+  if (missing.length) reasons.push(`Not declared: ${missing.join(', ')}. Toolsmith inferred them from the name and handler; clients cannot, and assume the worst (destructive, open world).`);
+  return { level: risk.level, reasons, assumed: missing.length > 0, ...RISK_IMPLICATIONS[risk.level] };
+}
+
 function findingViews(findings: ToolFinding[]): FindingView[] {
   const order = { error: 0, warning: 1, info: 2 } as const;
   return [...findings]
@@ -432,7 +447,7 @@ export function buildPreview(input: PreviewInput): PreviewView {
     parameters: readFields(input_, 'inputSchema', input_, unresolved),
     output: { declared: output !== undefined, fields: readFields(output, 'outputSchema', output, unresolved) },
     annotations: readAnnotations(c),
-    risk: assessRisk(c),
+    risk: input.risk ? riskFromServer(input.risk, c) : assessRisk(c),
     findings: findingViews(input.findings),
     unresolved: unresolved.map((u) => ({ ...u, location: locationOf(u.uri, u.range) })),
     otherFields: Object.entries(c)

@@ -102,4 +102,6 @@ export interface ToolFindingsParams {
 }
 export interface ToolFindingsResult {
   findings: ToolFinding[];
+  /** Risk level of the tool (server/src/rules/util/risk.ts: annotations, else the name and handler). */
+  risk?: { level: 'Low' | 'Medium' | 'High' | 'Critical'; reasons: string[] };
 }

@@ -13,6 +13,7 @@ import {
   FileChangeType,
   CodeLensRefreshRequest,
   type CancellationToken,
+  type Diagnostic,
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
@@ -34,7 +35,7 @@ import {
 } from '../../common/protocol';
 import { DiagnosticsScheduler } from './lsp/scheduler';
 import { SpanMapper } from './lsp/spans';
-import { diagnosticsOf } from './lsp/diagnostics';
+import { toDiagnostic } from './lsp/diagnostics';
 import { codeActions, FIX_ALL_KIND } from './lsp/codeActions';
 import { hoverAt } from './lsp/hover';
 import { codeLenses } from './lsp/codeLens';
@@ -73,8 +74,6 @@ interface DocumentAnalysis {
 const documentAnalyses = new Map<string, DocumentAnalysis>();
 /** Text of each open file when its dependents were last re-analysed (a re-analysis caused by a dependency does not propagate). */
 const propagatedText = new Map<string, string>();
-/** Closed files for which the scan published non-empty diagnostics (so an empty result is sent to clear them). */
-const diskPublished = new Set<string>();
 /** Fingerprint of each document's tools, to tell the client when they changed. */
 const toolFingerprints = new Map<string, string>();
 
@@ -127,9 +126,58 @@ function notifyToolsChanged(uri: string, analysis: FileAnalysis): void {
   void connection.sendNotification(ToolsChangedNotification, { uri });
 }
 
+/**
+ * Diagnostics each analysed file contributes to each file: a finding may sit in an imported schema file, where the
+ * fix has to be made, so a file's diagnostics are the union of its own findings and those its importers put there.
+ * target uri -> source file -> diagnostics.
+ */
+const contributions = new Map<string, Map<string, Diagnostic[]>>();
+/** Closed files last published with a non-empty list (an empty list is sent once to clear them). */
+const diskPublished = new Set<string>();
+
+function publish(uri: string): void {
+  const diagnostics = [...(contributions.get(uri)?.values() ?? [])].flat();
+  const doc = documents.get(uri);
+  if (doc) {
+    const own = documentAnalyses.get(uri);
+    const version = own && own.version === doc.version ? doc.version : undefined;
+    void connection.sendDiagnostics({ uri, version, diagnostics });
+    return;
+  }
+  if (!diagnostics.length && !diskPublished.has(uri)) return;
+  void connection.sendDiagnostics({ uri, diagnostics });
+  if (diagnostics.length) diskPublished.add(uri);
+  else diskPublished.delete(uri);
+}
+
+/** Records what `source` contributes now (replacing what it contributed before) and republishes the affected files. */
+function contribute(source: string, findings: FileAnalysis['findings'], mapper: SpanMapper): void {
+  const byTarget = new Map<string, Diagnostic[]>([[fileToUri(source), []]]);
+  for (const f of findings) {
+    const uri = fileToUri(f.span.file);
+    byTarget.set(uri, [...(byTarget.get(uri) ?? []), toDiagnostic(f, mapper)]);
+  }
+  const affected = new Set(byTarget.keys());
+  for (const [target, sources] of contributions) {
+    if (!byTarget.has(target) && sources.delete(source)) affected.add(target);
+  }
+  for (const [target, diagnostics] of byTarget) {
+    let sources = contributions.get(target);
+    if (!sources) contributions.set(target, (sources = new Map()));
+    sources.set(source, diagnostics);
+  }
+  // The source's own file first: its versioned publish is what the editor waits for.
+  const ownUri = fileToUri(source);
+  publish(ownUri);
+  for (const uri of affected) if (uri !== ownUri) publish(uri);
+}
+
+function withdraw(source: string): void {
+  for (const [target, sources] of contributions) if (sources.delete(source)) publish(target);
+}
+
 function publishDocument(entry: DocumentAnalysis): void {
-  const diagnostics = diagnosticsOf(entry.analysis.findings, entry.file, mapperFor(entry.file, entry.text));
-  void connection.sendDiagnostics({ uri: entry.uri, version: entry.version, diagnostics });
+  contribute(entry.file, entry.analysis.findings, mapperFor(entry.file, entry.text));
   notifyToolsChanged(entry.uri, entry.analysis);
 }
 
@@ -139,17 +187,12 @@ function analyzeDisk(file: string, text = host.readFile(file)): FileAnalysis | u
   const uri = fileToUri(file);
   if (text === undefined) {
     index.delete(file);
-    if (diskPublished.delete(uri)) void connection.sendDiagnostics({ uri, diagnostics: [] });
+    withdraw(file);
     return undefined;
   }
   const analysis = analyze(file, text);
   index.set({ file, uri, text, analysis, open: false });
-  const diagnostics = diagnosticsOf(analysis.findings, file, mapperFor(file, text));
-  if (diagnostics.length || diskPublished.has(uri)) {
-    void connection.sendDiagnostics({ uri, diagnostics });
-    if (diagnostics.length) diskPublished.add(uri);
-    else diskPublished.delete(uri);
-  }
+  contribute(file, analysis.findings, mapperFor(file, text));
   notifyToolsChanged(uri, analysis);
   return analysis;
 }
@@ -285,7 +328,7 @@ connection.onInitialized(() => {
         for (const entry of index.all()) {
           if (entry.open || !entry.file.startsWith(root)) continue;
           index.delete(entry.file);
-          if (diskPublished.delete(entry.uri)) void connection.sendDiagnostics({ uri: entry.uri, diagnostics: [] });
+          withdraw(entry.file);
         }
       }
       startScan(e.added.map((f) => uriToFile(f.uri)));
@@ -344,14 +387,15 @@ documents.onDidClose((e) => {
   openByFile.delete(file);
   propagatedText.delete(file);
   if (!uri.startsWith('file:')) {
-    void connection.sendDiagnostics({ uri, diagnostics: [] });
     index.delete(file);
+    withdraw(file);
+    void connection.sendDiagnostics({ uri, diagnostics: [] });
     forgetDocumentFile(file);
     return;
   }
   // Back to the disk content: the file keeps its workspace diagnostics (or they are cleared), dependents see the saved text.
   diskPublished.add(uri);
-  analyzeDisk(file);
+  if (!analyzeDisk(file)) publish(uri);
   reanalyzeDependents(file);
 });
 
@@ -384,7 +428,7 @@ connection.onRequest(ToolFindingsRequest, (params: ToolFindingsParams): ToolFind
     const text = entry?.text ?? index.get(file)?.text ?? host.readFile(file);
     if (text === undefined || !sourceKindOf(file)) return { findings: [] };
     const analysis = entry?.analysis ?? index.get(file)?.analysis ?? analyze(file, text);
-    return { findings: toolFindings(analysis, params.toolName, mapperFor(file, text)) };
+    return toolFindings(analysis, params.toolName, mapperFor(file, text));
   } catch (err) {
     logger.once(`toolFindings:${String(err)}`, `toolsmith/toolFindings failed for ${params.uri}: ${errorText(err)}`);
     return { findings: [] };
@@ -423,7 +467,9 @@ connection.onCodeAction((params) => {
   const doc = documents.get(params.textDocument.uri);
   const entry = doc && analysisOf(doc);
   if (!entry) return [];
-  return codeActions(params, entry.analysis, entry.file, mapperFor(entry.file, entry.text));
+  // Findings in this file: its own, and those of files importing it (a schema file shows its importers' findings).
+  const foreign = index.all().flatMap((e) => (e.file === entry.file ? [] : e.analysis.findings.filter((f) => f.span.file === entry.file)));
+  return codeActions(params, [...entry.analysis.findings, ...foreign], entry.file, mapperFor(entry.file, entry.text));
 });
 
 // A bug of ours must not take the editor's diagnostics down: log it once and keep serving.

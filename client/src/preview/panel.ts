@@ -1,0 +1,318 @@
+/**
+ * The Preview Contract panel: one webview that follows one tool. It asks the language server for the tool's contract
+ * and findings (the client never analyses code), builds the view-model, follows the source as it changes
+ * (debounced), and compares with the live server on request.
+ */
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import * as fs from 'node:fs';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import {
+  ToolsRequest,
+  ToolFindingsRequest,
+  ToolsChangedNotification,
+  type ToolSummary,
+  type ToolsResult,
+  type ToolFinding,
+  type ToolFindingsResult,
+  type LspRange,
+} from '../../../common/protocol';
+import { buildPreview, previewKey, type LiveView, type PreviewView } from '../../../common/preview-model';
+import type { HostToPreview, PreviewToHost } from '../../../common/preview-messages';
+import { previewHtml } from './html';
+import { getTokenizer } from './tokens';
+import { clientConfiguration, CLIENT_TARGETS, resolveLaunch, type LaunchSpec } from './launch';
+import { compareWithLive, type LiveSession } from './live';
+import type { LiveSessions } from './sessions';
+
+export interface PreviewDeps {
+  client: LanguageClient;
+  log: vscode.LogOutputChannel | vscode.OutputChannel;
+  sessions: LiveSessions;
+  extensionUri: vscode.Uri;
+}
+
+const DEBOUNCE_MS = 300;
+
+function toRange(r: LspRange): vscode.Range {
+  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+}
+
+export class PreviewPanel implements vscode.Disposable {
+  static current: PreviewPanel | undefined;
+  static readonly viewType = 'toolsmith.preview';
+
+  private readonly disposables: vscode.Disposable[] = [];
+  private tool: ToolSummary | undefined;
+  private view: PreviewView | undefined;
+  private live: LiveView | undefined;
+  private findings: ToolFinding[] = [];
+  private risk: ToolFindingsResult['risk'];
+  private timer: NodeJS.Timeout | undefined;
+  private ready = false;
+  private refreshing: Promise<void> = Promise.resolve();
+
+  static show(deps: PreviewDeps, tool: ToolSummary): PreviewPanel {
+    if (PreviewPanel.current) {
+      PreviewPanel.current.panel.reveal(vscode.ViewColumn.Beside, true);
+      PreviewPanel.current.follow(tool);
+      return PreviewPanel.current;
+    }
+    const panel = vscode.window.createWebviewPanel(PreviewPanel.viewType, 'Preview Contract', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview')],
+    });
+    PreviewPanel.current = new PreviewPanel(panel, deps, tool);
+    return PreviewPanel.current;
+  }
+
+  private constructor(
+    readonly panel: vscode.WebviewPanel,
+    private readonly deps: PreviewDeps,
+    tool: ToolSummary,
+  ) {
+    this.tool = tool;
+    const webview = panel.webview;
+    const asset = (f: string) => webview.asWebviewUri(vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview', f)).toString();
+    webview.html = previewHtml({ cspSource: webview.cspSource, scriptUri: asset('preview.js'), styleUri: asset('preview.css'), codiconUri: asset('codicon.css') });
+    this.setTitle();
+    this.disposables.push(
+      panel.onDidDispose(() => this.dispose()),
+      webview.onDidReceiveMessage((m: PreviewToHost) => void this.onMessage(m).catch((err) => this.error(err))),
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (this.watches(e.document.uri.toString())) this.schedule();
+      }),
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        if (this.watches(d.uri.toString())) this.schedule();
+      }),
+      deps.client.onNotification(ToolsChangedNotification, (p: { uri: string }) => {
+        if (this.watches(p.uri)) this.schedule();
+      }),
+    );
+  }
+
+  private watches(uri: string): boolean {
+    return !!this.tool && (uri === this.tool.uri || this.tool.unresolved.some((u) => u.uri === uri));
+  }
+
+  private setTitle(): void {
+    this.panel.title = `Contract: ${this.tool?.name ?? 'tool'}`;
+  }
+
+  private post(m: HostToPreview): void {
+    void this.panel.webview.postMessage(m);
+  }
+
+  follow(tool: ToolSummary): void {
+    const changed = !this.tool || previewKey(this.tool) !== previewKey(tool);
+    this.tool = tool;
+    if (changed) this.live = undefined;
+    this.setTitle();
+    void this.refresh();
+  }
+
+  /** Debounced: typing re-renders at most every DEBOUNCE_MS. */
+  private schedule(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.refresh(), DEBOUNCE_MS);
+  }
+
+  refresh(): Promise<void> {
+    this.refreshing = this.refreshing.then(() => this.doRefresh()).catch((err) => this.error(err));
+    return this.refreshing;
+  }
+
+  private async doRefresh(): Promise<void> {
+    const previous = this.tool;
+    if (!previous) return;
+    const { tools } = await this.deps.client.sendRequest<ToolsResult>(ToolsRequest, { uri: previous.uri });
+    // Same name; else (renamed while typing) the tool registered at the same place.
+    const tool =
+      tools.find((t) => t.name === previous.name && t.serverId === previous.serverId) ??
+      tools.find((t) => t.name === previous.name) ??
+      tools.find((t) => t.range.start.line <= previous.range.start.line && t.range.end.line >= previous.range.start.line);
+    if (!tool) {
+      this.view = undefined;
+      this.post({ type: 'message', text: `${previous.name ?? 'The tool'} is no longer registered in ${path.basename(vscode.Uri.parse(previous.uri).fsPath)}.` });
+      return;
+    }
+    this.tool = tool;
+    this.setTitle();
+    const { findings, risk } = await this.findingsOf(tool);
+    this.findings = findings;
+    this.risk = risk;
+    const view = buildPreview({
+      tool,
+      serverContracts: tools.filter((t) => t.serverId === tool.serverId).map((t) => t.contract),
+      findings: this.findings,
+      risk: this.risk,
+      tokenizer: await getTokenizer(),
+    });
+    if (this.live?.state === 'running') this.live = await this.compare(false);
+    view.live = this.live;
+    this.view = view;
+    if (this.ready) this.post({ type: 'render', view });
+  }
+
+  private async findingsOf(tool: ToolSummary): Promise<ToolFindingsResult> {
+    try {
+      return await this.deps.client.sendRequest<ToolFindingsResult>(ToolFindingsRequest, { uri: tool.uri, toolName: tool.name ?? null });
+    } catch (err) {
+      // An older server without the request: fall back to the diagnostics inside the tool's registration.
+      this.deps.log.appendLine(`toolsmith/toolFindings unavailable (${String(err)}); using diagnostics`);
+      const uri = vscode.Uri.parse(tool.uri);
+      const range = toRange(tool.range);
+      const findings: ToolFinding[] = vscode.languages
+        .getDiagnostics(uri)
+        .filter((d) => d.source === 'toolsmith' && range.contains(d.range))
+        .map((d) => ({
+          ruleId: String(typeof d.code === 'object' ? d.code.value : d.code),
+          severity: d.severity === vscode.DiagnosticSeverity.Error ? 'error' : d.severity === vscode.DiagnosticSeverity.Warning ? 'warning' : 'info',
+          message: d.message,
+          uri: tool.uri,
+          range: { start: { line: d.range.start.line, character: d.range.start.character }, end: { line: d.range.end.line, character: d.range.end.character } },
+          hasFix: true,
+        }));
+      return { findings };
+    }
+  }
+
+  private launchSpec(): LaunchSpec | { error: string } {
+    const file = vscode.Uri.parse(this.tool!.uri).fsPath;
+    const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(this.tool!.uri));
+    const pythonPath = vscode.workspace.getConfiguration('python', folder?.uri).get<string>('defaultInterpreterPath');
+    return resolveLaunch(file, { workspaceRoot: folder?.uri.fsPath, pythonPath: pythonPath && pythonPath !== 'python' ? pythonPath : undefined });
+  }
+
+  private postLive(): void {
+    if (this.view && this.live) {
+      this.view.live = this.live;
+      this.post({ type: 'live', key: this.view.key, live: this.live });
+    }
+  }
+
+  /** Lists the live tools (starting the server when `start`) and compares them with the prediction. */
+  private async compare(start: boolean, restart = false): Promise<LiveView> {
+    const tool = this.tool!;
+    const spec = this.launchSpec();
+    const file = vscode.Uri.parse(tool.uri).fsPath;
+    if ('error' in spec) return { state: 'error', summary: spec.error, canRestart: false, canStart: false };
+    let session: LiveSession | undefined = this.deps.sessions.running(file);
+    try {
+      if (restart) session = await this.deps.sessions.restart(file, spec);
+      else if (!session && start) {
+        if (!vscode.workspace.isTrusted) return { state: 'error', summary: 'This workspace is in Restricted Mode: Toolsmith never starts servers in an untrusted workspace.', canRestart: false, canStart: false };
+        session = await this.deps.sessions.start(file, spec);
+      }
+      if (!session) return { state: 'idle', summary: 'The server is not running. Start it to compare this prediction with what it publishes.', canRestart: false, canStart: true };
+      const liveTools = await session.listTools();
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === tool.uri);
+      const sourceFiles = [...new Set([file, ...tool.unresolved.map((u) => vscode.Uri.parse(u.uri).fsPath)])].filter((f) => fs.existsSync(f));
+      const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(tool.uri));
+      const diff = compareWithLive({
+        toolName: tool.name,
+        predicted: tool.contract,
+        liveTools,
+        unresolved: tool.unresolved,
+        session,
+        sourceFiles,
+        unsaved: !!doc?.isDirty,
+        framework: tool.framework,
+        frameworkVersion: tool.frameworkVersion,
+        spec,
+        workspaceRoot: folder?.uri.fsPath,
+      });
+      const summary =
+        diff.status === 'same'
+          ? 'The prediction matches the running server exactly.'
+          : diff.status === 'different'
+            ? `${diff.differences.length} field${diff.differences.length === 1 ? '' : 's'} differ${diff.differences.length === 1 ? 's' : ''} from the running server.`
+            : diff.status === 'missing-live'
+              ? `The running server does not publish ${tool.name ?? 'this tool'}.`
+              : 'The source no longer registers this tool.';
+      return { state: 'running', summary, diff, startedAt: new Date(session.startedAt).toISOString(), canRestart: true, canStart: false };
+    } catch (err) {
+      return { state: 'error', summary: `The server could not be queried: ${err instanceof Error ? err.message : String(err)}`, canRestart: true, canStart: true };
+    }
+  }
+
+  private async onMessage(m: PreviewToHost): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        if (this.view) this.post({ type: 'render', view: this.view });
+        else await this.refresh();
+        return;
+      case 'copyJson':
+        if (!this.view) return;
+        await vscode.env.clipboard.writeText(this.view.json);
+        void vscode.window.showInformationMessage(`Copied the tools/list entry of ${this.view.name ?? 'the tool'}.`);
+        return;
+      case 'copyConfig': {
+        const spec = this.launchSpec();
+        if ('error' in spec) {
+          void vscode.window.showErrorMessage(spec.error);
+          return;
+        }
+        await vscode.env.clipboard.writeText(clientConfiguration(spec, m.target));
+        const target = CLIENT_TARGETS.find((t) => t.target === m.target)!;
+        void vscode.window.showInformationMessage(`Copied the ${target.label} configuration (${spec.command}). Paste it into ${target.where}.`);
+        return;
+      }
+      case 'reveal': {
+        const editor = await vscode.window.showTextDocument(vscode.Uri.parse(m.uri), { viewColumn: vscode.ViewColumn.One, selection: toRange(m.range) });
+        editor.revealRange(toRange(m.range), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+        return;
+      }
+      case 'fix':
+        await this.applyFix(m.index);
+        return;
+      case 'openDocs': {
+        const local = vscode.Uri.joinPath(this.deps.extensionUri, 'docs', 'rules', `${m.ruleId}.md`);
+        if (fs.existsSync(local.fsPath)) await vscode.commands.executeCommand('markdown.showPreview', local);
+        else await vscode.env.openExternal(vscode.Uri.parse(`https://github.com/toolsmith/toolsmith/blob/main/docs/rules/${encodeURIComponent(m.ruleId)}.md`));
+        return;
+      }
+      case 'live':
+        this.live = { state: 'starting', summary: m.action === 'restart' ? 'Restarting the server…' : 'Starting the server and reading tools/list…', canRestart: false, canStart: false };
+        this.postLive();
+        this.live = await this.compare(true, m.action === 'restart');
+        this.postLive();
+        return;
+      case 'save': {
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.tool?.uri);
+        await doc?.save();
+        return;
+      }
+    }
+  }
+
+  /** Applies the quick fix the language server offers for a finding (the same code action the editor shows). */
+  private async applyFix(index: number): Promise<void> {
+    const finding = this.view?.findings[index];
+    if (!finding) return;
+    const uri = vscode.Uri.parse(finding.uri);
+    const actions = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', uri, toRange(finding.range), vscode.CodeActionKind.QuickFix.value)) ?? [];
+    const matching = actions.filter((a): a is vscode.CodeAction => 'title' in a && 'edit' in a && !!a.diagnostics?.some((d) => String(typeof d.code === 'object' ? d.code.value : d.code) === finding.ruleId));
+    if (!matching.length) {
+      void vscode.window.showInformationMessage(`No quick fix is available for ${finding.ruleId} here: see its documentation.`);
+      return;
+    }
+    const chosen = matching.length === 1 ? matching[0] : await vscode.window.showQuickPick(matching.map((a) => ({ label: a.title, action: a })), { title: `Fix ${finding.ruleId}` }).then((p) => p?.action);
+    if (!chosen) return;
+    if (chosen.edit) await vscode.workspace.applyEdit(chosen.edit);
+    if (chosen.command) await vscode.commands.executeCommand(chosen.command.command, ...(chosen.command.arguments ?? []));
+  }
+
+  private error(err: unknown): void {
+    this.deps.log.appendLine(`Preview Contract: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    if (PreviewPanel.current === this) PreviewPanel.current = undefined;
+    for (const d of this.disposables) d.dispose();
+    this.disposables.length = 0;
+    this.panel.dispose();
+  }
+}
