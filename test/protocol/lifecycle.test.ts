@@ -63,7 +63,8 @@ test('a syntax-broken file does not take the server down: it keeps publishing an
     // Truncate at a few offsets, as a user deleting text would.
     for (const cut of [1, 17, 40, brokenTs.length - 3]) await client.diagnosticsFor(ts, await client.change(ts, brokenTs.slice(0, cut)));
     assert.ok(client.alive, 'the server process is still running');
-    assert.deepEqual(await client.tools(ts), { tools: [] }, 'a request after the broken edits is answered');
+    const answer = await client.tools(ts);
+    assert.ok(Array.isArray(answer.tools), 'a request after the broken edits is answered');
     const v = await client.change(ts, 'export {};\n');
     assert.deepEqual((await client.diagnosticsFor(ts, v)).diagnostics, []);
   } finally {

@@ -58,5 +58,13 @@ export function toRows(analyses: FileAnalysis[], textOf: (file: string) => strin
       });
     }
   }
-  return rows.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.ruleId.localeCompare(b.ruleId));
+  // A finding in a shared schema file is reported by every file importing it: keep it once.
+  const seen = new Set<string>();
+  const unique = rows.filter((r) => {
+    const key = JSON.stringify([r.file, r.line, r.column, r.endLine, r.endColumn, r.ruleId, r.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.ruleId.localeCompare(b.ruleId));
 }

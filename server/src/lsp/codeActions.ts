@@ -1,6 +1,5 @@
 import { CodeActionKind, type CodeAction, type CodeActionParams, type TextEdit, type WorkspaceEdit } from 'vscode-languageserver';
 import type { Edit, Finding } from '../rules/types';
-import type { FileAnalysis } from '../service';
 import type { SpanMapper } from './spans';
 import { toDiagnostic } from './diagnostics';
 import { fileToUri } from './paths';
@@ -31,10 +30,10 @@ function overlaps(f: Finding, start: number, end: number): boolean {
  * One quick fix per Fix of every finding overlapping the requested range (the first fix of each finding preferred),
  * plus `source.fixAll.toolsmith` when asked for by kind: every safe fix that does not collide with another.
  */
-export function codeActions(params: CodeActionParams, analysis: FileAnalysis, file: string, mapper: SpanMapper): CodeAction[] {
+export function codeActions(params: CodeActionParams, findings: Finding[], file: string, mapper: SpanMapper): CodeAction[] {
   const actions: CodeAction[] = [];
   const only = params.context.only;
-  const own = analysis.findings.filter((f) => f.span.file === file);
+  const own = findings.filter((f) => f.span.file === file);
   if (kindRequested(only, CodeActionKind.QuickFix)) {
     const start = mapper.offset(file, params.range.start);
     const end = mapper.offset(file, params.range.end);
