@@ -6,18 +6,23 @@
  * by calling only allow-listed zod functions and methods with statically known arguments. Anything else throws
  * `Unresolved` with the span and a reason; the caller turns it into an `unresolved` entry.
  */
-import * as ts from 'typescript';
+import ts from 'typescript';
 import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
 import type { Span } from '../model';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 
-export class Unresolvable extends Error {
+/**
+ * Thrown when an expression cannot be resolved statically. Deliberately not an Error: it is thrown and caught a
+ * lot on ordinary code, and capturing a stack trace each time would cost more than the analysis itself.
+ */
+export class Unresolvable {
   constructor(
     readonly reason: string,
     readonly span: Span,
-  ) {
-    super(reason);
+  ) {}
+  get message(): string {
+    return this.reason;
   }
 }
 
@@ -584,4 +589,87 @@ export function literalSpan(node: ts.Expression, pf: ParsedFile, project: Projec
     }
   }
   return spanOf(n, pf);
+}
+
+/**
+ * A text fingerprint of an expression and of every declaration it depends on (consts, enums, imports — across
+ * files), or undefined when it depends on something positional or dynamic (a parameter, a function). Two
+ * expressions with the same fingerprint evaluate to the same value, so converted schemas can be reused between
+ * analyses (an edit elsewhere in the file does not rebuild every schema).
+ */
+export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, seen = new Set<ts.Node>()): string | undefined {
+  const parts: string[] = [node.getText(pf.sf)];
+  let ok = true;
+  const visit = (n: ts.Node): void => {
+    if (!ok) return;
+    if (ts.isPropertyAccessExpression(n)) {
+      visit(n.expression);
+      return;
+    }
+    if (ts.isPropertyAssignment(n)) {
+      if (ts.isComputedPropertyName(n.name)) visit(n.name);
+      visit(n.initializer);
+      return;
+    }
+    if (ts.isIdentifier(n)) {
+      const name = n.text;
+      if (name === 'undefined' || name === 'Infinity' || name === 'NaN') return;
+      // Names bound inside the expression (arrow parameters of z.lazy / refine) resolve to those parameters.
+      let d = lookupName(name, n, pf);
+      if (!d) {
+        ok = false;
+        return;
+      }
+      if (d.kind === 'param' && isWithin(d.node, node)) return;
+      if (d.kind === 'import') {
+        const kind = ZOD_MODULES[d.module];
+        if (kind !== undefined) {
+          parts.push(`${name}=zod:${kind === 'bare' ? ctx.zodMajorForBareImport(d.pf.file) : kind}:${d.imported}`);
+          return;
+        }
+        if (d.imported === '*') {
+          const target = ctx.project.loadModule(d.pf.file, d.module);
+          if (!target) {
+            ok = false;
+            return;
+          }
+          parts.push(`${name}=ns:${target.file}:${target.text.length}:${hashText(target.text)}`);
+          return;
+        }
+        const r = ctx.project.resolveImport(d);
+        if (!r || r === d) {
+          ok = false;
+          return;
+        }
+        d = r;
+      }
+      const declNode = d.kind === 'var' ? d.node : d.kind === 'enum' ? d.node : d.kind === 'expr' ? d.node : undefined;
+      if (!declNode || (d.kind === 'var' && !(d.node.parent.flags & ts.NodeFlags.Const))) {
+        ok = false;
+        return;
+      }
+      if (seen.has(declNode)) {
+        parts.push(`${name}=<cycle>`);
+        return;
+      }
+      seen.add(declNode);
+      const fp = fingerprint(declNode, d.pf, ctx, seen);
+      if (fp === undefined) ok = false;
+      else parts.push(`${name}=${d.pf.file}{${fp}}`);
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(node);
+  return ok ? parts.join('\u0000') : undefined;
+}
+
+function isWithin(inner: ts.Node, outer: ts.Node): boolean {
+  return inner.pos >= outer.pos && inner.end <= outer.end;
+}
+
+function hashText(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
 }

@@ -3,7 +3,7 @@
  * them, `shell: true`, awaits; every return with its keys, text contents, isError, error-looking payloads and
  * leaked error internals; whether a path containment check is written.
  */
-import * as ts from 'typescript';
+import ts from 'typescript';
 import type { CallFact, HandlerDefinition, ReturnFact, Span } from '../model';
 import { evaluate, type EvalContext } from './evaluate';
 import { lookupName, skipOuter, spanOf, type ParsedFile } from './project';

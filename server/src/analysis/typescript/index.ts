@@ -6,10 +6,10 @@
  * into helpers (`registerUserTools(server)`, in this file or imported) so that the contract of an entry file lists
  * the same tools in the same order as the live server. Registrations no call reaches are added afterwards.
  */
-import * as ts from 'typescript';
+import ts from 'typescript';
 import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
-import { buildTsContract } from '../../contract/typescript';
-import { evaluate, literalSpan, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { buildTsContract, ConvertedSchema } from '../../contract/typescript';
+import { evaluate, fingerprint, literalSpan, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, skipOuter, spanOf, type ParsedFile } from './project';
@@ -201,6 +201,26 @@ interface Part {
   node: ts.Expression;
   pf: ParsedFile;
   ok: boolean;
+  fingerprint?: string;
+}
+
+/** Converted schemas by the text fingerprint of their expression (and its dependencies): see `fingerprint`. */
+const schemaCache = new Map<string, ConvertedSchema>();
+/** For benchmarks measuring a cold analysis. */
+export function clearSchemaCache(): void {
+  schemaCache.clear();
+}
+
+function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[]): Part {
+  let fp: string | undefined;
+  try {
+    fp = fingerprint(node, pf, ctx);
+  } catch {
+    fp = undefined;
+  }
+  const hit = fp !== undefined ? schemaCache.get(`${key}\u0000${fp}`) : undefined;
+  if (hit) return { value: hit, node, pf, ok: true, fingerprint: fp };
+  return { ...evalPart(key, node, pf, ctx, unresolved), fingerprint: fp };
 }
 
 function unresolvedOf(part: string, err: unknown, fallback: Span): Unresolved {
@@ -276,7 +296,15 @@ function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries:
   }
   if (part.ok && part.value && typeof part.value === 'object') {
     const span = spanOf(part.node, part.pf);
-    for (const [key, v] of Object.entries(part.value)) entries.push({ key, value: JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue, span, keySpan: span });
+    for (const [key, v] of Object.entries(part.value)) {
+      let value: JsonValue | undefined;
+      try {
+        value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue);
+      } catch {
+        value = undefined; // not JSON data (a schema, a cycle): unknown, not guessed
+      }
+      entries.push({ key, value, span, keySpan: span });
+    }
   }
   return { span: spanOf(part.node, part.pf), entries };
 }
@@ -329,7 +357,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
           unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
           continue;
         }
-        parts[key as ConfigKey] = evalPart(key, valueNode, lit.pf, ctx, unresolved);
+        parts[key as ConfigKey] = key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
       }
     } else {
       const whole = evalPart('config', config, pf, ctx, unresolved);
@@ -398,10 +426,16 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     { inputResolved: !input || input.ok, outputResolved: !output || output.ok },
   );
   for (const e of contractResult.errors) {
-    const node = e.part === 'inputSchema' ? input : output;
-    unresolved.push({ part: e.part, reason: `the SDK cannot publish this schema: ${e.reason}`, span: node ? spanOf(node.node, node.pf) : callSpan });
+    const node = parts[e.part];
+    unresolved.push({ part: e.part, reason: `the SDK cannot publish this ${e.part}: ${e.reason}`, span: node ? spanOf(node.node, node.pf) : callSpan });
   }
   const contract = contractResult.contract;
+  for (const [key, part] of [['inputSchema', input], ['outputSchema', output]] as const) {
+    if (!part?.ok || !part.fingerprint || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
+    if (ctx.unrepresentable.length) continue; // keeps the spans of what JSON Schema cannot carry exact: recompute
+    if (schemaCache.size > 5000) schemaCache.clear();
+    schemaCache.set(`${key}\u0000${part.fingerprint}`, new ConvertedSchema(contract[key] as JsonSchema | undefined, key === 'inputSchema' && contractResult.inputSchemaNotObject));
+  }
   const inputJson = contract.inputSchema as JsonSchema | undefined;
   const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
   const parameters = parametersOf(input?.node, input?.pf ?? pf, ctx, inputJson, paramFallback);

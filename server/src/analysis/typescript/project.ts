@@ -6,7 +6,7 @@
  * files, barrel `index.ts`, re-exports). Only top-level declarations are indexed; inner scopes are looked up on demand.
  */
 import * as path from 'node:path';
-import * as ts from 'typescript';
+import ts from 'typescript';
 import type { FileHost, Span } from '../model';
 
 export type Decl =

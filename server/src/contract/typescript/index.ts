@@ -33,7 +33,7 @@ export interface TsContractResult {
   /** The inputSchema is given but is not an object schema / raw shape: the SDK publishes an empty object. */
   inputSchemaNotObject: boolean;
   /** Parts that cannot be published (the SDK itself would throw at registration or at tools/list). */
-  errors: { part: 'inputSchema' | 'outputSchema'; reason: string }[];
+  errors: { part: 'inputSchema' | 'outputSchema' | 'annotations' | '_meta'; reason: string }[];
 }
 
 function isZodTypeLike(v: unknown): boolean {
@@ -73,7 +73,16 @@ export function isObjectSchema(v: unknown): boolean {
   }
 }
 
+/** A schema already converted (reused from an earlier analysis of the same text). */
+export class ConvertedSchema {
+  constructor(
+    readonly json: JsonSchema | undefined,
+    readonly notObject: boolean,
+  ) {}
+}
+
 export function convertSchema(v: unknown, io: 'input' | 'output'): { json?: JsonSchema; notObject: boolean } {
+  if (v instanceof ConvertedSchema) return { json: v.json, notObject: v.notObject };
   const stored = storedSchema(v);
   const obj = stored ? normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) : undefined;
   if (!obj) return { json: io === 'input' ? { ...EMPTY_OBJECT_JSON_SCHEMA } : undefined, notObject: !!stored };
@@ -100,9 +109,18 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
       errors.push({ part: 'inputSchema', reason: err instanceof Error ? err.message : String(err) });
     }
   }
-  if (values.annotations !== undefined) tool.annotations = values.annotations;
+  // Annotations and _meta go on the wire as written: a value JSON cannot carry (a schema, a cycle) is not guessed.
+  for (const key of ['annotations', '_meta'] as const) {
+    const v = values[key];
+    if (v === undefined) continue;
+    try {
+      if (typeof v === 'object' && v !== null && ('_zod' in v || '_def' in v)) throw new Error('a zod schema is not a plain object');
+      tool[key] = toJson(v);
+    } catch (err) {
+      errors.push({ part: key, reason: err instanceof Error ? err.message : String(err) });
+    }
+  }
   tool.execution = { taskSupport: 'forbidden' };
-  if (values._meta !== undefined) tool._meta = values._meta;
   if (opts.outputResolved && values.outputSchema) {
     try {
       const r = convertSchema(values.outputSchema, 'output');
