@@ -42,7 +42,12 @@ function templateEdits(tool: ToolDefinition, ctx: RuleContext): Edit[] | undefin
   if (!body) return undefined;
   let pos = body.start;
   if (text[pos] === ':') pos++; // the body span may start at the colon of `def f(...):`
-  while (pos < text.length && /\s/.test(text[pos])) pos++;
+  // Skip blank lines and comments: the docstring goes before the first statement.
+  for (;;) {
+    while (pos < text.length && /\s/.test(text[pos])) pos++;
+    if (text[pos] !== '#') break;
+    while (pos < text.length && text[pos] !== '\n') pos++;
+  }
   if (pos >= text.length || text.slice(lineStart(text, pos), pos).trim() !== '') return undefined;
   const indent = indentAt(text, pos);
   return [insertAt(tool.file, pos, `${pythonDocstring(indent)}\n${indent}`)];

@@ -4,24 +4,33 @@ import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
 import { fieldKeywordEdits, pyString, pythonImports } from './util/python';
 import { deleteLines, trimSpan } from './util/source';
 
-/** Moves every Args entry into its parameter's Field(description=...) and deletes the Args section. */
+/** Moves the Args entries of model-visible parameters into their Field(description=...), deleting those entries. */
 function moveArgsFix(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
   const doc = tool.docstring!;
   const text = ctx.textOf(tool.file);
   if (text === undefined || !doc.argsSectionSpan) return undefined;
   const edits: Edit[] = [];
   const imports: [string, string][] = [];
-  for (const arg of doc.args) {
-    const p = tool.parameters.find((x) => x.name === arg.name);
-    if (!p) return undefined; // a stale entry: docstring-args-mismatch handles it first
-    if (p.description?.value?.trim()) continue; // already described in the schema
-    const description = arg.description.replace(/\s+/g, ' ').trim();
-    const r = fieldKeywordEdits(ctx, p, `description=${pyString(description)}`);
-    if (!r) return undefined;
-    edits.push(...r.edits);
-    imports.push(...r.imports.filter(([m, n]) => !imports.some(([m2, n2]) => m2 === m && n2 === n)));
+  const moved = doc.args.filter((a) => tool.parameters.some((p) => p.name === a.name));
+  for (const arg of moved) {
+    const p = tool.parameters.find((x) => x.name === arg.name)!;
+    if (!p.description?.value?.trim()) {
+      const description = arg.description.replace(/\s+/g, ' ').trim();
+      const r = fieldKeywordEdits(ctx, p, `description=${pyString(description)}`);
+      if (!r) return undefined;
+      edits.push(...r.edits);
+      imports.push(...r.imports.filter(([m, n]) => !imports.some(([m2, n2]) => m2 === m && n2 === n)));
+    }
   }
-  edits.push(deleteLines(tool.file, text, doc.argsSectionSpan.start, doc.argsSectionSpan.end));
+  if (moved.length === doc.args.length) {
+    edits.push(deleteLines(tool.file, text, doc.argsSectionSpan.start, doc.argsSectionSpan.end));
+  } else {
+    // Entries of other names (a Context, a stale name) stay for docstring-args-mismatch to judge.
+    for (const arg of moved) {
+      const s = trimSpan(ctx, arg.span);
+      edits.push(deleteLines(tool.file, text, s.start, s.end));
+    }
+  }
   edits.push(...pythonImports(tool.file, text, imports));
   return { title: 'Move the Args: entries into Annotated[T, Field(description=...)]', edits, safe: true };
 }
@@ -33,8 +42,10 @@ export const docstringArgsNotInSchema: Rule = {
   summary: 'Official SDK: the docstring has an Args: section that never reaches inputSchema.',
   checkTool(tool, ctx) {
     // FastMCP parses Args: into parameter descriptions; only the official SDK (mcp 1.x FastMCP class, 2.x MCPServer) ignores it.
-    if (!isOfficialPythonSdk(tool) || !tool.docstring || tool.docstring.args.length === 0) return [];
-    const names = tool.docstring.args.map((a) => a.name).join(', ');
+    if (!isOfficialPythonSdk(tool) || !tool.docstring) return [];
+    const documented = tool.docstring.args.filter((a) => tool.parameters.some((p) => p.name === a.name));
+    if (documented.length === 0) return [];
+    const names = documented.map((a) => a.name).join(', ');
     const fix = moveArgsFix(tool, ctx);
     return [
       toolFinding(

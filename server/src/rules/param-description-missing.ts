@@ -16,11 +16,13 @@ export const paramDescriptionMissing: Rule = {
       if (d && (d.value === undefined || d.value.trim() !== '')) continue;
       // Official SDK with an Args: entry for it: docstring-args-not-in-schema reports it, with a fix that moves it.
       if (!d && isOfficialPythonSdk(tool) && argsNames.has(p.name)) continue;
+      // FastMCP with an Args: section: docstring-args-mismatch reports the missing entry, with a fix that adds it.
+      if (!d && tool.framework === 'fastmcp' && tool.docstring?.argsSectionSpan) continue;
       const how =
         tool.language === 'typescript'
           ? `Add .describe("…") with its meaning, format and an example`
           : tool.framework === 'fastmcp'
-            ? `Write it as Annotated[T, Field(description="…")] or add an "${p.name}:" entry under Args: in the docstring`
+            ? `Write it as Annotated[T, Field(description="…")] or add a "${p.name}:" entry under Args: in the docstring`
             : `Write it as Annotated[T, Field(description="…")] (this SDK ignores docstring Args: sections)`;
       const message = d
         ? `Parameter "${p.name}" of ${toolLabel(tool)} has an empty description: the model sees only its name and type and has to guess the meaning and format. Write what it is, its format and an example.`
