@@ -9,10 +9,12 @@ import * as fs from 'node:fs';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import {
   ToolsRequest,
+  WorkspaceToolsRequest,
   ToolFindingsRequest,
   ToolsChangedNotification,
   type ToolSummary,
   type ToolsResult,
+  type WorkspaceToolsResult,
   type ToolFinding,
   type ToolFindingsResult,
   type LspRange,
@@ -24,6 +26,7 @@ import { getTokenizer } from './tokens';
 import { clientConfiguration, CLIENT_TARGETS, resolveLaunch, type LaunchSpec } from './launch';
 import { compareWithLive, type LiveSession } from './live';
 import type { LiveSessions } from './sessions';
+import { detectCandidate } from '../servers/discovery';
 
 export interface PreviewDeps {
   client: LanguageClient;
@@ -177,10 +180,35 @@ export class PreviewPanel implements vscode.Disposable {
     }
   }
 
-  private launchSpec(): LaunchSpec | { error: string } {
-    const file = vscode.Uri.parse(this.tool!.uri).fsPath;
+  /**
+   * The file that starts the tool's server (a tool may be registered in a module the entry imports) and every source
+   * file of that server (for staleness): the tool's file, the files of the other tools on the same server, the file
+   * that constructs the server. The entry is the first of them that starts a stdio server (the playground's test).
+   */
+  private async serverFiles(): Promise<{ entry: string; sources: string[] }> {
+    const tool = this.tool!;
+    const own = vscode.Uri.parse(tool.uri).fsPath;
+    const files = [own];
+    try {
+      const { tools } = await this.deps.client.sendRequest<WorkspaceToolsResult>(WorkspaceToolsRequest, {});
+      for (const t of tools) if (t.serverId === tool.serverId && t.uri.startsWith('file:')) files.push(vscode.Uri.parse(t.uri).fsPath);
+    } catch {
+      /* the workspace index is optional here */
+    }
+    const constructedIn = tool.serverId.split('#')[0];
+    if (path.isAbsolute(constructedIn)) files.push(constructedIn);
+    const sources = [...new Set(files)].filter((f) => fs.existsSync(f));
+    const entry = sources.find((f) => {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === f);
+      const text = doc?.getText() ?? fs.readFileSync(f, 'utf8');
+      return !!detectCandidate(f, text);
+    });
+    return { entry: entry ?? own, sources };
+  }
+
+  private launchSpec(file: string): LaunchSpec | { error: string } {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(this.tool!.uri));
-    const pythonPath = vscode.workspace.getConfiguration('python', folder?.uri).get<string>('defaultInterpreterPath');
+    const pythonPath = vscode.workspace.getConfiguration('python', folder?.uri).get<string>('defaultInterpreterPath')?.replace(/\$\{workspaceFolder\}/g, folder?.uri.fsPath ?? '');
     return resolveLaunch(file, { workspaceRoot: folder?.uri.fsPath, pythonPath: pythonPath && pythonPath !== 'python' ? pythonPath : undefined });
   }
 
@@ -194,8 +222,8 @@ export class PreviewPanel implements vscode.Disposable {
   /** Lists the live tools (starting the server when `start`) and compares them with the prediction. */
   private async compare(start: boolean, restart = false): Promise<LiveView> {
     const tool = this.tool!;
-    const spec = this.launchSpec();
-    const file = vscode.Uri.parse(tool.uri).fsPath;
+    const { entry: file, sources } = await this.serverFiles();
+    const spec = this.launchSpec(file);
     if ('error' in spec) return { state: 'error', summary: spec.error, canRestart: false, canStart: false };
     let session: LiveSession | undefined = this.deps.sessions.running(file);
     try {
@@ -207,7 +235,7 @@ export class PreviewPanel implements vscode.Disposable {
       if (!session) return { state: 'idle', summary: 'The server is not running. Start it to compare this prediction with what it publishes.', canRestart: false, canStart: true };
       const liveTools = await session.listTools();
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === tool.uri);
-      const sourceFiles = [...new Set([file, ...tool.unresolved.map((u) => vscode.Uri.parse(u.uri).fsPath)])].filter((f) => fs.existsSync(f));
+      const sourceFiles = [...new Set([...sources, ...tool.unresolved.map((u) => vscode.Uri.parse(u.uri).fsPath)])].filter((f) => fs.existsSync(f));
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(tool.uri));
       const diff = compareWithLive({
         toolName: tool.name,
@@ -249,7 +277,7 @@ export class PreviewPanel implements vscode.Disposable {
         void vscode.window.showInformationMessage(`Copied the tools/list entry of ${this.view.name ?? 'the tool'}.`);
         return;
       case 'copyConfig': {
-        const spec = this.launchSpec();
+        const spec = this.launchSpec((await this.serverFiles()).entry);
         if ('error' in spec) {
           void vscode.window.showErrorMessage(spec.error);
           return;

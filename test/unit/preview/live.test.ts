@@ -134,21 +134,25 @@ test('the installed SDK version is read where the server runs', async () => {
   assert.match(installedSdkVersion(py, 'mcp') ?? '', /^2\.3\./);
 });
 
-test('with the analyser: predicted (static) vs a stale live server', { timeout: 90_000 }, async (t) => {
-  const dir = workspaceWith('notes-server.mjs');
-  const file = path.join(dir, 'notes-server.mjs');
-  const predictedOf = (): JsonSchema | undefined =>
-    analyzeFile(file, fs.readFileSync(file, 'utf8'), createFileHost(), DEFAULT_SETTINGS).result.tools.find((x) => x.name.value === 'search_notes')?.contract;
-  if (!predictedOf()) {
-    t.skip('the TypeScript front-end does not find tools yet');
-    return;
-  }
-  const spec = launch(file);
-  await withSession(spec, async (running) => {
-    await edit(file, '.max(50).default(10)', '.max(100).default(10)');
-    const diff = compareWithLive({ toolName: 'search_notes', predicted: predictedOf(), liveTools: await running.listTools(), unresolved: [], session: running, sourceFiles: [file], unsaved: false, framework: 'ts-sdk', spec });
-    assert.deepEqual(diff.differences.map((d) => d.path), ['inputSchema.properties.limit.maximum']);
-    assert.equal(diff.reasons[0].kind, 'stale');
+for (const c of [
+  { file: 'notes-server.mjs', framework: 'ts-sdk' as const, from: '.max(50).default(10)', to: '.max(100).default(10)' },
+  { file: 'notes_server.py', framework: 'mcp' as const, from: 'ge=1, le=50', to: 'ge=1, le=100' },
+]) {
+  test(`with the analyser (${c.file}): the static prediction vs a stale live server`, { timeout: 90_000 }, async () => {
+    const dir = workspaceWith(c.file);
+    const file = path.join(dir, c.file);
+    const predictedOf = (): JsonSchema | undefined =>
+      analyzeFile(file, fs.readFileSync(file, 'utf8'), createFileHost(), DEFAULT_SETTINGS).result.tools.find((x) => x.name.value === 'search_notes')?.contract;
+    const spec = launch(file);
+    await withSession(spec, async (running) => {
+      // Before the edit the prediction is exact.
+      const before = compareWithLive({ toolName: 'search_notes', predicted: predictedOf(), liveTools: await running.listTools(), unresolved: [], session: running, sourceFiles: [file], unsaved: false, framework: c.framework, spec });
+      assert.equal(before.status, 'same', JSON.stringify(before.differences));
+      await edit(file, c.from, c.to);
+      const diff = compareWithLive({ toolName: 'search_notes', predicted: predictedOf(), liveTools: await running.listTools(), unresolved: [], session: running, sourceFiles: [file], unsaved: false, framework: c.framework, spec });
+      assert.deepEqual(diff.differences.map((d) => [d.path, d.predicted, d.live]), [['inputSchema.properties.limit.maximum', '100', '50']]);
+      assert.equal(diff.reasons[0].kind, 'stale');
+    });
+    fs.rmSync(dir, { recursive: true, force: true });
   });
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+}
