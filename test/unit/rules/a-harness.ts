@@ -4,7 +4,8 @@
  *   starts at the first caret (and ends after the last one when it ends on that line); ` fix` requires a quick fix.
  *   `//! rule-id` / `#! rule-id`: a finding of rule-id starts somewhere on the code line above.
  *   `//~ "exact text" rule-id` / `#~ "exact text" rule-id`: the finding covers exactly the nearest occurrence of that
- *   text above the mark (for findings inside docstrings and strings, where a marker line would change the text).
+ *   text above the mark (for findings inside docstrings and strings, where a marker line would change the text);
+ *   `#~^ "text" rule-id`: the finding starts at that text (multi-line spans).
  * First line `// clean` / `# clean`: no warning or error at all, from any rule.
  * A line `// settings: {...}` / `# settings: {...}` among the first three gives the settings for the file.
  * Otherwise the rules A findings must be exactly the marked ones.
@@ -46,15 +47,15 @@ export function parseMarks(text: string): { clean: boolean; marks: Mark[]; setti
   lines.forEach((l, i) => {
     const lineOffset = offset;
     offset += l.length + 1;
-    const tilde = /^\s*(?:\/\/|#)~\s*("(?:[^"\\]|\\.)*")\s+([a-z0-9-]+)(\s+fix)?\s*$/.exec(l);
+    const tilde = /^\s*(?:\/\/|#)~(\^?)\s*("(?:[^"\\]|\\.)*")\s+([a-z0-9-]+)(\s+fix)?\s*$/.exec(l);
     if (tilde) {
-      const needle = JSON.parse(tilde[1]) as string;
+      const needle = JSON.parse(tilde[2]) as string;
       // Nearest occurrence above that is not itself inside a marker line.
       const isMarkLine = (at: number) => /^\s*(?:\/\/|#)(~|!|\s*\^)/.test(text.slice(text.lastIndexOf('\n', at) + 1));
       let start = text.lastIndexOf(needle, lineOffset - needle.length);
       while (start >= 0 && isMarkLine(start)) start = text.lastIndexOf(needle, start - 1);
       if (start < 0) throw new Error(`mark on line ${i + 1}: "${needle}" not found above`);
-      marks.push({ ruleId: tilde[2], line: text.slice(0, start).split('\n').length - 1, fix: !!tilde[3], start, end: start + needle.length });
+      marks.push({ ruleId: tilde[3], line: text.slice(0, start).split('\n').length - 1, fix: !!tilde[4], start, end: tilde[1] ? undefined : start + needle.length });
       return;
     }
     const caret = /^(\s*(?:\/\/|#)\s*)(\^+)\s+([a-z0-9-]+)(\s+fix)?\s*$/.exec(l);
@@ -88,7 +89,7 @@ export function pos(text: string, offset: number): { line: number; col: number }
 
 export function matches(text: string, f: Finding, m: Mark): boolean {
   if (f.ruleId !== m.ruleId) return false;
-  if (m.start !== undefined) return f.span.start === m.start && f.span.end === m.end;
+  if (m.start !== undefined) return f.span.start === m.start && (m.end === undefined || f.span.end === m.end);
   const s = pos(text, f.span.start);
   if (s.line !== m.line) return false;
   if (m.col === undefined) return true;
