@@ -320,7 +320,8 @@ export function cleanLineSpan(info: DocstringInfo, lines: CleanLine[], first: nu
     return off;
   };
   // expandtabs may shift columns; clamp to the raw line.
-  const s = lineStart(lines[first].docLine) + Math.min(lines[first].docCol, docLines[lines[first].docLine].length);
+  const lead = lines[first].text.length - lines[first].text.replace(/^\s+/, '').length;
+  const s = lineStart(lines[first].docLine) + Math.min(lines[first].docCol + lead, docLines[lines[first].docLine].length);
   const e = lineStart(lines[last].docLine) + docLines[lines[last].docLine].length;
   return { file, start: info.bodyStart + s, end: info.bodyStart + Math.max(s, e) };
 }

@@ -151,14 +151,29 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     return parts.some((p, i) => parts[i + 1]?.name === ':' && /^(error|errors|err)$/i.test(stringValue(p, mod.text) ?? ''));
   };
 
-  const visit = (node: SyntaxNode, depth: number): void => {
-    if (depth > 200) return;
-    for (let c = node.firstChild; c; c = c.nextSibling) {
-      switch (c.name) {
+  // One cursor pass over the body (no SyntaxNode allocation for nodes that carry no fact).
+  const visit = (root: SyntaxNode): void => {
+    root.cursor().iterate((ref) => {
+      if (ref.from === root.from && ref.to === root.to && ref.name === root.name) return undefined;
+      switch (ref.name) {
         case 'FunctionDefinition':
         case 'ClassDefinition':
         case 'DecoratedStatement':
-          continue; // nested definitions run elsewhere
+        case 'LambdaExpression':
+          return false; // nested definitions run elsewhere
+        case 'AssignStatement':
+        case 'WithStatement':
+        case 'TryStatement':
+        case 'ForStatement':
+        case 'ReturnStatement':
+        case 'RaiseStatement':
+        case 'CallExpression':
+          break;
+        default:
+          return undefined;
+      }
+      const c = ref.node;
+      switch (c.name) {
         case 'AssignStatement': {
           const parts = children(c);
           const opIdx = parts.findIndex((p) => p.name === 'AssignOp');
@@ -232,10 +247,10 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
           break;
         }
       }
-      visit(c, depth + 1);
-    }
+      return undefined;
+    });
   };
-  if (body) visit(body, 0);
+  if (body) visit(body);
   return {
     span: mod.span(fn),
     name: nameNode ? mod.src(nameNode) : undefined,
