@@ -135,7 +135,26 @@ const contributions = new Map<string, Map<string, Diagnostic[]>>();
 /** Closed files last published with a non-empty list (an empty list is sent once to clear them). */
 const diskPublished = new Set<string>();
 
+/** While set, publishes are collected and sent once at the end (a file and its importers re-analysed together). */
+let batched: Set<string> | undefined;
+
+function inBatch(fn: () => void): void {
+  const outer = batched;
+  const mine = outer ?? new Set<string>();
+  batched = mine;
+  try {
+    fn();
+  } finally {
+    batched = outer;
+    if (!outer) for (const uri of mine) publish(uri);
+  }
+}
+
 function publish(uri: string): void {
+  if (batched) {
+    batched.add(uri);
+    return;
+  }
   const diagnostics = [...(contributions.get(uri)?.values() ?? [])].flat();
   const doc = documents.get(uri);
   if (doc) {
@@ -348,7 +367,7 @@ connection.onDidChangeConfiguration((change) => {
   void applySettings(pushed);
 });
 
-connection.onDidChangeWatchedFiles((params) => {
+connection.onDidChangeWatchedFiles((params) => inBatch(() => {
   for (const change of params.changes) {
     const file = uriToFile(change.uri);
     if (!sourceKindOf(file) || openByFile.has(file)) continue;
@@ -361,7 +380,7 @@ connection.onDidChangeWatchedFiles((params) => {
     }
     reanalyzeDependents(file);
   }
-});
+}));
 
 const justOpened = new Set<string>();
 documents.onDidOpen((e) => {
@@ -395,8 +414,10 @@ documents.onDidClose((e) => {
   }
   // Back to the disk content: the file keeps its workspace diagnostics (or they are cleared), dependents see the saved text.
   diskPublished.add(uri);
-  if (!analyzeDisk(file)) publish(uri);
-  reanalyzeDependents(file);
+  inBatch(() => {
+    if (!analyzeDisk(file)) publish(uri);
+    reanalyzeDependents(file);
+  });
 });
 
 connection.onRequest(ToolsRequest, (params: ToolsParams): ToolsResult => {
