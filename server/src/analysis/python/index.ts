@@ -455,6 +455,9 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
   if (framework === 'fastmcp' && majorOf(version) !== undefined && majorOf(version)! < 4)
     unresolved.push({ part: 'contract', reason: `the workspace pins fastmcp ${version}; the contract is predicted for fastmcp 4.x (titles, docstring parsing and schema post-processing changed across majors)`, span: reg.server.constructorSpan });
 
+  if (framework === 'mcp-v1')
+    unresolved.push({ part: 'contract', reason: 'mcp 1.x (mcp.server.fastmcp): predicted with the 2.x MCPServer construction it was renamed into; not verified against an mcp 1.x install', span: reg.server.constructorSpan });
+
   // ---- description fact
   let description: ToolDefinition['description'];
   if (explicitDescription) description = { ...explicitDescription, origin: 'explicit' };

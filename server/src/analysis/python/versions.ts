@@ -7,8 +7,6 @@ import type { FileHost } from '../model';
 
 export type PyPackage = 'mcp' | 'fastmcp';
 
-const cache = new Map<string, { text: string | undefined }>();
-
 function read(host: FileHost, file: string): string | undefined {
   // Lock files rarely change during a session; the host already prefers open documents.
   if (!host.fileExists(file)) return undefined;
@@ -77,8 +75,4 @@ export function majorOf(version: string | undefined): number | undefined {
   if (!version) return undefined;
   const m = /(\d+)/.exec(version);
   return m ? Number(m[1]) : undefined;
-}
-
-export function clearVersionCache(): void {
-  cache.clear();
 }
