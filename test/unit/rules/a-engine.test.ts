@@ -167,3 +167,20 @@ test('settings: naming style and thresholds reach the rules', () => {
   assert.ok(!ids({ thresholds: { descriptionMinLength: 5 } }).includes('description-too-short'));
   void param;
 });
+
+test('docs: every rule A has docs/rules/<id>.md with its severity, examples and how to suppress it', async () => {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  for (const r of CATALOG_A) {
+    const file = path.resolve(__dirname, '../../../docs/rules', `${r.id}.md`);
+    assert.ok(fs.existsSync(file), `${r.id}.md exists`);
+    const md = fs.readFileSync(file, 'utf8');
+    assert.match(md, new RegExp(`^# ${r.id}\\n`), r.id);
+    assert.match(md, new RegExp(`Default severity: \\*\\*${r.defaultSeverity}\\*\\*`), r.id);
+    assert.match(md, /## Why it matters/, r.id);
+    if (r.languages.includes('typescript')) assert.match(md, /```ts\n/, `${r.id}: a TypeScript example`);
+    if (r.languages.includes('python')) assert.match(md, /```python\n/, `${r.id}: a Python example`);
+    assert.ok(md.includes(`# toolsmith: disable=${r.id}`) && md.includes(`"toolsmith.rules": { "${r.id}": "off" }`), `${r.id}: suppression`);
+    if (r.languages.includes('typescript')) assert.ok(md.includes(`// toolsmith-disable-next-line ${r.id}`), r.id);
+  }
+});
