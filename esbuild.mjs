@@ -18,7 +18,8 @@ const nodeCommon = {
 };
 
 const builds = [
-  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'] },
+  // jsonc-parser's "main" is a UMD build whose inner require('./impl/...') calls esbuild cannot follow: use its ESM build.
+  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' } },
   { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { cli: 'server/src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   {
