@@ -43,6 +43,7 @@ import { toolSummaries } from './lsp/summaries';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
+import { analyzeFull, analyzeIncremental, type IncrementalState } from './lsp/incremental';
 import { toolFindings } from './lsp/toolFindings';
 import { ToolFindingsRequest, type ToolFindingsParams, type ToolFindingsResult } from '../../common/protocol';
 
@@ -102,6 +103,24 @@ function analyze(file: string, text: string): FileAnalysis {
   }
 }
 
+/** Per open document: what the next keystroke's incremental analysis starts from. */
+const incrementalStates = new Map<string, IncrementalState>();
+
+/** A document's text through the incremental pipeline (full analysis when the edit does not allow a partial one). */
+function analyzeDocumentText(uri: string, file: string, text: string): FileAnalysis {
+  const log = (m: string) => logger.once(`${file}\n${m.split('\n')[0]}`, m);
+  try {
+    const prev = incrementalStates.get(uri);
+    const step = (prev && prev.file === file ? analyzeIncremental(prev, text, host, settings, log) : undefined) ?? analyzeFull(file, text, host, settings, log);
+    incrementalStates.set(uri, step.state);
+    return step.analysis;
+  } catch (err) {
+    incrementalStates.delete(uri);
+    logger.once(`incremental:${file}\n${String(err)}`, `incremental analysis of ${file} failed, analysing the whole file: ${errorText(err)}`);
+    return analyze(file, text);
+  }
+}
+
 /** The analysis of a document's current version (cached; analysed now when the cache is stale). */
 function analysisOf(doc: TextDocument): DocumentAnalysis | undefined {
   const file = fileOfDocument(doc);
@@ -109,7 +128,7 @@ function analysisOf(doc: TextDocument): DocumentAnalysis | undefined {
   const cached = documentAnalyses.get(doc.uri);
   if (cached && cached.version === doc.version && cached.settingsGeneration === settingsGeneration) return cached;
   const text = doc.getText();
-  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration, analysis: analyze(file, text) };
+  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration, analysis: analyzeDocumentText(doc.uri, file, text) };
   documentAnalyses.set(doc.uri, entry);
   index.set({ file, uri: doc.uri, text, analysis: entry.analysis, open: true });
   return entry;
@@ -222,6 +241,7 @@ function reanalyzeDependents(file: string): void {
     const doc = openByFile.get(dependent);
     if (doc) {
       documentAnalyses.delete(doc.uri);
+      incrementalStates.delete(doc.uri); // what it imports changed: every tool may differ
       scheduler.schedule(doc.uri, 0);
     } else {
       analyzeDisk(dependent);
@@ -400,6 +420,7 @@ documents.onDidClose((e) => {
   justOpened.delete(uri);
   scheduler.cancel(uri);
   documentAnalyses.delete(uri);
+  incrementalStates.delete(uri);
   toolFingerprints.delete(uri);
   const file = fileOfDocument(e.document);
   if (!file) return;

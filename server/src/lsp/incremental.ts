@@ -1,0 +1,151 @@
+/**
+ * Incremental analysis of an open document while the author types.
+ *
+ * The pipeline is the same as service.ts (front-end -> ToolDefinition[] -> rules), decomposed so that a keystroke
+ * inside one tool's registration re-analyses that tool only:
+ *  - the other registrations are blanked out (replaced by spaces, newlines kept, so every offset is unchanged) and
+ *    the front-end runs on that text: it sees the imports, consts and the one edited tool;
+ *  - the other tools and their findings are taken from the previous version, their offsets shifted by the edit;
+ *  - per-tool rules run on the edited tool only; server- and file-level rules run on the merged set.
+ * Anything unusual (an edit outside a tool, a syntax error, a different tool count, Python) takes the full path.
+ * test/protocol/incremental.test.ts checks the result equals a full analysis.
+ */
+import { analyzeSource } from '../analysis/analyze';
+import type { AnalysisResult, FileHost, ToolDefinition } from '../analysis/model';
+import { RULES, runRules } from '../rules';
+import type { Finding, Rule } from '../rules/types';
+import type { FileAnalysis } from '../service';
+import type { ToolsmithSettings } from '../../../common/settings';
+
+export interface IncrementalState {
+  file: string;
+  text: string;
+  settings: ToolsmithSettings;
+  result: AnalysisResult;
+  /** Findings of the per-tool rules, one list per tool (same order as result.tools). */
+  perTool: Finding[][];
+}
+
+/** Rules that only look at one tool at a time can be re-run for the edited tool alone. */
+const PER_TOOL_RULES: Rule[] = RULES.filter((r) => r.checkTool && !r.checkServer && !r.checkFile);
+const WHOLE_FILE_RULES: Rule[] = RULES.filter((r) => !PER_TOOL_RULES.includes(r));
+
+/** Below this many tools a full analysis is cheap enough. */
+const MIN_TOOLS = 4;
+
+type Log = (message: string) => void;
+
+function ruleErrorLogger(file: string, log: Log) {
+  return (ruleId: string, err: unknown) => log(`rule ${ruleId} failed on ${file}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+}
+
+function finish(state: IncrementalState, fileFindings: Finding[]): FileAnalysis {
+  return { file: state.file, result: state.result, findings: [...state.perTool.flat(), ...fileFindings] };
+}
+
+/** The full path, decomposed per tool so the next keystroke can be incremental. */
+export function analyzeFull(file: string, text: string, host: FileHost, settings: ToolsmithSettings, log: Log): { analysis: FileAnalysis; state: IncrementalState } {
+  const result = analyzeSource(file, text, host);
+  const ctx = { settings, textOf: (f: string) => (f === file ? text : host.readFile(f)) };
+  const onError = ruleErrorLogger(file, log);
+  const perTool = result.tools.map((t) => runRules({ tools: [t], files: result.files }, ctx, onError, PER_TOOL_RULES));
+  const state: IncrementalState = { file, text, settings, result, perTool };
+  return { analysis: finish(state, runRules(result, ctx, onError, WHOLE_FILE_RULES)), state };
+}
+
+/**
+ * Shifts every offset at or after `from` by `delta`, in place: spans of this file and `*Offset` numbers. In place
+ * because the previous state is dropped right after (a failed incremental step is replaced by a full analysis).
+ * `seen` spans one step, so an object reachable twice (a tool's span reused by its finding) moves once.
+ */
+function shift<T>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
+  const walk = (v: unknown): void => {
+    // Findings share span objects with their tool: each object is moved once.
+    if (!v || typeof v !== 'object' || seen.has(v)) return;
+    seen.add(v);
+    if (Array.isArray(v)) {
+      for (const x of v) walk(x);
+      return;
+    }
+    if (!v || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    const isSpan = o.file === file && typeof o.start === 'number' && typeof o.end === 'number';
+    for (const [k, x] of Object.entries(o)) {
+      if (typeof x === 'number') {
+        if (((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset')) && x >= from) o[k] = x + delta;
+      } else if (x && typeof x === 'object') walk(x);
+    }
+  };
+  walk(value);
+  return value;
+}
+
+function blankOut(text: string, spans: { start: number; end: number }[]): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const s of [...spans].sort((a, b) => a.start - b.start)) {
+    parts.push(text.slice(last, s.start), text.slice(s.start, s.end).replace(/[^\r\n]/g, ' '));
+    last = s.end;
+  }
+  parts.push(text.slice(last));
+  return parts.join('');
+}
+
+/**
+ * Re-analyses only the tool whose registration contains the edit between `prev.text` and `text`; undefined when the
+ * edit does not allow it (the caller then takes the full path).
+ */
+export function analyzeIncremental(
+  prev: IncrementalState,
+  text: string,
+  host: FileHost,
+  settings: ToolsmithSettings,
+  log: Log,
+): { analysis: FileAnalysis; state: IncrementalState } | undefined {
+  const { file, result } = prev;
+  if (settings !== prev.settings || result.tools.length < MIN_TOOLS) return undefined;
+  if (result.tools.some((t) => t.language !== 'typescript')) return undefined;
+  if (result.files.some((f) => f.syntaxErrors.length > 0)) return undefined;
+  const old = prev.text;
+  // The edited region: [p, oldEnd) in the old text became [p, newEnd) in the new one.
+  const max = Math.min(old.length, text.length);
+  let p = 0;
+  while (p < max && old.charCodeAt(p) === text.charCodeAt(p)) p++;
+  let s = 0;
+  while (s < max - p && old.charCodeAt(old.length - 1 - s) === text.charCodeAt(text.length - 1 - s)) s++;
+  const oldEnd = old.length - s;
+  const delta = text.length - old.length;
+  if (p === old.length && delta === 0) return { analysis: finish(prev, runWholeFile(prev, text, host, settings, log)), state: prev };
+  const k = result.tools.findIndex((t) => t.registration.span.file === file && t.registration.span.start < p && oldEnd < t.registration.span.end);
+  if (k < 0) return undefined;
+  const edited = result.tools[k];
+  // Other tools, moved to the new text's offsets (the ones before the edit are untouched).
+  const seen = new WeakSet<object>();
+  const others = result.tools.map((t, i) => (i === k ? t : shift(t, file, oldEnd, delta, seen)));
+  const blanked = blankOut(
+    text,
+    others.filter((_, i) => i !== k).map((t) => t.registration.span),
+  );
+  const partial = analyzeSource(file, blanked, host);
+  if (partial.tools.length !== 1 || partial.files.some((f) => f.syntaxErrors.length > 0)) return undefined;
+  const fresh = partial.tools[0];
+  if (fresh.registration.span.start !== edited.registration.span.start) return undefined;
+  const tools: ToolDefinition[] = others.map((t, i) => (i === k ? fresh : t));
+  const files = partial.files.map((f) => {
+    const before = result.files.find((x) => x.file === f.file);
+    return before ? { ...f, dependencies: [...new Set([...f.dependencies, ...before.dependencies])] } : f;
+  });
+  const merged: AnalysisResult = { tools, files };
+  const ctx = { settings, textOf: (f: string) => (f === file ? text : host.readFile(f)) };
+  const onError = ruleErrorLogger(file, log);
+  const perTool = prev.perTool.map((list, i) =>
+    i === k ? runRules({ tools: [fresh], files }, ctx, onError, PER_TOOL_RULES) : shift(list, file, oldEnd, delta, seen),
+  );
+  const state: IncrementalState = { file, text, settings, result: merged, perTool };
+  return { analysis: finish(state, runRules(merged, ctx, onError, WHOLE_FILE_RULES)), state };
+}
+
+function runWholeFile(prev: IncrementalState, text: string, host: FileHost, settings: ToolsmithSettings, log: Log): Finding[] {
+  const ctx = { settings, textOf: (f: string) => (f === prev.file ? text : host.readFile(f)) };
+  return runRules(prev.result, ctx, ruleErrorLogger(prev.file, log), WHOLE_FILE_RULES);
+}
