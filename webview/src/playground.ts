@@ -138,10 +138,26 @@ function renderServer(): void {
   updateActions();
 }
 
+/** Sets the picker's value now and again once freshly slotted options are known to the component. */
+function setPickerValue(v: string): void {
+  toolPicker.value = v;
+  requestAnimationFrame(() => {
+    if (toolPicker.value !== v) toolPicker.value = v;
+  });
+}
+
+let pickerKey = '';
 function renderPicker(): void {
+  // Re-slotting identical options would reset the component's selection for nothing.
+  const key = JSON.stringify([state.server?.status === 'running', state.tools.map((t) => [t.name, t.title])]);
+  if (key === pickerKey) {
+    if (state.selected) setPickerValue(state.selected);
+    return;
+  }
+  pickerKey = key;
   toolPicker.replaceChildren(...state.tools.map((t) => h('vscode-option', { value: t.name, description: t.title ?? '' }, t.title ? `${t.title} (${t.name})` : t.name)));
   if (state.tools.length === 0) toolPicker.append(h('vscode-option', { value: '' }, state.server?.status === 'running' ? '(no tools)' : '(start the server to list its tools)'));
-  if (state.selected) toolPicker.value = state.selected;
+  if (state.selected) setPickerValue(state.selected);
 }
 
 function currentTool(): ToolView | undefined {
@@ -153,7 +169,7 @@ function selectTool(name: string | undefined, args?: JsonObject): void {
   state.selected = tool?.name;
   persisted.selected = state.selected;
   vscode.setState(persisted);
-  toolPicker.value = state.selected ?? '';
+  setPickerValue(state.selected ?? '');
   state.pending = undefined;
   notice.hidden = true;
   toolHead.replaceChildren();

@@ -252,10 +252,9 @@ class StringEditor implements Editor {
     const v = this.input.value;
     if (v === '') return undefined;
     if (this.m.format === 'date-time') {
-      // datetime-local gives local "YYYY-MM-DDTHH:MM[:SS]"; the schema wants RFC 3339 with an offset.
-      const full = /T\d\d:\d\d$/.test(v) ? `${v}:00` : v;
-      const d = new Date(full);
-      return Number.isNaN(d.getTime()) ? v : `${full}${offset(d)}`;
+      // datetime-local gives local "YYYY-MM-DDTHH:MM[:SS]"; send RFC 3339 in UTC ("Z"), which every validator accepts.
+      const d = new Date(/T\d\d:\d\d$/.test(v) ? `${v}:00` : v);
+      return Number.isNaN(d.getTime()) ? v : d.toISOString().replace(/\.000Z$/, 'Z');
     }
     if (this.m.format === 'time') {
       const full = /^\d\d:\d\d$/.test(v) ? `${v}:00` : v;
@@ -333,6 +332,7 @@ class BooleanEditor implements Editor {
   readonly el: HTMLElement;
   private readonly box?: Checkbox;
   private readonly select?: Select;
+  private current = '';
   constructor(twoState: boolean) {
     if (twoState) {
       this.box = h('vscode-checkbox', { label: 'true' }) as Checkbox;
@@ -340,17 +340,23 @@ class BooleanEditor implements Editor {
     } else {
       // An optional boolean without default has three states: unset (omitted), true, false.
       this.select = h('vscode-single-select', {}, h('vscode-option', { value: '' }, '(not set)'), h('vscode-option', { value: 'true' }, 'true'), h('vscode-option', { value: 'false' }, 'false')) as Select;
+      this.select.addEventListener('change', () => (this.current = this.select!.value));
       this.el = this.select;
     }
   }
   get(): unknown {
     if (this.box) return this.box.checked;
-    const v = this.select!.value;
-    return v === '' ? undefined : v === 'true';
+    return this.current === '' ? undefined : this.current === 'true';
   }
   set(v: unknown): void {
     if (this.box) this.box.checked = v === true;
-    else this.select!.value = v === true ? 'true' : v === false ? 'false' : '';
+    else {
+      this.current = v === true ? 'true' : v === false ? 'false' : '';
+      this.select!.value = this.current;
+      requestAnimationFrame(() => {
+        if (this.select!.value !== this.current) this.select!.value = this.current;
+      });
+    }
   }
   child(): undefined {
     return undefined;
@@ -363,21 +369,37 @@ class BooleanEditor implements Editor {
 
 class EnumEditor implements Editor {
   readonly el: Select;
+  /**
+   * The chosen option index as a string ('' = none), kept here: the component applies a value set before its
+   * options are slotted in only later, and a call right after a history re-run must not read it half-updated.
+   */
+  private current = '';
   constructor(
     private readonly options: Option[],
-    required: boolean,
+    private readonly required: boolean,
   ) {
     this.el = h('vscode-single-select', {}) as Select;
     this.el.append(h('vscode-option', { value: '' }, required ? '(choose)' : '(not set)'));
     options.forEach((o, i) => this.el.append(h('vscode-option', { value: String(i) }, o.label)));
+    this.el.addEventListener('change', () => (this.current = this.el.value));
+    // A required single choice (a discriminator const) has nothing to choose: take it.
+    if (required && options.length === 1) this.choose('0');
+  }
+  private choose(v: string): void {
+    this.current = v;
+    this.el.value = v;
+    // Options arrive through a slot: apply again once the component has seen them.
+    requestAnimationFrame(() => {
+      if (this.el.value !== this.current) this.el.value = this.current;
+    });
   }
   get(): unknown {
-    const v = this.el.value;
-    return v === '' ? undefined : this.options[Number(v)]?.value;
+    return this.current === '' ? undefined : this.options[Number(this.current)]?.value;
   }
   set(v: unknown): void {
     const i = this.options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(v));
-    this.el.value = v === undefined || i < 0 ? '' : String(i);
+    if (v === undefined && this.required && this.options.length === 1) this.choose('0');
+    else this.choose(v === undefined || i < 0 ? '' : String(i));
   }
   child(): undefined {
     return undefined;

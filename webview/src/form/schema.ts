@@ -158,7 +158,7 @@ export function classify(input: Schema, root: Schema): Model {
       if (!props || Object.keys(props).length === 0) {
         if (s.additionalProperties === false) return { kind: 'object', properties: [] };
         const values = isObj(s.additionalProperties) ? s.additionalProperties : {};
-        if (isObj(s.patternProperties) || isObj(s.propertyNames)) return { kind: 'json', reason: 'patternProperties are edited as JSON' };
+        if (isObj(s.patternProperties) || (isObj(s.propertyNames) && Object.keys(s.propertyNames).some((k) => k !== 'type'))) return { kind: 'json', reason: 'patternProperties are edited as JSON' };
         return { kind: 'record', values };
       }
       return {
