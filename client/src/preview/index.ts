@@ -7,13 +7,16 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ToolsRequest, WorkspaceToolsRequest, type ToolSummary, type ToolsResult, type WorkspaceToolsResult } from '../../../common/protocol';
 import { PreviewPanel } from './panel';
-import { LiveSessions } from './sessions';
+import { LiveSessions, playgroundSessions } from './sessions';
+import type { ServerManager } from '../servers/manager';
 
 export const PREVIEW_COMMAND = 'toolsmith.previewContract';
 
 export interface PreviewRegistration {
   client: LanguageClient;
   log: vscode.LogOutputChannel | vscode.OutputChannel;
+  /** The playground's server manager: servers it already runs are compared without starting a second process. */
+  servers?: ServerManager;
 }
 
 /** What the command may be called with: CodeLens args, a tree item, an explorer/editor URI, or nothing. */
@@ -61,8 +64,9 @@ async function pickTool(client: LanguageClient, preferUri?: string): Promise<Too
   return picked?.tool;
 }
 
-export function registerPreview(context: vscode.ExtensionContext, { client, log }: PreviewRegistration): LiveSessions {
+export function registerPreview(context: vscode.ExtensionContext, { client, log, servers }: PreviewRegistration): LiveSessions {
   const sessions = new LiveSessions();
+  if (servers) sessions.external = playgroundSessions(servers);
   const deps = { client, log, sessions, extensionUri: context.extensionUri };
   context.subscriptions.push(
     { dispose: () => void sessions.disposeAll() },

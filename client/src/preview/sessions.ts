@@ -3,12 +3,54 @@
  * Client over stdio, see live.ts) and stops them when the extension deactivates. A playground session registry can be
  * plugged in through `external`: a server the playground already runs is then used instead of starting a second one.
  */
+import * as path from 'node:path';
 import { startLiveSession, type LiveSession } from './live';
 import type { LaunchSpec } from './launch';
+import type { ServerManager } from '../servers/manager';
+import type { McpSession } from '../servers/session';
+import type { JsonSchema } from '../../../server/src/analysis/model';
 
 export interface ExternalSessions {
   /** A running session whose server runs `file`, if the playground has one. */
   running(file: string): LiveSession | undefined;
+  /** Restarts that session (the playground owns it). */
+  restart?(file: string): Promise<LiveSession | undefined>;
+}
+
+/**
+ * The playground's sessions (client/src/servers/manager.ts) seen as live sources: a configured or detected server
+ * whose arguments name the file. Start times are recorded from the sessions' status events.
+ */
+export function playgroundSessions(manager: ServerManager): ExternalSessions {
+  const startedAt = new WeakMap<McpSession, number>();
+  const watch = (s: McpSession) =>
+    s.on('status', (status) => {
+      if (status === 'starting') startedAt.set(s, Date.now());
+    });
+  manager.on('session', (_config, s) => watch(s));
+  const idFor = (file: string) =>
+    manager.configs.find((c) => c.detected?.sourceFile === file || c.args.some((a) => path.resolve(c.cwd ?? path.dirname(file), a) === file))?.id;
+  const wrap = (s: McpSession, file: string): LiveSession => ({
+    startedAt: startedAt.get(s) ?? Date.now(),
+    entryFile: file,
+    owner: 'playground',
+    // The SDK's Tool objects are JSON values.
+    listTools: async () => (await s.listTools()) as unknown as JsonSchema[],
+    close: async () => undefined, // the playground decides when its servers stop
+    stderrTail: () => s.stderrTail.join('\n'),
+  });
+  return {
+    running(file) {
+      const id = idFor(file);
+      const s = id ? manager.existingSession(id) : undefined;
+      return s?.running ? wrap(s, file) : undefined;
+    },
+    async restart(file) {
+      const id = idFor(file);
+      if (!id || !manager.existingSession(id)?.running) return undefined;
+      return wrap(await manager.restart(id), file);
+    },
+  };
 }
 
 export class LiveSessions {
@@ -34,6 +76,8 @@ export class LiveSessions {
   }
 
   async restart(file: string, spec: LaunchSpec): Promise<LiveSession> {
+    const external = await this.external?.restart?.(file);
+    if (external) return external;
     const s = this.own.get(file);
     this.own.delete(file);
     await s?.close().catch(() => undefined);
