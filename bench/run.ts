@@ -1,0 +1,249 @@
+/**
+ * `npm run bench`: every figure of issue 8 measured in one run, written to bench/results.json and BENCHMARKS.md.
+ * Machines here are shared and noisy, so each figure is a median and, where a target exists, a ratio of two things
+ * measured interleaved in the same process. A figure that could not be measured is recorded as null with the reason —
+ * never made up.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import ts from 'typescript';
+import { parser as pythonParser } from '@lezer/python';
+import { analyzeFile } from '../server/src/service';
+import { createFileHost } from '../server/src/host';
+import { DEFAULT_SETTINGS } from '../common/settings';
+import { clearSchemaCache } from '../server/src/analysis/typescript';
+import { generateServer as generateTsServer } from './ts-analysis';
+import { generatePythonServer } from './py-analysis';
+import { writeMixedWorkspace } from './corpus';
+import { comparePeers } from './cli-peers';
+import { measureLspLatency } from './lsp-latency';
+import { LspClient } from '../test/protocol/harness';
+
+const root = path.resolve(__dirname, '..');
+type Figure = number | null;
+const results: Record<string, unknown> = { date: new Date().toISOString(), machine: `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, node ${process.version}` };
+const notes: string[] = [];
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
+
+async function measure(key: string, fn: () => Promise<void> | void): Promise<void> {
+  const t0 = Date.now();
+  try {
+    await fn();
+    console.log(`[bench] ${key} done in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    notes.push(`${key}: not measured — ${reason}`);
+    console.error(`[bench] ${key} FAILED: ${reason}`);
+  }
+}
+
+/** Full analysis (front-end + contract + every rule) over the parser alone, interleaved runs, medians. */
+function analysisOverParse(file: string, text: string, parse: () => void, beforeEach: () => void, runs: number) {
+  const host = createFileHost();
+  const parseMs: number[] = [];
+  const fullMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    parse();
+    beforeEach();
+    analyzeFile(file, text, host, DEFAULT_SETTINGS);
+  }
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    parse();
+    parseMs.push(performance.now() - t0);
+    beforeEach();
+    t0 = performance.now();
+    analyzeFile(file, text, host, DEFAULT_SETTINGS);
+    fullMs.push(performance.now() - t0);
+  }
+  const p = median(parseMs);
+  const a = median(fullMs);
+  return { lines: text.split('\n').length, parseMs: round(p), analysisMs: round(a), ratio: round(a / p) };
+}
+
+async function main() {
+  const quick = process.argv.includes('--quick');
+  const runs = quick ? 5 : 11;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-bench-'));
+
+  await measure('ts.analysisOverParse', () => {
+    const sizes: Record<string, unknown> = {};
+    for (const [lines, tools] of [[500, 20], [2000, 80], [5000, 200]] as const) {
+      const text = generateTsServer(tools, lines);
+      const file = path.join(tmp, `ts-${lines}.ts`);
+      fs.writeFileSync(file, text);
+      sizes[lines] = analysisOverParse(file, text, () => ts.createSourceFile(file, text, ts.ScriptTarget.Latest), clearSchemaCache, runs);
+    }
+    results['ts.sizes'] = sizes;
+    results['ts.analysisOverParse'] = (sizes[5000] as { ratio: number }).ratio;
+  });
+
+  await measure('py.analysisOverParse', () => {
+    const sizes: Record<string, unknown> = {};
+    for (const [lines, tools] of [[500, 20], [2000, 80], [5000, 200]] as const) {
+      const text = generatePythonServer(tools, lines);
+      const file = path.join(tmp, `py_${lines}.py`);
+      fs.writeFileSync(file, text);
+      sizes[lines] = analysisOverParse(file, text, () => pythonParser.parse(text), () => {}, runs);
+    }
+    results['py.sizes'] = sizes;
+    results['py.analysisOverParse'] = (sizes[5000] as { ratio: number }).ratio;
+  });
+
+  await measure('lsp', async () => {
+    const r = await measureLspLatency({ keystrokes: quick ? 100 : 300 });
+    results['lsp.p50Ms'] = round(r.p50Ms, 1);
+    results['lsp.p95Ms'] = round(r.p95Ms, 1);
+    results['lsp.detail'] = r;
+  });
+
+  await measure('workspace', async () => {
+    const dir = path.join(tmp, 'workspace');
+    const counts = writeMixedWorkspace(dir, 1000);
+    const client = await LspClient.start({ workspaceFolders: [dir] });
+    try {
+      const t0 = performance.now();
+      const scanned = await client.scanned(600_000);
+      const wall = performance.now() - t0;
+      const status = fs.readFileSync(`/proc/${client.process.pid}/status`, 'utf8');
+      const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+      results['workspace.scanMs'] = Math.round(scanned.durationMs ?? wall);
+      results['workspace.rssMB'] = Math.round(rssKb / 1024);
+      results['workspace.detail'] = { files: counts, ...scanned, wallMsFromInitialize: Math.round(wall) };
+    } finally {
+      client.process.kill();
+    }
+  });
+
+  await measure('cli.overFastestPeer', async () => {
+    const r = await comparePeers({ runs: quick ? 3 : 5 });
+    results['cli.overFastestPeer'] = r.overFastestPeer;
+    results['cli.detail'] = r;
+  });
+
+  await measure('playground', async () => {
+    const modPath = path.join(root, 'bench', 'playground.ts');
+    if (!fs.existsSync(modPath)) throw new Error('bench/playground.ts is missing');
+    const mod = (await import(modPath)) as { measurePlayground?: () => Promise<{ ratio: number } & Record<string, unknown>> };
+    if (!mod.measurePlayground) throw new Error('bench/playground.ts exports no measurePlayground()');
+    const r = await mod.measurePlayground();
+    results['playground.callOverheadRatio'] = round(r.ratio);
+    results['playground.detail'] = r;
+  });
+
+  await measure('playground.formRenderMs', async () => {
+    const modPath = path.join(root, 'bench', 'form-render.ts');
+    if (!fs.existsSync(modPath)) throw new Error('bench/form-render.ts is missing');
+    const mod = (await import(modPath)) as { measureFormRender?: () => Promise<{ medianMs: number } & Record<string, unknown>> };
+    if (!mod.measureFormRender) throw new Error('bench/form-render.ts exports no measureFormRender()');
+    const r = await mod.measureFormRender();
+    results['playground.formRenderMs'] = round(r.medianMs, 1);
+  });
+
+  await measure('bundle', () => {
+    const kb = (f: string) => Math.round(fs.statSync(path.join(root, 'dist', f)).size / 1024);
+    results['bundle.clientKB'] = kb('client.js');
+    results['bundle.serverKB'] = kb('server.js');
+    results['bundle.cliKB'] = kb('cli.js');
+    const webview = fs.readdirSync(path.join(root, 'dist', 'webview')).filter((f) => f.endsWith('.js'));
+    results['bundle.webviewKB'] = webview.reduce((s, f) => s + kb(path.join('webview', f)), 0);
+  });
+
+  await measure('activation.ms', () => {
+    // Written by the code-server end-to-end suite from the extension's own log line ("Toolsmith activated in N ms").
+    const file = path.join(root, 'test-results', 'activation.json');
+    if (!fs.existsSync(file)) throw new Error('test-results/activation.json is missing: run `npm run test:e2e` first');
+    results['activation.ms'] = (JSON.parse(fs.readFileSync(file, 'utf8')) as { ms: number }).ms;
+  });
+
+  results.notes = notes;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.writeFileSync(path.join(root, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
+  fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), renderMarkdown());
+  console.log(renderTable());
+}
+
+const TARGETS: [string, string, string][] = [
+  ['ts.analysisOverParse', '≤ 2', 'full TS analysis / createSourceFile, 5,000 lines, 200 tools'],
+  ['py.analysisOverParse', '≤ 2', 'full Python analysis / @lezer/python parse, 5,000 lines, 200 tools'],
+  ['lsp.p50Ms', '', 'didChange -> publishDiagnostics, 2,000-line file, 80 tools'],
+  ['lsp.p95Ms', '≤ 30', 'same, p95'],
+  ['workspace.scanMs', '', 'cold scan of 1,000 generated files (TS + Python)'],
+  ['workspace.rssMB', '', 'server memory after the scan'],
+  ['cli.overFastestPeer', '≤ 0.5', 'toolsmith check / fastest of fastmcp-lint, mcpolish (whole process)'],
+  ['playground.callOverheadRatio', '≤ 1.2', 'tools/call through the playground session / bare SDK client'],
+  ['playground.formRenderMs', '', '100-field form rendered in headless Chromium'],
+  ['bundle.clientKB', '≤ 300', 'dist/client.js'],
+  ['bundle.serverKB', '', 'dist/server.js'],
+  ['bundle.webviewKB', '', 'dist/webview/*.js'],
+  ['activation.ms', '', 'from the extension log in the code-server e2e'],
+];
+
+function cell(key: string): string {
+  const v = results[key] as Figure | undefined;
+  return v === undefined || v === null || Number.isNaN(v) ? 'not measured' : String(v);
+}
+
+function renderTable(): string {
+  const rows = TARGETS.map(([k, t, what]) => `${k.padEnd(30)} ${cell(k).padStart(12)}  ${t.padEnd(6)} ${what}`);
+  return ['figure                               value  target what', ...rows, ...notes.map((n) => `note: ${n}`)].join('\n');
+}
+
+function renderMarkdown(): string {
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Measured by \`npm run bench\` on ${results.machine as string}, ${results.date as string}. Medians of interleaved runs in one process;`,
+    'ratios are the figures to compare (the machine is shared and noisy). Raw data: bench/results.json.',
+    '',
+    '| figure | value | target | what |',
+    '| --- | --- | --- | --- |',
+    ...TARGETS.map(([k, t, what]) => `| \`${k}\` | ${cell(k)} | ${t} | ${what} |`),
+    '',
+  ];
+  for (const lang of ['ts', 'py']) {
+    const sizes = results[`${lang}.sizes`] as Record<string, { lines: number; parseMs: number; analysisMs: number; ratio: number }> | undefined;
+    if (!sizes) continue;
+    lines.push(`## ${lang === 'ts' ? 'TypeScript' : 'Python'}: cost by file size`, '', '| lines | parse ms | full analysis ms | ratio |', '| --- | --- | --- | --- |');
+    for (const s of Object.values(sizes)) lines.push(`| ${s.lines} | ${s.parseMs} | ${s.analysisMs} | ${s.ratio} |`);
+    lines.push('');
+  }
+  const cli = results['cli.detail'] as { files: number; tools: number; medianMs: Record<string, number>; findings: Record<string, { total: number; byTool: Record<string, string[]> }> } | undefined;
+  if (cli) {
+    lines.push(
+      '## Peer linters on the same Python corpus',
+      '',
+      `${cli.files} generated FastMCP files, ${cli.tools} tools (six tool shapes, five of them flawed: vague name and error as success; missing`,
+      'descriptions, docstring Args that name a missing parameter and sync network I/O; a readOnlyHint on a delete;',
+      'a raw SQL tool piped to a shell; a float count and an unchecked path).',
+      '',
+      '| linter | median ms (whole process) | findings | tools with at least one finding |',
+      '| --- | --- | --- | --- |',
+    );
+    for (const [name, ms] of Object.entries(cli.medianMs)) {
+      const f = cli.findings[name];
+      lines.push(`| ${name} | ${ms} | ${f?.total ?? 0} | ${f ? Object.keys(f.byTool).length : 0} |`);
+    }
+    lines.push('', 'What each linter reports on one tool of each shape (first file):', '', '| tool | toolsmith | fastmcp-lint | mcpolish |', '| --- | --- | --- | --- |');
+    const sample = Object.keys(cli.findings.toolsmith?.byTool ?? {}).filter((t) => /_[0-5]$/.test(t)).slice(0, 6);
+    for (const tool of sample) {
+      const col = (n: string) => [...new Set(cli.findings[n]?.byTool[tool] ?? [])].join(', ') || '—';
+      lines.push(`| \`${tool}\` | ${col('toolsmith')} | ${col('fastmcp-lint')} | ${col('mcpolish')} |`);
+    }
+    lines.push('');
+  }
+  if (notes.length) lines.push('## Not measured', '', ...notes.map((n) => `- ${n}`), '');
+  return lines.join('\n');
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
