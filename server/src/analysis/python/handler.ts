@@ -8,6 +8,9 @@ import type { CallFact, HandlerDefinition, ReturnFact } from '../model';
 import type { PyModule } from './module';
 import { argsOf, child, children, dottedName, kwargsWithNames, meaningful, stringValue } from './syntax';
 
+/** Calls whose result no longer carries the caller's text (numbers, lengths, shell-quoted words). */
+const CUTS_TAINT = /^(int|float|bool|len|hash|abs|round|shlex\.quote|shlex\.join|pipes\.quote)$/;
+
 export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]): HandlerDefinition {
   const body = child(fn, 'Body');
   const nameNode = child(fn, 'VariableName');
@@ -19,19 +22,36 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
   const raises: HandlerDefinition['raises'] = [];
   /** local name -> handler parameters its value derives from. */
   const taint = new Map<string, Set<string>>(paramNames.map((p) => [p, new Set([p])]));
+  const assignTo = (target: SyntaxNode, ps: string[], strong: boolean): void => {
+    if (target.name !== 'VariableName') return; // attributes / subscripts of other objects: not a local alias
+    const name = mod.src(target);
+    const next = new Set(strong ? [] : taint.get(name) ?? []);
+    for (const p of ps) next.add(p);
+    if (next.size) taint.set(name, next);
+    else taint.delete(name);
+  };
   /** local name -> qualified callee of the call that produced it (`client = httpx.Client()`). */
   const instanceOf = new Map<string, string>();
   /** names bound by `except X as e`. */
   const errorVars = new Set<string>();
-  let containment = false;
 
+  /**
+   * Handler parameters whose value flows into `node`: names read directly or through a tainted local, inside
+   * f-strings, concatenation, `%` / `.format`, attributes and subscripts. Not followed: keyword names (`f(name=...)`),
+   * lambda parameters, and calls that turn a value into a number or a shell-quoted word (`int(x)`, `len(x)`,
+   * `shlex.quote(x)`): what comes out of those is no longer the caller's text.
+   */
   const paramsIn = (node: SyntaxNode): string[] => {
     const found = new Set<string>();
     node.cursor().iterate((n) => {
       if (n.name === 'VariableName') {
+        const next = n.node.nextSibling;
+        if (next?.name === 'AssignOp' && n.node.parent?.name === 'ArgList') return false; // keyword name
         const t = taint.get(mod.src(n));
         if (t) for (const p of t) found.add(p);
-      }
+      } else if (n.name === 'ParamList') return false;
+      else if (n.name === 'CallExpression' && n.node.firstChild && CUTS_TAINT.test(calleeName(n.node.firstChild))) return false;
+      return undefined;
     });
     return [...found];
   };
@@ -162,6 +182,8 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
         case 'LambdaExpression':
           return false; // nested definitions run elsewhere
         case 'AssignStatement':
+        case 'UpdateStatement':
+        case 'NamedExpression':
         case 'WithStatement':
         case 'TryStatement':
         case 'ForStatement':
@@ -175,21 +197,40 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
       const c = ref.node;
       switch (c.name) {
         case 'AssignStatement': {
-          const parts = children(c);
-          const opIdx = parts.findIndex((p) => p.name === 'AssignOp');
-          const value = opIdx >= 0 ? parts[parts.length - 1] : undefined;
-          if (value) {
-            const ps = paramsIn(value);
-            for (const target of parts.slice(0, opIdx)) {
-              if (target.name !== 'VariableName') continue;
-              const name = mod.src(target);
-              if (ps.length) taint.set(name, new Set([...(taint.get(name) ?? []), ...ps]));
-              if (value.name === 'CallExpression' && value.firstChild) {
-                const q = calleeName(value.firstChild);
-                if (/^[\w.]+$/.test(q)) instanceOf.set(name, q);
-              }
-            }
+          // `a = b = value`, `x: T = value`, `a, b = p, q` (paired when the counts match).
+          const parts = children(c).filter((p) => p.name !== 'TypeDef');
+          const segments: SyntaxNode[][] = [[]];
+          for (const p of parts) {
+            if (p.name === 'AssignOp') segments.push([]);
+            else if (p.name !== ',') segments[segments.length - 1].push(p);
           }
+          if (segments.length < 2) break;
+          const values = segments.pop()!;
+          // A top-level statement runs once, in order: it replaces what the name held. Inside a branch or a loop
+          // the old value may survive, so taints add up.
+          const strong = c.parent?.from === body?.from && c.parent?.to === body?.to;
+          for (const targets of segments) {
+            targets.forEach((target, i) => {
+              const value = targets.length === values.length ? values[i] : values.length === 1 ? values[0] : undefined;
+              assignTo(target, value ? paramsIn(value) : values.flatMap(paramsIn), strong);
+              if (value?.name === 'CallExpression' && value.firstChild && target.name === 'VariableName') {
+                const q = calleeName(value.firstChild);
+                if (/^[\w.]+$/.test(q)) instanceOf.set(mod.src(target), q);
+              }
+            });
+          }
+          break;
+        }
+        case 'UpdateStatement': {
+          // cmd += name
+          const parts = children(c);
+          if (parts[0]?.name === 'VariableName' && parts[2]) assignTo(parts[0], paramsIn(parts[2]), false);
+          break;
+        }
+        case 'NamedExpression': {
+          // (n := name)
+          const parts = children(c);
+          if (parts[0]?.name === 'VariableName' && parts[2]) assignTo(parts[0], paramsIn(parts[2]), false);
           break;
         }
         case 'WithStatement': {
@@ -240,9 +281,12 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
             const argList = child(c, 'ArgList');
             const args = kwargsWithNames(argsOf(argList), mod.text);
             const shell = args.some((a) => a.name === 'shell' && mod.src(a.value) === 'True');
-            calls.push({ callee: q, span: mod.span(c), paramsInArgs: argList ? paramsIn(argList) : [], shell, awaited: c.parent?.name === 'AwaitExpression' });
-            if (/(\.is_relative_to|os\.path\.commonpath|\.relative_to)$/.test(q)) containment = true;
-            if (/\.startswith$/.test(q) && /(resolve|realpath|abspath)/.test(mod.text.slice(fn.from, fn.to))) containment = true;
+            const reached = new Set(argList ? paramsIn(argList) : []);
+            // A method call reads its receiver too: `(ROOT / path).read_text()`, `target.unlink()`. A receiver that
+            // is itself a call (`Path(path).read_text()`) already has its own fact.
+            const receiver = callee.name === 'MemberExpression' ? callee.firstChild : null;
+            if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of paramsIn(receiver)) reached.add(p);
+            calls.push({ callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression' });
           }
           break;
         }
@@ -260,6 +304,68 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     returns,
     raises,
     returnAnnotation: retAnn ? mod.src(retAnn) : undefined,
-    hasPathContainmentCheck: containment,
+    hasPathContainmentCheck: hasContainmentCheck(mod, fn, 0),
   };
+}
+
+const NORMALIZES = /^(os\.path\.(realpath|abspath|normpath)|posixpath\.(realpath|abspath|normpath)|ntpath\.(realpath|abspath|normpath))$/;
+
+/**
+ * Does `fn` (or a same-file helper it calls, two levels deep) refuse paths outside a root? Accepted:
+ * `.is_relative_to(...)` / `.relative_to(...)`, `os.path.commonpath(...)`, and `.startswith(...)` on a value that went
+ * through `.resolve()` / `os.path.realpath|abspath|normpath` (a plain string prefix without that lets `../` through).
+ */
+function hasContainmentCheck(mod: PyModule, fn: SyntaxNode, depth: number): boolean {
+  const body = child(fn, 'Body');
+  if (!body) return false;
+  const src = mod.text.slice(body.from, body.to);
+  // Cheap exit for the common handler: no check word and no call to a same-file function.
+  if (!/relative_to|commonpath|startswith/.test(src) && !(depth < 2 && [...mod.functions.keys()].some((name) => src.includes(`${name}(`)))) return false;
+  const normalized = new Set<string>();
+  const isNormalizing = (call: SyntaxNode): boolean => {
+    const callee = call.firstChild;
+    if (!callee) return false;
+    if (callee.name === 'MemberExpression' && callee.lastChild?.name === 'PropertyName' && mod.src(callee.lastChild) === 'resolve') return true;
+    const d = dottedName(callee, mod.text);
+    return !!d && NORMALIZES.test(mod.qualifyName(d));
+  };
+  const carriesNormalized = (node: SyntaxNode): boolean => {
+    let yes = false;
+    node.cursor().iterate((n) => {
+      if (yes) return false;
+      if (n.name === 'VariableName' && normalized.has(mod.src(n))) yes = true;
+      else if (n.name === 'CallExpression' && isNormalizing(n.node)) yes = true;
+      return undefined;
+    });
+    return yes;
+  };
+  let found = false;
+  body.cursor().iterate((ref) => {
+    if (found) return false;
+    if (ref.name === 'FunctionDefinition' || ref.name === 'ClassDefinition' || ref.name === 'LambdaExpression') return false;
+    if (ref.name === 'AssignStatement') {
+      const parts = children(ref.node);
+      const value = parts[parts.length - 1];
+      if (value && value.name !== 'AssignOp' && carriesNormalized(value)) {
+        for (const p of parts) {
+          if (p.name === 'AssignOp') break;
+          if (p.name === 'VariableName') normalized.add(mod.src(p));
+        }
+      }
+      return undefined;
+    }
+    if (ref.name !== 'CallExpression') return undefined;
+    const callee = ref.node.firstChild;
+    if (!callee) return undefined;
+    const prop = callee.name === 'MemberExpression' && callee.lastChild?.name === 'PropertyName' ? mod.src(callee.lastChild) : undefined;
+    if (prop === 'is_relative_to' || prop === 'relative_to') found = true;
+    else if (/^(os\.path|posixpath|ntpath)\.commonpath$/.test(mod.qualifyName(dottedName(callee, mod.text) ?? ''))) found = true;
+    else if (prop === 'startswith' && callee.firstChild && carriesNormalized(callee.firstChild)) found = true;
+    else if (depth < 2 && callee.name === 'VariableName') {
+      const helper = mod.functions.get(mod.src(callee));
+      if (helper && helper !== fn && hasContainmentCheck(mod, helper, depth + 1)) found = true;
+    }
+    return found ? false : undefined;
+  });
+  return found;
 }

@@ -5,9 +5,13 @@
 import type { SyntaxNode } from '@lezer/common';
 import type { JsonValue } from '../model';
 
+/**
+ * Child nodes without comments: lezer keeps `# ...` as Comment nodes wherever they sit (inside a parameter list,
+ * an argument list, a dict), and no fact ever depends on one.
+ */
 export function children(node: SyntaxNode): SyntaxNode[] {
   const out: SyntaxNode[] = [];
-  for (let c = node.firstChild; c; c = c.nextSibling) out.push(c);
+  for (let c = node.firstChild; c; c = c.nextSibling) if (c.name !== 'Comment') out.push(c);
   return out;
 }
 
