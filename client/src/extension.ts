@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { createLanguageClient } from './languageClient';
 import { registerPreview } from './preview';
+import { registerPlayground } from './playground';
 
 let client: LanguageClient | undefined;
 
@@ -13,6 +14,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = createLanguageClient(context, log);
   await client.start();
   registerPreview(context, { client, log });
+  registerPlayground(context, { client, log });
 
   // Activation time is read by the end-to-end suite and the benchmark from this log line.
   log.appendLine(`Toolsmith activated in ${Date.now() - started} ms`);

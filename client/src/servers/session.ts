@@ -117,7 +117,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   private partialStderr = '';
 
   constructor(
-    readonly spec: LaunchSpec,
+    public spec: LaunchSpec,
     options: SessionOptions = {},
   ) {
     super();

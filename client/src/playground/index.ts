@@ -1,0 +1,372 @@
+/**
+ * vscode glue of the playground: discovery over the workspace, the Servers tree, the commands, one output
+ * channel per server, and one webview panel per server driven by PlaygroundController. The logic lives in
+ * vscode-free modules (servers/*, controller.ts); this file only connects them to VS Code.
+ */
+import * as vscode from 'vscode';
+import * as path from 'node:path';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { WorkspaceToolsRequest, type WorkspaceToolsResult, type ToolSummary } from '../../../common/protocol';
+import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, resolveLaunch, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
+import { LaunchRefused, ServerManager } from '../servers/manager';
+import { maskEnv, maskText } from '../servers/secrets';
+import type { McpSession } from '../servers/session';
+import { ServersTree, type Node } from '../servers/tree';
+import { PlaygroundController } from './controller';
+import { makeNonce, playgroundHtml } from './html';
+
+export interface PlaygroundDeps {
+  client?: LanguageClient | (() => LanguageClient | undefined);
+  log: vscode.LogOutputChannel | vscode.OutputChannel;
+}
+
+const CONFIRMED_KEY = 'toolsmith.playground.confirmedCandidates';
+const SOURCE_EXT = /\.(ts|mts|cts|js|mjs|cjs|py)$/;
+
+function reader(folder: vscode.WorkspaceFolder): WorkspaceReader {
+  return {
+    root: folder.uri.fsPath,
+    async readText(p) {
+      try {
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.file(p)));
+      } catch {
+        return undefined;
+      }
+    },
+    async exists(p) {
+      try {
+        await vscode.workspace.fs.stat(vscode.Uri.file(p));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): { manager: ServerManager } {
+  const channels = new Map<string, vscode.OutputChannel>();
+  const inputCache = new Map<string, string>();
+  const lsp = () => (typeof deps.client === 'function' ? deps.client() : deps.client);
+  const folder = () => vscode.workspace.workspaceFolders?.[0];
+
+  const manager = new ServerManager({
+    isTrusted: () => vscode.workspace.isTrusted,
+    resolve: async (c) => {
+      const f = folder();
+      const ws = f ? reader(f) : undefined;
+      return resolveLaunch(c, {
+        workspaceFolder: f?.uri.fsPath ?? process.cwd(),
+        env: process.env,
+        inputCache,
+        readText: async (p) => ws?.readText(p),
+        promptInput: async (input) =>
+          input.type === 'pickString' && input.options?.length
+            ? vscode.window.showQuickPick(input.options, { title: input.description ?? input.id, ignoreFocusOut: true })
+            : vscode.window.showInputBox({ title: `${c.name}: ${input.description ?? input.id}`, password: input.password === true, value: input.default, ignoreFocusOut: true }),
+      });
+    },
+  });
+
+  const channel = (c: ServerConfig): vscode.OutputChannel => {
+    let ch = channels.get(c.id);
+    if (!ch) {
+      ch = vscode.window.createOutputChannel(`MCP: ${c.name}`);
+      channels.set(c.id, ch);
+      context.subscriptions.push(ch);
+    }
+    return ch;
+  };
+
+  manager.on('session', (c, s) => {
+    const ch = channel(c);
+    const stamp = () => new Date().toISOString().slice(11, 23);
+    s.on('status', (st) => {
+      if (st === 'starting') {
+        // Secret env values never reach a log: the env is listed masked, and masked out of the command line too.
+        ch.appendLine(`[${stamp()}] starting: ${maskText(describeLaunch(s.spec), s.spec.env)} (cwd ${s.spec.cwd ?? '.'})`);
+        const env = maskEnv(s.spec.env);
+        if (Object.keys(env).length) ch.appendLine(`[${stamp()}] env: ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+      } else if (st === 'running') {
+        ch.appendLine(`[${stamp()}] running: ${s.serverInfo?.name ?? '?'} ${s.serverInfo?.version ?? ''}, protocol ${s.protocolVersion ?? '?'}, ${s.tools.length} tools`);
+      } else ch.appendLine(`[${stamp()}] ${st}${s.lastError && (st === 'crashed' || st === 'failed') ? `: ${s.lastError.message}` : ''}`);
+    });
+    s.on('stderr', (line) => ch.appendLine(line));
+    s.on('warning', (w) => ch.appendLine(`[${stamp()}] warning: ${w}`));
+    s.on('log', (p) => ch.appendLine(`[${stamp()}] log ${p.level}${p.logger ? ` [${p.logger}]` : ''}: ${maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), s.spec.env)}`));
+  });
+
+  // ---- discovery ----------------------------------------------------------------------------------------------
+  let refreshing: Promise<void> | undefined;
+  const refresh = async (): Promise<void> => {
+    const f = folder();
+    if (!f) {
+      manager.setDiscovery({ servers: [], skipped: [], problems: [] }, []);
+      return;
+    }
+    const ws = reader(f);
+    let result: DiscoveryResult;
+    try {
+      result = await discoverConfigured(ws, vscode.workspace.getConfiguration('toolsmith').get('servers'));
+    } catch (err) {
+      result = { servers: [], skipped: [], problems: [{ file: f.uri.fsPath, message: String(err) }] };
+    }
+    const found: { file: string; language: 'typescript' | 'python' }[] = [];
+    const files = await vscode.workspace.findFiles(new vscode.RelativePattern(f, '**/*.{ts,mts,js,mjs,py}'), '**/{node_modules,.venv,venv,.git,dist,out,build,__pycache__,.cache,test,tests}/**', 400);
+    for (const uri of files) {
+      const text = await ws.readText(uri.fsPath);
+      const lang = text !== undefined ? detectCandidate(uri.fsPath, text) : undefined;
+      if (lang) found.push({ file: uri.fsPath, language: lang });
+    }
+    const confirmed = new Set(context.workspaceState.get<string[]>(CONFIRMED_KEY, []));
+    manager.setDiscovery(result, await candidateConfigs(ws, found, result.servers, confirmed));
+    await manager.prune();
+  };
+  const scheduleRefresh = debounce(() => {
+    refreshing = refresh().catch((err) => deps.log.appendLine(`Playground discovery failed: ${err}`));
+  }, 500);
+
+  const tree = new ServersTree(manager, () => vscode.workspace.isTrusted);
+  context.subscriptions.push(vscode.window.registerTreeDataProvider('toolsmith.servers', tree));
+  scheduleRefresh();
+
+  const configWatcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json,mcp.json}');
+  const sourceWatcher = vscode.workspace.createFileSystemWatcher('**/*.{ts,mts,js,mjs,py}', false, true, false);
+  for (const w of [configWatcher, sourceWatcher]) {
+    context.subscriptions.push(w, w.onDidCreate(scheduleRefresh), w.onDidDelete(scheduleRefresh));
+  }
+  context.subscriptions.push(configWatcher.onDidChange(scheduleRefresh));
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('toolsmith.servers') && scheduleRefresh()),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      tree.refresh();
+      scheduleRefresh();
+    }),
+  );
+
+  // Restart on save (setting), debounced per server: a burst of saves restarts once.
+  const restarts = new Map<string, ReturnType<typeof setTimeout>>();
+  context.subscriptions.push(
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (!vscode.workspace.getConfiguration('toolsmith.playground').get<boolean>('restartOnSave', false)) return;
+      if (!SOURCE_EXT.test(doc.uri.fsPath) && !doc.uri.fsPath.endsWith('.env')) return;
+      for (const c of manager.configs) {
+        const s = manager.existingSession(c.id);
+        if (!s?.running) continue;
+        const rel = path.relative(c.watchRoot, doc.uri.fsPath);
+        if (rel.startsWith('..') || path.isAbsolute(rel) || /(^|[\\/])node_modules[\\/]/.test(rel)) continue;
+        clearTimeout(restarts.get(c.id));
+        restarts.set(
+          c.id,
+          setTimeout(() => {
+            restarts.delete(c.id);
+            channel(c).appendLine(`${path.basename(doc.uri.fsPath)} saved: restarting`);
+            void manager.restart(c.id).catch((err) => channel(c).appendLine(String(err?.message ?? err)));
+          }, 400),
+        );
+      }
+    }),
+  );
+
+  // ---- starting, with the author in the loop ----------------------------------------------------------------
+  const startServer = async (c: ServerConfig, restart = false): Promise<McpSession | undefined> => {
+    if (c.detected && !c.detected.confirmed) {
+      const run = 'Run it';
+      const choice = await vscode.window.showInformationMessage(
+        `Run ${path.basename(c.detected.sourceFile)} as an MCP server?`,
+        { modal: true, detail: `Toolsmith detected an MCP server on stdio in ${c.name}. It will run:\n${describeLaunch({ command: c.command, args: c.args })}\nin ${c.cwd}. You are asked once per file.` },
+        run,
+      );
+      if (choice !== run) return undefined;
+      const list = new Set(context.workspaceState.get<string[]>(CONFIRMED_KEY, []));
+      list.add(c.id.replace(/^detected:/, ''));
+      await context.workspaceState.update(CONFIRMED_KEY, [...list]);
+      c.detected.confirmed = true;
+    }
+    try {
+      return await vscode.window.withProgress({ location: { viewId: 'toolsmith.servers' }, title: `Starting ${c.name}` }, () => (restart ? manager.restart(c.id) : manager.start(c.id)));
+    } catch (err) {
+      if (err instanceof LaunchCancelled) return undefined;
+      const message = (err as Error).message;
+      const showLog = 'Show Log';
+      if (err instanceof LaunchRefused && err.reason === 'untrusted') {
+        void vscode.window.showWarningMessage(message, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+      } else {
+        void vscode.window.showErrorMessage(message.split('\n')[0], showLog).then((a) => a === showLog && channel(c).show(true));
+      }
+      throw err;
+    } finally {
+      tree.refresh();
+    }
+  };
+
+  const pickServer = async (arg: unknown, filter?: (c: ServerConfig) => boolean): Promise<ServerConfig | undefined> => {
+    const n = arg as Node | { serverId?: string } | undefined;
+    if (n && 'kind' in n && (n.kind === 'server' || n.kind === 'tool')) return n.config;
+    if (n && 'serverId' in n && n.serverId) return manager.config(n.serverId);
+    await refreshing;
+    const candidates = manager.configs.filter(filter ?? (() => true));
+    if (candidates.length <= 1) return candidates[0];
+    const picked = await vscode.window.showQuickPick(
+      candidates.map((c) => ({ label: c.name, description: `${c.origin} · ${manager.existingSession(c.id)?.status ?? 'stopped'}`, c })),
+      { title: 'MCP server' },
+    );
+    return picked?.c;
+  };
+
+  // ---- panels -------------------------------------------------------------------------------------------------
+  const panels = new Map<string, { panel: vscode.WebviewPanel; controller: PlaygroundController }>();
+  const openPanel = (c: ServerConfig, session: McpSession, tool?: string): void => {
+    const open = panels.get(c.id);
+    if (open) {
+      open.panel.reveal(undefined, false);
+      if (tool) void open.panel.webview.postMessage({ type: 'select', tool });
+      return;
+    }
+    const root = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel('toolsmith.playground', `Playground: ${c.name}`, vscode.ViewColumn.Active, {
+      enableScripts: true,
+      localResourceRoots: [root],
+      retainContextWhenHidden: true,
+    });
+    panel.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'toolsmith.svg');
+    const nonce = makeNonce();
+    panel.webview.html = playgroundHtml({
+      cspSource: panel.webview.cspSource,
+      nonce,
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'playground.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'playground.css')).toString(),
+      codiconUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
+      title: `Playground: ${c.name}`,
+    });
+    let initialTool = tool;
+    const controller = new PlaygroundController(c.id, c.name, session, {
+      post: (m) => {
+        if (m.type === 'init' && initialTool) {
+          m.selected = initialTool;
+          initialTool = undefined;
+        }
+        void panel.webview.postMessage(m);
+      },
+      copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
+      readClipboard: () => Promise.resolve(vscode.env.clipboard.readText()),
+      memento: context.workspaceState,
+      timeoutMs: () => 1000 * Math.max(1, vscode.workspace.getConfiguration('toolsmith.playground').get<number>('timeoutSeconds', 60)),
+      start: async (restart) => void (await startServer(c, restart)),
+      showLog: () => channel(c).show(true),
+      goToDefinition: (name) => goToDefinition(c, name),
+    });
+    const sub = panel.webview.onDidReceiveMessage((m) => controller.handle(m));
+    panel.onDidDispose(() => {
+      sub.dispose();
+      controller.dispose();
+      panels.delete(c.id);
+    });
+    panels.set(c.id, { panel, controller });
+  };
+
+  const goToDefinition = async (c: ServerConfig, name: string): Promise<void> => {
+    const client = lsp();
+    if (!client) {
+      void vscode.window.showWarningMessage('The Toolsmith language server is not running: cannot look up tool definitions.');
+      return;
+    }
+    let tools: ToolSummary[] = [];
+    try {
+      tools = ((await client.sendRequest(WorkspaceToolsRequest, {})) as WorkspaceToolsResult).tools ?? [];
+    } catch (err) {
+      void vscode.window.showWarningMessage(`Could not ask the language server for the workspace's tools: ${(err as Error).message}`);
+      return;
+    }
+    const matches = tools.filter((t) => t.name === name);
+    // Several servers may define the same name: prefer the one inside this server's folder.
+    const inside = matches.filter((t) => !path.relative(c.watchRoot, vscode.Uri.parse(t.uri).fsPath).startsWith('..'));
+    const target = (inside.length ? inside : matches)[0];
+    if (!target) {
+      void vscode.window.showInformationMessage(`No registerTool / @tool definition of "${name}" was found in the workspace.`);
+      return;
+    }
+    const r = target.nameRange ?? target.range;
+    const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+    await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { selection: range, preview: false });
+  };
+
+  // ---- commands -----------------------------------------------------------------------------------------------
+  const run = (fn: () => Promise<unknown>) => fn().catch(() => undefined);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('toolsmith.refreshServers', async () => {
+      scheduleRefresh();
+      await new Promise((r) => setTimeout(r, 600));
+      await refreshing;
+      tree.refresh();
+    }),
+    vscode.commands.registerCommand('toolsmith.startServer', (arg?: unknown) =>
+      run(async () => {
+        const c = await pickServer(arg);
+        if (c) await startServer(c);
+      }),
+    ),
+    vscode.commands.registerCommand('toolsmith.stopServer', (arg?: unknown) =>
+      run(async () => {
+        const c = await pickServer(arg, (x) => !!manager.existingSession(x.id)?.running);
+        if (c) await manager.stop(c.id);
+        tree.refresh();
+      }),
+    ),
+    vscode.commands.registerCommand('toolsmith.restartServer', (arg?: unknown) =>
+      run(async () => {
+        const c = await pickServer(arg);
+        if (c) await startServer(c, true);
+      }),
+    ),
+    vscode.commands.registerCommand('toolsmith.showServerLog', async (arg?: unknown) => {
+      const c = await pickServer(arg);
+      if (c) channel(c).show(true);
+    }),
+    vscode.commands.registerCommand('toolsmith.goToToolDefinition', async (arg?: unknown) => {
+      const n = arg as Node | undefined;
+      if (n?.kind === 'tool') await goToDefinition(n.config, n.tool.name);
+    }),
+    vscode.commands.registerCommand('toolsmith.openPlayground', (arg?: unknown) =>
+      run(async () => {
+        // From the tree (a server or a tool node), or from the "Run in playground" CodeLens: { uri, toolName }.
+        const lens = arg as { uri?: string; toolName?: string } | undefined;
+        let c: ServerConfig | undefined;
+        let tool: string | undefined;
+        if (lens && typeof lens === 'object' && 'toolName' in lens) {
+          tool = lens.toolName;
+          await refreshing;
+          const file = lens.uri ? vscode.Uri.parse(lens.uri).fsPath : undefined;
+          const running = manager.configs.filter((x) => manager.existingSession(x.id)?.tools.some((t) => t.name === tool));
+          const byFolder = manager.configs
+            .filter((x) => file && !path.relative(x.watchRoot, file).startsWith('..'))
+            .sort((a, b) => b.watchRoot.length - a.watchRoot.length);
+          const bySource = manager.configs.filter((x) => x.detected?.sourceFile === file || x.args.some((a) => file && a.endsWith(path.basename(file))));
+          c = running[0] ?? bySource[0] ?? (byFolder.length === 1 ? byFolder[0] : await pickServer(undefined));
+        } else {
+          c = await pickServer(arg);
+          const n = arg as Node | undefined;
+          if (n?.kind === 'tool') tool = n.tool.name;
+        }
+        if (!c) {
+          void vscode.window.showInformationMessage('No MCP server to run this tool: add one to .vscode/mcp.json or the toolsmith.servers setting.');
+          return;
+        }
+        let s = manager.existingSession(c.id);
+        if (!s?.running) s = await startServer(c);
+        if (s) openPanel(c, s, tool);
+      }),
+    ),
+    { dispose: () => void manager.stopAll() },
+  );
+
+  return { manager };
+}
+
+function debounce(fn: () => void, ms: number): () => void {
+  let t: ReturnType<typeof setTimeout> | undefined;
+  return () => {
+    clearTimeout(t);
+    t = setTimeout(fn, ms);
+  };
+}

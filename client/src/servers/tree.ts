@@ -1,0 +1,115 @@
+/** The "Servers" view: each discovered server with its status, then its tools with a risk badge. */
+import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { riskOf } from '../../../common/playground-messages';
+import type { ServerManager } from './manager';
+import type { ServerConfig } from './discovery';
+import { describeLaunch } from './discovery';
+import { maskText } from './secrets';
+
+export type Node =
+  | { kind: 'server'; config: ServerConfig }
+  | { kind: 'tool'; config: ServerConfig; tool: Tool }
+  | { kind: 'message'; text: string; tooltip?: string; icon?: string; command?: vscode.Command };
+
+const STATUS_ICON: Record<string, [string, string | undefined]> = {
+  running: ['pass-filled', 'testing.iconPassed'],
+  starting: ['loading~spin', undefined],
+  stopping: ['loading~spin', undefined],
+  stopped: ['circle-outline', undefined],
+  crashed: ['error', 'errorForeground'],
+  failed: ['error', 'errorForeground'],
+};
+
+const RISK_ICON: Record<string, [string, string | undefined]> = {
+  low: ['eye', undefined],
+  medium: ['edit', 'editorWarning.foreground'],
+  high: ['warning', 'errorForeground'],
+  critical: ['flame', 'errorForeground'],
+  unknown: ['symbol-method', undefined],
+};
+
+export class ServersTree implements vscode.TreeDataProvider<Node> {
+  private readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly isTrusted: () => boolean,
+  ) {
+    manager.on('changed', () => this.emitter.fire(undefined));
+  }
+
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) {
+      const out: Node[] = [];
+      if (!this.isTrusted()) {
+        out.push({ kind: 'message', text: 'Restricted Mode: servers are not launched', icon: 'shield', tooltip: 'Trust this workspace to start MCP servers from the playground.', command: { title: 'Manage Workspace Trust', command: 'workbench.trust.manage' } });
+      }
+      out.push(...this.manager.configs.map((config): Node => ({ kind: 'server', config })));
+      for (const p of this.manager.problems) out.push({ kind: 'message', text: p.message, icon: 'warning', tooltip: p.file, command: { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(p.file)] } });
+      for (const s of this.manager.skipped) out.push({ kind: 'message', text: `${s.name}: skipped`, icon: 'info', tooltip: `${s.origin}: ${s.reason}` });
+      if (this.manager.configs.length === 0) {
+        out.push({ kind: 'message', text: 'No MCP server found. Add one to .vscode/mcp.json.', icon: 'info' });
+      }
+      return out;
+    }
+    if (node.kind === 'server') {
+      const s = this.manager.existingSession(node.config.id);
+      if (!s || !s.running) return [];
+      return s.tools.map((tool): Node => ({ kind: 'tool', config: node.config, tool }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'message') {
+      const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+      item.tooltip = node.tooltip;
+      item.iconPath = node.icon ? new vscode.ThemeIcon(node.icon) : undefined;
+      item.command = node.command;
+      item.contextValue = 'toolsmith.message';
+      return item;
+    }
+    if (node.kind === 'server') {
+      const c = node.config;
+      const s = this.manager.existingSession(c.id);
+      const status = s?.status ?? 'stopped';
+      const unconfirmed = c.detected && !c.detected.confirmed;
+      const item = new vscode.TreeItem(c.name, s?.running && s.tools.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      item.id = `server:${c.id}`;
+      const info = s?.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined;
+      item.description = unconfirmed ? 'detected · click to confirm' : [status, info].filter(Boolean).join(' · ');
+      const [icon, color] = unconfirmed ? ['question', undefined] : STATUS_ICON[status];
+      item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+      const tip = new vscode.MarkdownString();
+      tip.appendMarkdown(`**${c.name}** (${c.origin})\n\n`);
+      tip.appendCodeblock(maskText(describeLaunch({ command: c.command, args: c.args }), s?.spec.env), 'sh');
+      if (s?.protocolVersion) tip.appendMarkdown(`\n\nprotocol ${s.protocolVersion}`);
+      if (s?.lastError) tip.appendMarkdown(`\n\n${s.lastError.message.split('\n')[0]}`);
+      item.tooltip = tip;
+      item.contextValue = `toolsmith.server.${unconfirmed ? 'unconfirmed' : s?.running ? 'running' : 'stopped'}`;
+      item.command = unconfirmed
+        ? { title: 'Confirm and start', command: 'toolsmith.startServer', arguments: [node] }
+        : s?.running
+          ? { title: 'Open Playground', command: 'toolsmith.openPlayground', arguments: [node] }
+          : undefined;
+      return item;
+    }
+    const t = node.tool;
+    const risk = riskOf(t.annotations);
+    const item = new vscode.TreeItem(t.title ?? t.annotations?.title ?? t.name, vscode.TreeItemCollapsibleState.None);
+    item.id = `tool:${node.config.id}:${t.name}`;
+    item.description = `${t.title || t.annotations?.title ? `${t.name} · ` : ''}${risk === 'unknown' ? 'no annotations' : `${risk} risk`}`;
+    const [icon, color] = RISK_ICON[risk];
+    item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
+    item.tooltip = new vscode.MarkdownString(`**${t.name}**\n\n${t.description ?? '(no description)'}`);
+    item.contextValue = 'toolsmith.tool';
+    item.command = { title: 'Open Playground', command: 'toolsmith.openPlayground', arguments: [node] };
+    return item;
+  }
+}
