@@ -152,7 +152,10 @@ export function resolveLaunch(fileIn: string, opts: LaunchOptions = {}): LaunchS
 export function serverDisplayName(file: string): string {
   const stem = path.basename(file).replace(/\.[^.]+$/, '');
   const generic = /^(server|index|main|app|mcp_server|mcp-server|__main__)$/i.test(stem);
-  const raw = generic ? path.basename(path.dirname(file)) : stem;
+  let dir = path.dirname(file);
+  // helpdesk-ts/src/server.ts -> helpdesk-ts: a source folder says nothing about the server.
+  if (/^(src|lib|app|dist|build|out)$/i.test(path.basename(dir))) dir = path.dirname(dir);
+  const raw = generic ? path.basename(dir) : stem;
   return raw.replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^-+|-+$/g, '') || 'mcp-server';
 }
 
