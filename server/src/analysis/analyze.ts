@@ -1,7 +1,19 @@
 import * as path from 'node:path';
 import type { AnalysisResult, FileHost } from './model';
-import { analyzeTypeScript } from './typescript';
-import { analyzePython } from './python';
+
+// The front-ends are loaded on first use: the TypeScript one carries the whole TypeScript compiler and zod, which a
+// Python-only run (or `toolsmith --version`) should not pay for at start-up.
+type FrontEnd = (file: string, text: string, host: FileHost) => AnalysisResult;
+let typescriptFrontEnd: FrontEnd | undefined;
+let pythonFrontEnd: FrontEnd | undefined;
+function loadTypeScript(): FrontEnd {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (typescriptFrontEnd ??= (require('./typescript') as typeof import('./typescript')).analyzeTypeScript);
+}
+function loadPython(): FrontEnd {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (pythonFrontEnd ??= (require('./python') as typeof import('./python')).analyzePython);
+}
 
 export type SourceKind = 'typescript' | 'python';
 
@@ -20,7 +32,7 @@ export function sourceKindOf(file: string): SourceKind | undefined {
  */
 export function analyzeSource(file: string, text: string, host: FileHost): AnalysisResult {
   const kind = sourceKindOf(file);
-  if (kind === 'typescript') return analyzeTypeScript(file, text, host);
-  if (kind === 'python') return analyzePython(file, text, host);
+  if (kind === 'typescript') return loadTypeScript()(file, text, host);
+  if (kind === 'python') return loadPython()(file, text, host);
   return { tools: [], files: [] };
 }
