@@ -17,9 +17,18 @@ const nodeCommon = {
   // The analysis core must not pull the vscode API; only the client marks it external.
 };
 
+/** In the client, `import('js-tiktoken/...')` resolves at run time to dist/tokenizer.js (built below), not inline. */
+const tokenizerOutOfClient = {
+  name: 'tokenizer-out-of-client',
+  setup(build) {
+    build.onResolve({ filter: /^js-tiktoken\/(lite|ranks\/o200k_base)$/ }, () => ({ path: './tokenizer.js', external: true }));
+  },
+};
+
 const builds = [
   // jsonc-parser's "main" is a UMD build whose inner require('./impl/...') calls esbuild cannot follow: use its ESM build.
-  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' } },
+  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' }, plugins: [tokenizerOutOfClient] },
+  { ...nodeCommon, entryPoints: { tokenizer: 'client/src/preview/tokenizer-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { cli: 'server/src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
   {

@@ -559,7 +559,8 @@ function annotationEntries(mod: PyModule, node: SyntaxNode): { entries: Annotati
         continue;
       }
       const v = literalValue(a.value, mod.text);
-      entries.push({ key: a.name, value: v.ok ? v.value : undefined, span: mod.span(a.value), keySpan: mod.span(a.nameNode) });
+      // span: the whole `key=value` entry (what a fix removes); keySpan the key; valueSpan the value (what a fix flips).
+      entries.push({ key: a.name, value: v.ok ? v.value : undefined, span: { file: mod.file, start: a.nameNode.from, end: a.value.to }, keySpan: mod.span(a.nameNode), valueSpan: mod.span(a.value) });
       if (!v.ok) bad = { part: `annotations.${a.name}`, reason: v.reason, span: mod.span(a.value) };
       else if (v.value !== null) json[a.name] = v.value;
     }
@@ -580,7 +581,7 @@ function annotationEntries(mod: PyModule, node: SyntaxNode): { entries: Annotati
         bad = { part: 'annotations', reason: 'non-literal annotation key', span: mod.span(k) };
         continue;
       }
-      entries.push({ key, value: val.ok ? val.value : undefined, span: mod.span(v), keySpan: mod.span(k) });
+      entries.push({ key, value: val.ok ? val.value : undefined, span: { file: mod.file, start: k.from, end: v.to }, keySpan: mod.span(k), valueSpan: mod.span(v) });
       if (!val.ok) bad = { part: `annotations.${key}`, reason: val.reason, span: mod.span(v) };
       else if (val.value !== null) json[key] = val.value;
     }
@@ -682,7 +683,8 @@ function parameters(mod: PyModule, fn: SyntaxNode): ParamFact[] {
   for (const c of children(list)) {
     if (c.name === '(' || c.name === ')') continue;
     if (c.name === ',') flush();
-    else if (!c.type.isError) group.push(c);
+    // Comments inside a parameter list are not parameters (they used to swallow every parameter after them).
+    else if (!c.type.isError && c.name !== 'Comment') group.push(c);
   }
   flush();
   return out;
