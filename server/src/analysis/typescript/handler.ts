@@ -4,7 +4,7 @@
  * leaked error internals; whether a path containment check is written.
  */
 import ts from 'typescript';
-import type { CallFact, HandlerDefinition, ReturnFact, Span } from '../model';
+import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '../model';
 import { evaluate, type EvalContext } from './evaluate';
 import { lookupName, skipOuter, spanOf, type ParsedFile } from './project';
 
@@ -61,7 +61,22 @@ function bindingNames(name: ts.BindingName, out: string[]): void {
 
 const ERRORISH = /^\s*(error|erreur|failed|failure)\b|^\s*\{\s*"error"/i;
 
-export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext): HandlerDefinition {
+/** What the handler's code can say about the arguments: which local names hold which input property. */
+interface Scope {
+  fn: FnNode;
+  pf: ParsedFile;
+  ctx: EvalContext;
+  catchVars: Set<string>;
+  /** `args` in `async (args) => ...`. */
+  argsObject?: string;
+  /** `{ q: query = "x" }`: local name -> input property, and whether a default fills it in. */
+  argProps: Map<string, { prop: string; defaulted: boolean }>;
+  /** The published inputSchema's properties and required list. */
+  inputProps?: Record<string, JsonSchema>;
+  required: Set<string>;
+}
+
+export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, inputJson?: JsonSchema): HandlerDefinition {
   const isAsync = !!ts.getModifiers(fn)?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword);
   const body = fn.body;
   const bodySpan = body ? spanOf(body, pf) : spanOf(fn, pf);
@@ -69,6 +84,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext): Hand
   const taint = new Map<string, Set<string>>();
   const first = fn.parameters[0];
   let argsObject: string | undefined;
+  const argProps = new Map<string, { prop: string; defaulted: boolean }>();
   if (first) {
     if (ts.isIdentifier(first.name)) argsObject = first.name.text;
     else if (ts.isObjectBindingPattern(first.name)) {
@@ -77,10 +93,22 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext): Hand
         bindingNames(el.name, names);
         const prop = el.propertyName && ts.isIdentifier(el.propertyName) ? el.propertyName.text : names[0];
         for (const n of names) taint.set(n, new Set([prop ?? n]));
+        if (ts.isIdentifier(el.name) && prop !== undefined && !el.dotDotDotToken) argProps.set(el.name.text, { prop, defaulted: !!el.initializer });
       }
     }
   }
-  const catchVars = new Set<string>();
+  const props = inputJson?.properties;
+  const scope: Scope = {
+    fn,
+    pf,
+    ctx,
+    catchVars: new Set<string>(),
+    argsObject,
+    argProps,
+    inputProps: props && typeof props === 'object' && !Array.isArray(props) ? (props as Record<string, JsonSchema>) : undefined,
+    required: new Set(Array.isArray(inputJson?.required) ? (inputJson.required as string[]) : []),
+  };
+  const catchVars = scope.catchVars;
   const sourcesOf = (node: ts.Node): Set<string> => {
     const out = new Set<string>();
     const visit = (n: ts.Node): void => {
@@ -104,10 +132,12 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext): Hand
 
   const calls: CallFact[] = [];
   const returns: ReturnFact[] = [];
+  const raises: HandlerDefinition['raises'] = [];
   let hasResolve = false;
   let hasWithinTest = false;
 
-  const visit = (n: ts.Node, inNested: boolean): void => {
+  /** `inTry`: inside the try block of a try/catch of this handler, where a throw does not reach the SDK. */
+  const visit = (n: ts.Node, inNested: boolean, inTry: boolean): void => {
     if (ts.isCatchClause(n) && n.variableDeclaration && ts.isIdentifier(n.variableDeclaration.name)) catchVars.add(n.variableDeclaration.name.text);
     if (ts.isVariableDeclaration(n) && n.initializer) {
       const src = sourcesOf(n.initializer);
@@ -141,15 +171,23 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext): Hand
       if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
       if (/(^|\.)(startsWith|relative)$/.test(callee)) hasWithinTest = true;
     }
-    if (ts.isReturnStatement(n) && !inNested) returns.push(returnFact(n.expression, n, pf, ctx, catchVars));
+    if (ts.isReturnStatement(n) && !inNested) returns.push(returnFact(n.expression, n, scope));
+    // The SDK turns an error thrown by the handler into `{ isError: true, content: [{ text: error.message }] }`.
+    if (ts.isThrowStatement(n) && !inNested && !inTry) raises.push(throwFact(n, scope));
     const nested = inNested || (n !== fn && ts.isFunctionLike(n));
-    ts.forEachChild(n, (c) => visit(c, nested));
+    if (ts.isTryStatement(n) && !nested) {
+      visit(n.tryBlock, nested, inTry || !!n.catchClause);
+      if (n.catchClause) visit(n.catchClause, nested, inTry);
+      if (n.finallyBlock) visit(n.finallyBlock, nested, inTry);
+      return;
+    }
+    ts.forEachChild(n, (c) => visit(c, nested, inTry));
   };
   if (body) {
-    if (ts.isBlock(body)) visit(body, false);
+    if (ts.isBlock(body)) visit(body, false, false);
     else {
-      visit(body, false);
-      returns.push(returnFact(body, body, pf, ctx, catchVars));
+      visit(body, false, false);
+      returns.push(returnFact(body, body, scope));
     }
   }
   const name = ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isMethodDeclaration(fn) ? fn.name?.getText(pf.sf) : undefined;
@@ -160,24 +198,75 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext): Hand
     bodySpan,
     calls,
     returns,
-    raises: [],
+    raises,
     hasPathContainmentCheck: hasResolve && hasWithinTest,
   };
 }
 
-function staticString(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string | undefined {
+function staticValue(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): { v: unknown } | undefined {
   try {
-    const v = evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 });
-    return typeof v === 'string' ? v : undefined;
+    return { v: evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 }) };
   } catch {
     return undefined;
   }
+}
+
+function staticString(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string | undefined {
+  const r = staticValue(node, pf, ctx);
+  return typeof r?.v === 'string' ? r.v : undefined;
+}
+
+/** Stands for a part of a text only known at run time (`${id}`, `"..." + id`). */
+export const RUNTIME_PART = '\u2026';
+
+/**
+ * The text a model reads from a string expression: static parts as written, each run-time part as "…"
+ * (`Ticket ${id} not found` -> "Ticket … not found"). Undefined when nothing of it is static.
+ */
+export function textOfExpression(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string | undefined {
+  const whole = staticString(node, pf, ctx);
+  if (whole !== undefined) return whole;
+  const e = skipOuter(node);
+  const part = (x: ts.Expression): string => {
+    const r = staticValue(x, pf, ctx);
+    if (r && (typeof r.v === 'string' || typeof r.v === 'number' || typeof r.v === 'boolean')) return String(r.v);
+    const inner = skipOuter(x);
+    if (ts.isTemplateExpression(inner) || isStringConcat(inner)) return textOfExpression(inner, pf, ctx) ?? RUNTIME_PART;
+    return RUNTIME_PART;
+  };
+  if (ts.isTemplateExpression(e)) {
+    let out = e.head.text;
+    for (const span of e.templateSpans) out += part(span.expression) + span.literal.text;
+    return out;
+  }
+  if (isStringConcat(e)) {
+    const text = part(e.left) + part(e.right);
+    return text.replaceAll(RUNTIME_PART, '') === '' ? undefined : text;
+  }
+  return undefined;
+}
+
+/** `a + b` where at least one side is written as a string (so the result is text). */
+function isStringConcat(e: ts.Expression): e is ts.BinaryExpression {
+  if (!ts.isBinaryExpression(e) || e.operatorToken.kind !== ts.SyntaxKind.PlusToken) return false;
+  const side = (x: ts.Expression): boolean => {
+    const s = skipOuter(x);
+    return ts.isStringLiteralLike(s) || ts.isTemplateExpression(s) || isStringConcat(s);
+  };
+  return side(e.left) || side(e.right);
 }
 
 function propName(p: ts.ObjectLiteralElementLike, pf: ParsedFile): string | undefined {
   if (!p.name) return undefined;
   if (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) return p.name.text;
   return p.name.getText(pf.sf);
+}
+
+/** The value of `key: value` / `{ key }` in an object literal. */
+function propValue(p: ts.ObjectLiteralElementLike): ts.Expression | undefined {
+  if (ts.isPropertyAssignment(p)) return p.initializer;
+  if (ts.isShorthandPropertyAssignment(p)) return p.name;
+  return undefined;
 }
 
 function leaksIn(node: ts.Node, pf: ParsedFile, catchVars: Set<string>): ReturnFact['leaks'] {
@@ -199,27 +288,63 @@ function leaksIn(node: ts.Node, pf: ParsedFile, catchVars: Set<string>): ReturnF
   return out;
 }
 
-function returnFact(expr0: ts.Expression | undefined, at: ts.Node, pf: ParsedFile, ctx: EvalContext, catchVars: Set<string>): ReturnFact {
+/** `throw new Error("...")`: the exception, the message the SDK sends the model (error.message), leaked internals. */
+function throwFact(st: ts.ThrowStatement, sc: Scope): HandlerDefinition['raises'][number] {
+  const { pf, ctx } = sc;
+  const e = skipOuter(st.expression);
+  let exception = 'unknown';
+  let messageNode: ts.Expression | undefined;
+  if ((ts.isNewExpression(e) || ts.isCallExpression(e)) && e.expression) {
+    const ctor = skipOuter(e.expression);
+    // The name as written (`Error`, `errors.NotFound`), like the Python front-end's `raise X(...)`.
+    exception = ts.isIdentifier(ctor) || ts.isPropertyAccessExpression(ctor) ? ctor.getText(pf.sf) : calleeName(ctor, pf);
+    // McpError(code, message): the message is the second argument.
+    messageNode = e.arguments?.[/(^|\.)McpError$/.test(exception) ? 1 : 0];
+  } else if (ts.isIdentifier(e)) exception = e.text;
+  else if (ts.isStringLiteralLike(e) || ts.isTemplateExpression(e) || isStringConcat(e)) {
+    exception = 'string';
+    messageNode = e;
+  }
+  const message = messageNode ? textOfExpression(messageNode, pf, ctx) : undefined;
+  const leaks = leaksIn(st.expression, pf, sc.catchVars);
+  return { exception, span: spanOf(st, pf), ...(message !== undefined ? { message } : {}), ...(leaks.length ? { leaks } : {}) };
+}
+
+function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): ReturnFact {
+  const { pf, ctx } = sc;
   const span: Span = spanOf(at, pf);
   if (!expr0) return { span, texts: [], looksLikeError: false, valueKind: 'none', leaks: [] };
   let expr = skipOuter(expr0);
   if (ts.isAwaitExpression(expr)) expr = skipOuter(expr.expression);
-  const leaks = leaksIn(expr, pf, catchVars);
+  const leaks = leaksIn(expr, pf, sc.catchVars);
+  const valueSpan = spanOf(expr0, pf);
   if (ts.isObjectLiteralExpression(expr)) {
     const keys: string[] = [];
     const texts: string[] = [];
     let hasText = false;
     let isError: boolean | undefined;
     let looksLikeError = false;
+    let structuredNode: ts.Expression | undefined;
+    let contentArray: ts.ArrayLiteralExpression | undefined;
+    // Candidates for the error message, best first: `error: "..."`, an error-looking text, `JSON.stringify({ error })`, the first text.
+    let errorValue: ts.Expression | undefined;
+    let errorText: ts.Expression | undefined;
+    let stringifiedError: ts.Expression | undefined;
+    let firstText: ts.Expression | undefined;
     for (const p of expr.properties) {
       const k = ts.isSpreadAssignment(p) ? undefined : propName(p, pf);
       if (k === undefined) continue;
       keys.push(k);
-      if (k === 'error') looksLikeError = true;
+      if (k === 'error') {
+        looksLikeError = true;
+        errorValue ??= propValue(p);
+      }
+      if (k === 'structuredContent') structuredNode = propValue(p);
       if (k === 'isError' && ts.isPropertyAssignment(p)) isError = p.initializer.kind === ts.SyntaxKind.TrueKeyword ? true : p.initializer.kind === ts.SyntaxKind.FalseKeyword ? false : undefined;
       if (k === 'content' && ts.isPropertyAssignment(p)) {
         const arr = skipOuter(p.initializer);
         if (ts.isArrayLiteralExpression(arr)) {
+          contentArray = arr;
           for (const item of arr.elements) {
             const o = skipOuter(item as ts.Expression);
             if (!ts.isObjectLiteralExpression(o)) continue;
@@ -230,16 +355,21 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, pf: ParsedFil
             const text = o.properties.find((q) => propName(q, pf) === 'text');
             if (text && ts.isPropertyAssignment(text)) {
               const tExpr = skipOuter(text.initializer);
-              const s = staticString(tExpr, pf, ctx);
+              firstText ??= tExpr;
+              const s = textOfExpression(tExpr, pf, ctx);
               if (s !== undefined) {
                 texts.push(s);
-                if (ERRORISH.test(s)) looksLikeError = true;
-              } else if (ts.isTemplateExpression(tExpr)) {
-                texts.push(tExpr.head.text);
-                if (ERRORISH.test(tExpr.head.text)) looksLikeError = true;
+                if (ERRORISH.test(s)) {
+                  looksLikeError = true;
+                  errorText ??= tExpr;
+                }
               } else if (ts.isCallExpression(tExpr) && tExpr.expression.getText(pf.sf) === 'JSON.stringify' && tExpr.arguments[0]) {
                 const arg = skipOuter(tExpr.arguments[0]);
-                if (ts.isObjectLiteralExpression(arg) && arg.properties.some((q) => propName(q, pf) === 'error')) looksLikeError = true;
+                const errProp = ts.isObjectLiteralExpression(arg) ? arg.properties.find((q) => propName(q, pf) === 'error') : undefined;
+                if (errProp) {
+                  looksLikeError = true;
+                  stringifiedError ??= propValue(errProp) ?? tExpr;
+                }
               }
             }
           }
@@ -247,7 +377,7 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, pf: ParsedFil
       }
     }
     const last = expr.properties[expr.properties.length - 1];
-    return {
+    const fact: ReturnFact = {
       span,
       keys,
       hasTextContent: hasText,
@@ -258,13 +388,370 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, pf: ParsedFil
       valueKind: 'object',
       leaks,
       objectEndOffset: last ? last.getEnd() : expr.getStart(pf.sf) + 1,
+      valueSpan,
+      objectStartOffset: expr.getStart(pf.sf) + 1,
     };
+    if (structuredNode) {
+      fact.structuredContentSpan = spanOf(structuredNode, pf);
+      const shape = objectShape(structuredNode, pf, sc, 0);
+      if (shape) fact.structuredShape = shape;
+    }
+    if (contentArray) fact.contentArraySpan = spanOf(contentArray, pf);
+    const message = looksLikeError || isError === true ? errorValue ?? errorText ?? stringifiedError ?? firstText : undefined;
+    if (message) fact.errorMessageSpan = spanOf(message, pf);
+    return fact;
   }
-  if (ts.isStringLiteralLike(expr) || ts.isTemplateExpression(expr)) {
-    const s = staticString(expr, pf, ctx) ?? (ts.isTemplateExpression(expr) ? expr.head.text : '');
-    return { span, texts: [s], looksLikeError: ERRORISH.test(s), valueKind: 'string', leaks };
+  if (ts.isStringLiteralLike(expr) || ts.isTemplateExpression(expr) || isStringConcat(expr)) {
+    const s = textOfExpression(expr, pf, ctx) ?? '';
+    const looksLikeError = ERRORISH.test(s);
+    return { span, texts: [s], looksLikeError, valueKind: 'string', leaks, valueSpan, ...(looksLikeError ? { errorMessageSpan: spanOf(expr, pf) } : {}) };
   }
-  if (ts.isArrayLiteralExpression(expr)) return { span, texts: [], looksLikeError: false, valueKind: 'list', leaks };
-  if (expr.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(expr) && expr.text === 'undefined')) return { span, texts: [], looksLikeError: false, valueKind: 'none', leaks };
-  return { span, texts: [], looksLikeError: false, valueKind: 'other', leaks };
+  if (ts.isArrayLiteralExpression(expr)) return { span, texts: [], looksLikeError: false, valueKind: 'list', leaks, valueSpan };
+  if (expr.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(expr) && expr.text === 'undefined')) return { span, texts: [], looksLikeError: false, valueKind: 'none', leaks, valueSpan };
+  return { span, texts: [], looksLikeError: false, valueKind: 'other', leaks, valueSpan };
+}
+
+// ---- the shape of structuredContent -----------------------------------------------------------------------------
+//
+// What a type checker would say about the top-level properties, read from the syntax (a Program with the SDK's
+// and zod's types is far too slow to build on each keystroke): literals, consts and locals, type annotations and
+// `as` assertions, the handler's arguments (typed by the published inputSchema). "unknown" where it cannot tell.
+
+type ShapeKind = NonNullable<ReturnFact['structuredShape']>[number]['kind'];
+type Shape = NonNullable<ReturnFact['structuredShape']>;
+interface KindFact {
+  kind: ShapeKind;
+  optional?: boolean;
+}
+const UNKNOWN: KindFact = { kind: 'unknown' };
+const MAX_SHAPE_DEPTH = 8;
+
+function stripValue(e: ts.Expression): ts.Expression {
+  for (;;) {
+    if (ts.isParenthesizedExpression(e) || ts.isNonNullExpression(e) || ts.isSatisfiesExpression(e)) e = e.expression;
+    else if ((ts.isAsExpression(e) || ts.isTypeAssertionExpression(e)) && isConstType(e.type)) e = e.expression;
+    else return e;
+  }
+}
+function isConstType(t: ts.TypeNode): boolean {
+  return ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName) && t.typeName.text === 'const';
+}
+
+function isWithin(inner: ts.Node, outer: ts.Node): boolean {
+  return inner.pos >= outer.pos && inner.end <= outer.end;
+}
+
+type Binding = { kind: 'local'; decl: ts.VariableDeclaration; pf: ParsedFile } | { kind: 'arg'; prop: string; defaulted: boolean };
+
+/** A name used in the handler: a local of the handler, one of the tool arguments, or a const outside it. */
+function bindingOf(id: ts.Identifier, pf: ParsedFile, sc: Scope): Binding | undefined {
+  const d = lookupName(id.text, id, pf);
+  if (d?.kind === 'var' && pf === sc.pf && isWithin(d.node, sc.fn)) return { kind: 'local', decl: d.node, pf };
+  if (pf === sc.pf && isWithin(id, sc.fn)) {
+    const a = sc.argProps.get(id.text);
+    if (a) return { kind: 'arg', ...a };
+  }
+  if (d?.kind === 'var' && ts.isVariableDeclarationList(d.node.parent) && d.node.parent.flags & ts.NodeFlags.Const) return { kind: 'local', decl: d.node, pf: d.pf };
+  return undefined;
+}
+
+function inputKind(prop: string, defaulted: boolean, sc: Scope): KindFact {
+  const schema = sc.inputProps?.[prop];
+  if (!schema) return UNKNOWN;
+  const optional = !defaulted && !sc.required.has(prop) && !('default' in schema);
+  const t = schema.type;
+  let kind: ShapeKind = 'unknown';
+  if (typeof t === 'string' && ['string', 'number', 'integer', 'boolean', 'array', 'object', 'null'].includes(t)) kind = t as ShapeKind;
+  return optional ? { kind, optional } : { kind };
+}
+
+/** The top-level properties of the object an expression evaluates to, or undefined when they are not all known. */
+function objectShape(e0: ts.Expression, pf: ParsedFile, sc: Scope, depth: number): Shape | undefined {
+  if (depth > MAX_SHAPE_DEPTH) return undefined;
+  const e = stripValue(e0);
+  if (ts.isAwaitExpression(e)) return objectShape(e.expression, pf, sc, depth + 1);
+  if (ts.isAsExpression(e) || ts.isTypeAssertionExpression(e)) {
+    // `x as T` has the type T, whatever x is; a T we cannot read leaves the object literal it asserts, if any.
+    const inner = stripValue(e.expression);
+    return typeShape(e.type, pf, depth + 1) ?? (ts.isObjectLiteralExpression(inner) ? objectShape(inner, pf, sc, depth + 1) : undefined);
+  }
+  if (ts.isIdentifier(e)) {
+    const b = bindingOf(e, pf, sc);
+    if (b?.kind !== 'local') return undefined;
+    if (b.decl.type) return typeShape(b.decl.type, b.pf, depth + 1);
+    return b.decl.initializer && ts.isIdentifier(b.decl.name) ? objectShape(b.decl.initializer, b.pf, sc, depth + 1) : undefined;
+  }
+  if (!ts.isObjectLiteralExpression(e)) return undefined;
+  const out: Shape = [];
+  const put = (p: Shape[number]) => {
+    const i = out.findIndex((q) => q.name === p.name);
+    if (i >= 0) out.splice(i, 1);
+    out.push(p);
+  };
+  for (const p of e.properties) {
+    if (ts.isSpreadAssignment(p)) {
+      const inner = objectShape(p.expression, pf, sc, depth + 1);
+      if (!inner) return undefined; // properties we cannot list: no shape rather than a wrong one
+      for (const q of inner) put(q);
+      continue;
+    }
+    if (ts.isMethodDeclaration(p)) continue; // functions are dropped by JSON
+    const name = p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNumericLiteral(p.name) || ts.isNoSubstitutionTemplateLiteral(p.name)) ? p.name.text : undefined;
+    if (name === undefined) return undefined;
+    const value = propValue(p);
+    const k = value ? kindOf(value, pf, sc, depth + 1) : UNKNOWN;
+    put(k.optional ? { name, kind: k.kind, optional: true } : { name, kind: k.kind });
+  }
+  return out;
+}
+
+const STRING_METHODS = new Set(['toString', 'toFixed', 'toPrecision', 'toISOString', 'toJSON', 'toUTCString', 'toDateString', 'toLocaleString', 'toLocaleDateString', 'toLocaleTimeString', 'join', 'trim', 'trimStart', 'trimEnd', 'toUpperCase', 'toLowerCase', 'padStart', 'padEnd', 'replace', 'replaceAll', 'substring', 'charAt', 'repeat', 'normalize']);
+const NUMBER_METHODS = new Set(['indexOf', 'lastIndexOf', 'findIndex', 'findLastIndex', 'charCodeAt', 'localeCompare', 'getTime', 'valueOf', 'push', 'unshift']);
+const BOOLEAN_METHODS = new Set(['includes', 'startsWith', 'endsWith', 'some', 'every', 'has', 'test', 'isArray', 'isInteger', 'isFinite', 'isNaN', 'isSafeInteger']);
+const ARRAY_METHODS = new Set(['map', 'filter', 'flatMap', 'flat', 'sort', 'toSorted', 'reverse', 'toReversed', 'concat', 'split', 'keys', 'values', 'entries', 'from', 'of', 'match', 'matchAll']);
+const STRING_FUNCTIONS = new Set(['String', 'encodeURIComponent', 'encodeURI', 'decodeURIComponent', 'decodeURI']);
+const NUMBER_FUNCTIONS = new Set(['Number', 'parseInt', 'parseFloat']);
+
+function same(a: KindFact, b: KindFact, optional = false): KindFact {
+  const kind = a.kind === b.kind ? a.kind : 'unknown';
+  return optional || a.optional || b.optional ? { kind, optional: true } : { kind };
+}
+const isUndefined = (e: ts.Expression): boolean => {
+  const x = stripValue(e);
+  return (ts.isIdentifier(x) && x.text === 'undefined') || ts.isVoidExpression(x);
+};
+
+/** The JSON type of a value expression. */
+function kindOf(e0: ts.Expression, pf: ParsedFile, sc: Scope, depth: number): KindFact {
+  if (depth > MAX_SHAPE_DEPTH) return UNKNOWN;
+  const e = stripValue(e0);
+  switch (e.kind) {
+    case ts.SyntaxKind.StringLiteral:
+    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+    case ts.SyntaxKind.TemplateExpression:
+      return { kind: 'string' };
+    case ts.SyntaxKind.NumericLiteral:
+      return { kind: 'number' };
+    case ts.SyntaxKind.TrueKeyword:
+    case ts.SyntaxKind.FalseKeyword:
+      return { kind: 'boolean' };
+    case ts.SyntaxKind.NullKeyword:
+      return { kind: 'null' };
+    case ts.SyntaxKind.ArrayLiteralExpression:
+      return { kind: 'array' };
+    case ts.SyntaxKind.ObjectLiteralExpression:
+      return { kind: 'object' };
+  }
+  if (ts.isAsExpression(e) || ts.isTypeAssertionExpression(e)) {
+    const t = typeKind(e.type, pf, depth + 1);
+    return t.kind === 'unknown' && !t.optional ? kindOf(e.expression, pf, sc, depth + 1) : t;
+  }
+  if (ts.isAwaitExpression(e)) return kindOf(e.expression, pf, sc, depth + 1);
+  if (ts.isPrefixUnaryExpression(e)) {
+    if (e.operator === ts.SyntaxKind.ExclamationToken) return { kind: 'boolean' };
+    return { kind: 'number' };
+  }
+  if (ts.isTypeOfExpression(e)) return { kind: 'string' };
+  if (ts.isConditionalExpression(e)) {
+    if (isUndefined(e.whenTrue)) return { ...kindOf(e.whenFalse, pf, sc, depth + 1), optional: true };
+    if (isUndefined(e.whenFalse)) return { ...kindOf(e.whenTrue, pf, sc, depth + 1), optional: true };
+    return same(kindOf(e.whenTrue, pf, sc, depth + 1), kindOf(e.whenFalse, pf, sc, depth + 1));
+  }
+  if (ts.isBinaryExpression(e)) {
+    const op = e.operatorToken.kind;
+    switch (op) {
+      case ts.SyntaxKind.EqualsEqualsToken:
+      case ts.SyntaxKind.EqualsEqualsEqualsToken:
+      case ts.SyntaxKind.ExclamationEqualsToken:
+      case ts.SyntaxKind.ExclamationEqualsEqualsToken:
+      case ts.SyntaxKind.LessThanToken:
+      case ts.SyntaxKind.LessThanEqualsToken:
+      case ts.SyntaxKind.GreaterThanToken:
+      case ts.SyntaxKind.GreaterThanEqualsToken:
+      case ts.SyntaxKind.InstanceOfKeyword:
+      case ts.SyntaxKind.InKeyword:
+        return { kind: 'boolean' };
+      case ts.SyntaxKind.MinusToken:
+      case ts.SyntaxKind.AsteriskToken:
+      case ts.SyntaxKind.SlashToken:
+      case ts.SyntaxKind.PercentToken:
+      case ts.SyntaxKind.AsteriskAsteriskToken:
+        return { kind: 'number' };
+      case ts.SyntaxKind.PlusToken: {
+        const l = kindOf(e.left, pf, sc, depth + 1);
+        const r = kindOf(e.right, pf, sc, depth + 1);
+        if (l.kind === 'string' || r.kind === 'string') return { kind: 'string' };
+        if ((l.kind === 'number' || l.kind === 'integer') && (r.kind === 'number' || r.kind === 'integer')) return { kind: 'number' };
+        return UNKNOWN;
+      }
+      case ts.SyntaxKind.QuestionQuestionToken:
+      case ts.SyntaxKind.BarBarToken:
+        // `x ?? fallback`: the fallback fills the hole.
+        return { kind: same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1)).kind };
+      case ts.SyntaxKind.AmpersandAmpersandToken:
+        return same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1));
+      default:
+        return UNKNOWN;
+    }
+  }
+  if (ts.isIdentifier(e)) {
+    if (e.text === 'undefined') return { kind: 'unknown', optional: true };
+    const b = bindingOf(e, pf, sc);
+    if (!b) return UNKNOWN;
+    if (b.kind === 'arg') return inputKind(b.prop, b.defaulted, sc);
+    if (b.decl.type) return typeKind(b.decl.type, b.pf, depth + 1);
+    return b.decl.initializer && ts.isIdentifier(b.decl.name) ? kindOf(b.decl.initializer, b.pf, sc, depth + 1) : UNKNOWN;
+  }
+  if (ts.isPropertyAccessExpression(e)) {
+    const base = stripValue(e.expression);
+    if (sc.argsObject && pf === sc.pf && ts.isIdentifier(base) && base.text === sc.argsObject && isWithin(e, sc.fn)) return inputKind(e.name.text, false, sc);
+    if (e.name.text === 'length') return { kind: 'number' };
+    // A property of an object whose shape is known (`summary.total`).
+    const shape = objectShape(base, pf, sc, depth + 1);
+    const p = shape?.find((q) => q.name === e.name.text);
+    return p ? { kind: p.kind, ...(p.optional ? { optional: true } : {}) } : UNKNOWN;
+  }
+  if (ts.isCallExpression(e)) {
+    const callee = stripValue(e.expression);
+    const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+    if (name === undefined) return UNKNOWN;
+    if (ts.isIdentifier(callee)) {
+      if (STRING_FUNCTIONS.has(name)) return { kind: 'string' };
+      if (NUMBER_FUNCTIONS.has(name)) return { kind: 'number' };
+      if (name === 'Boolean' || name === 'isNaN' || name === 'isFinite') return { kind: 'boolean' };
+      return UNKNOWN;
+    }
+    const owner = ts.isPropertyAccessExpression(callee) ? stripValue(callee.expression) : undefined;
+    const ownerName = owner && ts.isIdentifier(owner) ? owner.text : undefined;
+    if (ownerName === 'JSON' && name === 'stringify') return { kind: 'string' };
+    if (ownerName === 'Math') return { kind: 'number' };
+    if (ownerName === 'Date' && name === 'now') return { kind: 'number' };
+    if (ownerName === 'Object' && (name === 'keys' || name === 'values' || name === 'entries')) return { kind: 'array' };
+    if (ownerName === 'Object' && (name === 'fromEntries' || name === 'assign')) return { kind: 'object' };
+    if (ownerName === 'Array' && name === 'isArray') return { kind: 'boolean' };
+    if (ownerName === 'Number' && (name === 'parseInt' || name === 'parseFloat')) return { kind: 'number' };
+    if (STRING_METHODS.has(name)) return { kind: 'string' };
+    if (NUMBER_METHODS.has(name)) return { kind: 'number' };
+    if (BOOLEAN_METHODS.has(name)) return { kind: 'boolean' };
+    if (ARRAY_METHODS.has(name)) {
+      // `Object.keys/values/entries` are handled above; `x.keys()` of a Map is an iterator: not JSON.
+      if (name === 'keys' || name === 'values' || name === 'entries') return UNKNOWN;
+      return { kind: 'array' };
+    }
+    return UNKNOWN;
+  }
+  return UNKNOWN;
+}
+
+/** Declarations of `interface X` / `type X = ...` at the top level of a file. */
+function typeDeclaration(name: string, pf: ParsedFile): ts.InterfaceDeclaration | ts.TypeAliasDeclaration | undefined {
+  for (const st of pf.sf.statements) {
+    if ((ts.isInterfaceDeclaration(st) || ts.isTypeAliasDeclaration(st)) && st.name.text === name) return st;
+  }
+  return undefined;
+}
+
+function typeKind(t: ts.TypeNode, pf: ParsedFile, depth: number): KindFact {
+  if (depth > MAX_SHAPE_DEPTH) return UNKNOWN;
+  switch (t.kind) {
+    case ts.SyntaxKind.StringKeyword:
+    case ts.SyntaxKind.TemplateLiteralType:
+      return { kind: 'string' };
+    case ts.SyntaxKind.NumberKeyword:
+      return { kind: 'number' };
+    case ts.SyntaxKind.BooleanKeyword:
+      return { kind: 'boolean' };
+    case ts.SyntaxKind.UndefinedKeyword:
+      return { kind: 'unknown', optional: true };
+    case ts.SyntaxKind.ArrayType:
+    case ts.SyntaxKind.TupleType:
+      return { kind: 'array' };
+    case ts.SyntaxKind.TypeLiteral:
+    case ts.SyntaxKind.MappedType:
+      return { kind: 'object' };
+  }
+  if (ts.isParenthesizedTypeNode(t)) return typeKind(t.type, pf, depth + 1);
+  if (ts.isTypeOperatorNode(t) && t.operator === ts.SyntaxKind.ReadonlyKeyword) return typeKind(t.type, pf, depth + 1);
+  if (ts.isLiteralTypeNode(t)) {
+    const l = t.literal;
+    if (ts.isStringLiteral(l) || ts.isNoSubstitutionTemplateLiteral(l)) return { kind: 'string' };
+    if (ts.isNumericLiteral(l) || ts.isPrefixUnaryExpression(l)) return { kind: 'number' };
+    if (l.kind === ts.SyntaxKind.TrueKeyword || l.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'boolean' };
+    if (l.kind === ts.SyntaxKind.NullKeyword) return { kind: 'null' };
+    return UNKNOWN;
+  }
+  if (ts.isUnionTypeNode(t)) {
+    let optional = false;
+    let kind: ShapeKind | undefined;
+    for (const m of t.types) {
+      const k = typeKind(m, pf, depth + 1);
+      if (m.kind === ts.SyntaxKind.UndefinedKeyword) {
+        optional = true;
+        continue;
+      }
+      kind = kind === undefined || kind === k.kind ? k.kind : 'unknown';
+    }
+    return optional ? { kind: kind ?? 'unknown', optional } : { kind: kind ?? 'unknown' };
+  }
+  if (ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName)) {
+    const n = t.typeName.text;
+    if (n === 'Array' || n === 'ReadonlyArray') return { kind: 'array' };
+    if (n === 'Record') return { kind: 'object' };
+    const d = typeDeclaration(n, pf);
+    if (d && ts.isInterfaceDeclaration(d)) return { kind: 'object' };
+    if (d && ts.isTypeAliasDeclaration(d)) return typeKind(d.type, pf, depth + 1);
+  }
+  return UNKNOWN;
+}
+
+/** The properties a type annotation declares (type literals, local interfaces and aliases, intersections). */
+function typeShape(t: ts.TypeNode, pf: ParsedFile, depth: number): Shape | undefined {
+  if (depth > MAX_SHAPE_DEPTH) return undefined;
+  if (ts.isParenthesizedTypeNode(t)) return typeShape(t.type, pf, depth + 1);
+  const fromMembers = (members: ts.NodeArray<ts.TypeElement>, out: Shape): Shape | undefined => {
+    for (const m of members) {
+      if (ts.isMethodSignature(m)) continue;
+      if (!ts.isPropertySignature(m)) return undefined; // index signatures, call signatures: not a fixed shape
+      const name = ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) || ts.isNumericLiteral(m.name) ? m.name.text : undefined;
+      if (name === undefined) return undefined;
+      const k = m.type ? typeKind(m.type, pf, depth + 1) : UNKNOWN;
+      const i = out.findIndex((q) => q.name === name);
+      if (i >= 0) out.splice(i, 1);
+      out.push(m.questionToken || k.optional ? { name, kind: k.kind, optional: true } : { name, kind: k.kind });
+    }
+    return out;
+  };
+  if (ts.isTypeLiteralNode(t)) return fromMembers(t.members, []);
+  if (ts.isIntersectionTypeNode(t)) {
+    const out: Shape = [];
+    for (const m of t.types) {
+      const s = typeShape(m, pf, depth + 1);
+      if (!s) return undefined;
+      for (const p of s) {
+        const i = out.findIndex((q) => q.name === p.name);
+        if (i >= 0) out.splice(i, 1);
+        out.push(p);
+      }
+    }
+    return out;
+  }
+  if (ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName) && !t.typeArguments) return namedTypeShape(t.typeName.text, pf, depth + 1, fromMembers);
+  return undefined;
+}
+
+/** `interface X extends Y { ... }` / `type X = ...` declared at the top level of the file. */
+function namedTypeShape(name: string, pf: ParsedFile, depth: number, fromMembers: (m: ts.NodeArray<ts.TypeElement>, out: Shape) => Shape | undefined): Shape | undefined {
+  const d = typeDeclaration(name, pf);
+  if (!d || d.typeParameters || depth > MAX_SHAPE_DEPTH) return undefined;
+  if (ts.isTypeAliasDeclaration(d)) return typeShape(d.type, pf, depth + 1);
+  const out: Shape = [];
+  for (const h of d.heritageClauses ?? []) {
+    for (const base of h.types) {
+      if (!ts.isIdentifier(base.expression) || base.typeArguments) return undefined;
+      const s = namedTypeShape(base.expression.text, pf, depth + 1, fromMembers);
+      if (!s) return undefined;
+      out.push(...s);
+    }
+  }
+  return fromMembers(d.members, out);
 }

@@ -290,7 +290,9 @@ function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries:
           value = undefined;
         }
       }
-      entries.push({ key, value, span: spanOf(p, lit.pf), keySpan: spanOf(p.name, lit.pf) });
+      const entry: AnnotationEntry = { key, value, span: spanOf(p, lit.pf), keySpan: spanOf(p.name, lit.pf) };
+      if (valueNode) entry.valueSpan = spanOf(valueNode, lit.pf);
+      entries.push(entry);
     }
     return { span: spanOf(lit.obj, lit.pf), entries };
   }
@@ -307,6 +309,34 @@ function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries:
     }
   }
   return { span: spanOf(part.node, part.pf), entries };
+}
+
+/** Calls that keep their receiver's properties: a property added to the receiver's shape is published as is. */
+const SHAPE_KEEPING = new Set(['strict', 'passthrough', 'strip', 'loose', 'catchall', 'describe', 'meta', 'readonly', 'brand', 'refine', 'superRefine', 'check']);
+const OBJECT_CTORS = new Set(['object', 'strictObject', 'looseObject']);
+
+/**
+ * The object literal whose properties become the input properties: the raw shape, or `z.object({...})`'s argument
+ * (through consts, imports and shape-keeping calls such as `.describe()`/`.strict()`), or `.extend({...})`'s argument.
+ */
+function shapeLiteral(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): { obj: ts.ObjectLiteralExpression; pf: ParsedFile } | undefined {
+  if (depth > 10) return undefined;
+  const e = skipOuter(expr);
+  if (ts.isObjectLiteralExpression(e)) return { obj: e, pf };
+  if (ts.isIdentifier(e)) {
+    let d = lookupName(e.text, e, pf);
+    if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+    if (d?.kind !== 'var' || !d.node.initializer || !(d.node.parent.flags & ts.NodeFlags.Const)) return undefined;
+    return shapeLiteral(d.node.initializer, d.pf, ctx, depth + 1);
+  }
+  if (ts.isCallExpression(e) && ts.isPropertyAccessExpression(e.expression)) {
+    const method = e.expression.name.text;
+    const arg0 = e.arguments[0];
+    if (OBJECT_CTORS.has(method)) return arg0 && e.arguments.length === 1 ? shapeLiteral(arg0, pf, ctx, depth + 1) : undefined;
+    if (method === 'extend' && arg0) return shapeLiteral(arg0, pf, ctx, depth + 1);
+    if (SHAPE_KEEPING.has(method)) return shapeLiteral(e.expression.expression, pf, ctx, depth + 1);
+  }
+  return undefined;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -443,7 +473,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   let handler;
   if (handlerExpr) {
     const h = resolveHandler(handlerExpr, pf, ctx);
-    if (h) handler = handlerFacts(h.fn, h.pf, ctx);
+    if (h) handler = handlerFacts(h.fn, h.pf, ctx, inputJson);
   }
 
   const tool: ToolDefinition = {
@@ -468,6 +498,10 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   if (title) tool.title = title;
   if (descLoc) tool.description = { ...descLoc, origin: descriptionOrigin };
   if (input) tool.inputSchemaSpan = spanOf(input.node, input.pf);
+  if (input?.ok && !contractResult.inputSchemaNotObject) {
+    const shape = shapeLiteral(input.node, input.pf, ctx);
+    if (shape) tool.inputShapeSpan = spanOf(shape.obj, shape.pf);
+  }
   if (contractResult.inputSchemaNotObject) tool.inputSchemaNotObject = true;
   if (output) tool.outputSchemaSpan = spanOf(output.node, output.pf);
   if (parts.annotations) tool.annotations = annotationEntries(parts.annotations, ctx);
