@@ -100,7 +100,7 @@ test('Context parameters are injected and left out; keyword-only kind recorded',
 test('annotations: ToolAnnotations(...) and dict entries with key and value spans', () => {
   const src = `from mcp.server import MCPServer\nfrom mcp.types import ToolAnnotations\nmcp = MCPServer()\n@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))\ndef a(): ...\n@mcp.tool(annotations={"destructiveHint": False})\ndef b(): ...\n`;
   const [a, b] = analyze(src).tools;
-  assert.deepEqual(a.annotations?.entries.map((e) => [e.key, e.value, at(src, e.keySpan), at(src, e.span)]), [['readOnlyHint', true, 'readOnlyHint', 'True']]);
+  assert.deepEqual(a.annotations?.entries.map((e) => [e.key, e.value, at(src, e.keySpan), at(src, e.span), e.valueSpan && at(src, e.valueSpan)]), [['readOnlyHint', true, 'readOnlyHint', 'readOnlyHint=True', 'True']]);
   assert.deepEqual(a.contract.annotations, { readOnlyHint: true });
   assert.deepEqual(b.annotations?.entries.map((e) => [e.key, e.value, at(src, e.keySpan)]), [['destructiveHint', false, '"destructiveHint"']]);
   assert.ok(a.registration.configSpan && at(src, a.registration.configSpan).startsWith('(annotations='));

@@ -9,6 +9,8 @@ import type { PyModule } from './module';
 import { argsOf, child, children, dottedName, kwargsWithNames, meaningful, stringValue } from './syntax';
 
 /** Calls whose result no longer carries the caller's text (numbers, lengths, shell-quoted words). */
+const ERROR_KEY = /^(error|errors|err|error_message)$/i;
+
 const CUTS_TAINT = /^(int|float|bool|len|hash|abs|round|shlex\.quote|shlex\.join|pipes\.quote)$/;
 
 export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]): HandlerDefinition {
@@ -124,12 +126,39 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     return texts;
   };
 
+  /** The value of the first error-like key of a dict literal (`{"error": msg}`), or of `dict(error=msg)`. */
+  const errorEntryValue = (node: SyntaxNode): SyntaxNode | undefined => {
+    if (node.name === 'DictionaryExpression') {
+      const parts = children(node);
+      for (let i = 0; i < parts.length; i++) {
+        if (parts[i + 1]?.name === ':' && ERROR_KEY.test(stringValue(parts[i], mod.text) ?? '') && parts[i + 2]) return parts[i + 2];
+      }
+    } else if (node.name === 'CallExpression' && node.firstChild && calleeName(node.firstChild) === 'dict') {
+      return kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text).find((a) => a.name !== undefined && ERROR_KEY.test(a.name))?.value;
+    }
+    return undefined;
+  };
+
+  /** A text-valued expression: a string literal, an f-string, `"Error: " + ...`, `"...".format(...)`, `"..." % x`. */
+  const isTextExpression = (node: SyntaxNode): boolean => {
+    if (node.name === 'String' || node.name === 'FormatString' || node.name === 'ContinuedString') return true;
+    if (node.name === 'BinaryExpression') return !!node.firstChild && isTextExpression(node.firstChild);
+    if (node.name === 'CallExpression' && node.firstChild?.name === 'MemberExpression') {
+      const recv = node.firstChild.firstChild;
+      const prop = node.firstChild.lastChild;
+      return !!recv && isTextExpression(recv) && prop?.name === 'PropertyName' && mod.src(prop) === 'format';
+    }
+    return false;
+  };
+
   const returnFact = (stmt: SyntaxNode): ReturnFact => {
     const value = meaningful(stmt).find((c) => c.name !== 'return');
     const texts = value ? textsIn(value) : [];
     let valueKind: ReturnFact['valueKind'] = 'other';
     let looksLikeError = false;
     let isError: boolean | undefined;
+    /** The message a `raise ToolError(...)` fix would carry. */
+    let message: SyntaxNode | undefined;
     if (!value || value.name === 'None') valueKind = 'none';
     else if (value.name === 'DictionaryExpression' || value.name === 'DictionaryComprehensionExpression') {
       valueKind = 'object';
@@ -140,13 +169,17 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
         if (key && /^(error|errors|err|error_message|error_code)$/i.test(key)) looksLikeError = true;
         if (key === 'isError' || key === 'is_error') isError = mod.src(parts[i + 2] ?? parts[i]) === 'True';
       }
+      message = errorEntryValue(value);
     } else if (value.name === 'String' || value.name === 'FormatString' || value.name === 'ContinuedString') valueKind = 'string';
     else if (value.name === 'ArrayExpression' || value.name === 'ArrayComprehensionExpression' || value.name === 'TupleExpression') valueKind = 'list';
     else if (value.name === 'CallExpression') {
       const callee = value.firstChild ? calleeName(value.firstChild) : '';
       const last = callee.split('.').pop() ?? '';
-      if (callee === 'dict') valueKind = 'object';
-      else if (callee === 'json.dumps' || callee === 'str') valueKind = 'string';
+      if (callee === 'dict') {
+        valueKind = 'object';
+        message = errorEntryValue(value);
+        if (message) looksLikeError = true;
+      } else if (callee === 'json.dumps' || callee === 'str') valueKind = 'string';
       else if (callee === 'list') valueKind = 'list';
       else if (/^[A-Z]/.test(last)) {
         valueKind = 'object';
@@ -157,13 +190,24 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
       if (callee === 'json.dumps') {
         const a = argsOf(child(value, 'ArgList'))[0];
         if (a?.value.name === 'DictionaryExpression') looksLikeError = returnFactLooksError(a.value);
+        if (a && !a.name) message = errorEntryValue(a.value);
       }
     } else if (value.name === 'VariableName' && errorVars.has(mod.src(value))) valueKind = 'other';
     for (const t of texts) {
       if (/^\s*(error|failed|failure|exception)\b/i.test(t) || /"error"\s*:/.test(t)) looksLikeError = true;
     }
+    if (!message && value && looksLikeError && isTextExpression(value)) message = value;
     const leaks = value ? leaksIn(value) : [];
-    return { span: mod.span(stmt), texts, looksLikeError, valueKind, leaks, ...(isError !== undefined ? { isError } : {}) };
+    return {
+      span: mod.span(stmt),
+      texts,
+      looksLikeError,
+      valueKind,
+      leaks,
+      ...(isError !== undefined ? { isError } : {}),
+      ...(value ? { valueSpan: mod.span(value) } : {}),
+      ...(message && looksLikeError ? { errorMessageSpan: mod.span(message) } : {}),
+    };
   };
 
   const returnFactLooksError = (dict: SyntaxNode): boolean => {
@@ -266,12 +310,16 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
           const value = meaningful(c).find((x) => x.name !== 'raise' && x.name !== 'from');
           let exception = '';
           let message: string | undefined;
+          let leaks: ReturnFact['leaks'] = [];
           if (value?.name === 'CallExpression' && value.firstChild) {
             exception = (dottedName(value.firstChild, mod.text) ?? mod.src(value.firstChild)).split('.').pop() ?? '';
-            const a = argsOf(child(value, 'ArgList'))[0];
+            const argList = child(value, 'ArgList');
+            const a = argsOf(argList)[0];
             if (a && !a.name) message = stringValue(a.value, mod.text) ?? mod.src(a.value);
+            // What the exception carries (not the `from e` cause, which is never shown).
+            if (argList) leaks = leaksIn(argList);
           } else if (value) exception = (dottedName(value, mod.text) ?? mod.src(value)).split('.').pop() ?? '';
-          raises.push({ exception, span: mod.span(c), ...(message !== undefined ? { message } : {}) });
+          raises.push({ exception, span: mod.span(c), ...(message !== undefined ? { message } : {}), ...(leaks.length ? { leaks } : {}) });
           break;
         }
         case 'CallExpression': {
@@ -295,6 +343,8 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     });
   };
   if (body) visit(body);
+  const paramList = child(fn, 'ParamList');
+  const close = paramList?.lastChild;
   return {
     span: mod.span(fn),
     name: nameNode ? mod.src(nameNode) : undefined,
@@ -305,6 +355,8 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     raises,
     returnAnnotation: retAnn ? mod.src(retAnn) : undefined,
     hasPathContainmentCheck: hasContainmentCheck(mod, fn, 0),
+    // Where a fix appends a parameter (`limit`, `dry_run`): the `)` closing the def's parameter list.
+    ...(close?.name === ')' ? { paramsEndOffset: close.from } : {}),
   };
 }
 
