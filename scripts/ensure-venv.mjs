@@ -30,4 +30,10 @@ export function ensureVenv() {
   return ensureVenvAt(venvDir, requirements);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(ensureVenv());
+/** .cache/venv-mcp1: the newest mcp 1.x (test/python-requirements-mcp1.txt), to prove the removed 1.x import's contract. */
+export const venvMcp1Dir = path.join(root, '.cache', 'venv-mcp1');
+export function ensureVenvMcp1() {
+  return ensureVenvAt(venvMcp1Dir, path.join(root, 'test', 'python-requirements-mcp1.txt'));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(process.argv[2] === 'mcp1' ? ensureVenvMcp1() : ensureVenv());

@@ -241,3 +241,32 @@ test('sphinx docstrings under FastMCP are unresolved, not guessed', () => {
   const t = tool(src);
   assert.ok(t.unresolved.some((u) => u.part === 'description'));
 });
+
+test('mcp 1.x import: exact for the verified pinned 1.30.0, unverified for other or unknown versions, failing under mcp 2.x', () => {
+  const src = `from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("old")\n@mcp.tool()\ndef f(x: int) -> str: ...\n`;
+  const contractNotes = (files: Record<string, string>) => tool(src, undefined, files).unresolved.filter((u) => u.part === 'contract').map((u) => u.reason);
+  assert.deepEqual(contractNotes({ '/ws/requirements.txt': 'mcp==1.30.0\n' }), [], 'proven live for 1.30.0 (test/fidelity/python.test.ts)');
+  assert.deepEqual(contractNotes({ '/ws/uv.lock': '[[package]]\nname = "mcp"\nversion = "1.30.0"\n' }), []);
+  const older = contractNotes({ '/ws/requirements.txt': 'mcp==1.9.4\n' });
+  assert.equal(older.length, 1);
+  assert.match(older[0], /pins mcp 1\.9\.4.*not verified for 1\.9\.4/);
+  const range = contractNotes({ '/ws/pyproject.toml': '[project]\ndependencies = ["mcp>=1.20,<2"]\n' });
+  assert.equal(range.length, 1, 'a range may resolve to any 1.x: not verified');
+  const unknown = contractNotes({});
+  assert.equal(unknown.length, 1);
+  assert.match(unknown[0], /no pinned version/);
+  const two = contractNotes({ '/ws/requirements.txt': 'mcp==2.3.0\n' });
+  assert.match(two[0], /no mcp\.server\.fastmcp module.*ModuleNotFoundError/);
+});
+
+test('mcp 1.x: a content-block return type publishes the mcp.types model schema there; reported unresolved, not guessed', () => {
+  const src = `from mcp.server.fastmcp import FastMCP\nfrom mcp.types import TextContent\nmcp = FastMCP("old")\n@mcp.tool()\ndef f() -> TextContent: ...\n@mcp.tool()\ndef g() -> list[TextContent]: ...\n`;
+  const r = analyzePython(FILE, src, host({ '/ws/requirements.txt': 'mcp==1.30.0\n' }));
+  for (const t of r.tools) {
+    assert.equal(t.contract.outputSchema, undefined, t.name.value);
+    assert.ok(t.unresolved.some((u) => u.part === 'outputSchema' && /mcp 1\.x/.test(u.reason)), JSON.stringify(t.unresolved));
+  }
+  // The same tools under mcp 2.x: content blocks publish no output schema, exactly (proven in the fidelity suite).
+  const v2 = analyze(src.replace('from mcp.server.fastmcp import FastMCP', 'from mcp.server import MCPServer as FastMCP'));
+  for (const t of v2.tools) assert.deepEqual(t.unresolved, [], t.name.value);
+});

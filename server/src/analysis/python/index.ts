@@ -455,8 +455,10 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
   if (framework === 'fastmcp' && majorOf(version) !== undefined && majorOf(version)! < 4)
     unresolved.push({ part: 'contract', reason: `the workspace pins fastmcp ${version}; the contract is predicted for fastmcp 4.x (titles, docstring parsing and schema post-processing changed across majors)`, span: reg.server.constructorSpan });
 
-  if (framework === 'mcp-v1')
-    unresolved.push({ part: 'contract', reason: 'mcp 1.x (mcp.server.fastmcp): predicted with the 2.x MCPServer construction it was renamed into; not verified against an mcp 1.x install', span: reg.server.constructorSpan });
+  if (framework === 'mcp-v1') {
+    const u = mcp1Unverified(version);
+    if (u) unresolved.push({ part: 'contract', reason: u, span: reg.server.constructorSpan });
+  }
 
   // ---- description fact
   let description: ToolDefinition['description'];
@@ -534,6 +536,23 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
     unresolved,
     unrepresentable: [],
   };
+}
+
+/**
+ * mcp 1.x versions whose `mcp.server.fastmcp` contracts were compared live with the prediction (test/fidelity/python.test.ts,
+ * .cache/venv-mcp1): a workspace pinning one of these gets exact contracts; any other 1.x stays an unverified prediction.
+ */
+export const MCP1_VERIFIED = new Set(['1.30.0']);
+
+function mcp1Unverified(version: string | undefined): string | undefined {
+  if (version !== undefined && MCP1_VERIFIED.has(version)) return undefined;
+  const major = majorOf(version);
+  if (major !== undefined && major >= 2)
+    return `the workspace pins mcp ${version}, which has no mcp.server.fastmcp module: this server fails at import (ModuleNotFoundError) and lists no tools`;
+  const proven = [...MCP1_VERIFIED].join(', ');
+  return version === undefined
+    ? `mcp 1.x (mcp.server.fastmcp) with no pinned version in the workspace: predicted as mcp ${proven} publishes it; other 1.x releases differ (structured output, titles)`
+    : `the workspace pins mcp ${version}: predicted as mcp ${proven} publishes it (the only 1.x version verified live); not verified for ${version}`;
 }
 
 const CONSTRAINT_KEYWORD: Record<string, string> = {

@@ -3,7 +3,8 @@
  *  - `mcp` 2.x MCPServer (mcp/server/mcpserver/tools/base.py + utilities/func_metadata.py): pydantic model
  *    `<fn>Arguments` with titles and `$defs`; description = `description=` or the raw `__doc__` or "";
  *    output schema from the return annotation (`<fn>Output` wrapper, `<fn>DictOutput`, models as-is).
- *  - `mcp-v1` (the removed `mcp.server.fastmcp.FastMCP`): the same construction (MCPServer is its rename).
+ *  - `mcp-v1` (the removed `mcp.server.fastmcp.FastMCP`): the same construction (MCPServer is its rename), proven
+ *    live against mcp 1.30.0; content-block return types differ (no exclusion in 1.x) and are left unresolved.
  *  - standalone FastMCP (fastmcp/tools/function_parsing.py + tools/base.py): function TypeAdapter schema,
  *    titles pruned, docstring summary and Args descriptions, default title, `_meta.fastmcp.tags`,
  *    `$ref`s dereferenced at list time, non-object outputs wrapped with `x-fastmcp-wrap-result`.
@@ -139,6 +140,9 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
   }
   const t = unwrapAnnotated(ret);
   if (t.kind === 'content' && (t.name === 'CallToolResult')) return undefined;
+  // mcp 1.x has no content-block exclusion: TextContent & co. are plain pydantic models there, published with the
+  // schema of mcp.types as that release defines it (proven live for 1.30.0; not modelled).
+  if (spec.framework === 'mcp-v1' && returnsContentDeep(t)) throw new Unresolvable(`mcp 1.x publishes the pydantic schema of the mcp.types content classes for ${t.kind === 'content' ? t.name : 'this return type'}; not modelled`, t.span);
   if (spec.structuredOutput === undefined && returnsContent(t)) return undefined;
   if (t.kind === 'content') throw new Unresolvable(`structured output of ${t.name} is not modelled`, t.span);
   const wrapped = (): JsonSchema => {
