@@ -92,6 +92,12 @@ interface Pending {
   responseBytes: number;
 }
 
+interface ProgressSink {
+  cb: NonNullable<CallOptions['onProgress']>;
+  /** True once the transport tap delivers this call's progress itself. */
+  viaTap: boolean;
+}
+
 const DEFAULTS = { initializeTimeoutMs: 15_000, maxMessageBytes: 256 * 1024 * 1024, stderrTailLines: 40 };
 
 export class McpSession extends EventEmitter<SessionEvents> {
@@ -112,6 +118,9 @@ export class McpSession extends EventEmitter<SessionEvents> {
   private transport: StdioClientTransport | undefined;
   private readonly opts: Required<SessionOptions>;
   private readonly exchanges = new Map<string | number, Pending>();
+  /** Progress callbacks by progress token, fed synchronously from the transport (see tapMessages). */
+  private readonly progressByToken = new Map<string | number, ProgressSink>();
+  private nextProgress: ProgressSink | undefined;
   private stopping = false;
   private junkLines = 0;
   private partialStderr = '';
@@ -275,11 +284,23 @@ export class McpSession extends EventEmitter<SessionEvents> {
     transport.send = (message: JSONRPCMessage) => {
       if ('id' in message && 'method' in message && message.method === 'tools/call') {
         this.exchanges.set(message.id, { request: message, responseBytes: 0 });
+        const token = (message.params?._meta as { progressToken?: string | number } | undefined)?.progressToken;
+        if (this.nextProgress && token !== undefined) {
+          this.nextProgress.viaTap = true;
+          this.progressByToken.set(token, this.nextProgress);
+        }
+        this.nextProgress = undefined;
       }
       return send(message);
     };
     const onmessage = transport.onmessage;
     transport.onmessage = (message: JSONRPCMessage) => {
+      // The Client handles notifications a microtask late, after a response read from the same chunk has already
+      // dropped the call's progress handler; taking progress here keeps every notification of a fast tool.
+      if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
+        const p = message.params as { progressToken: string | number; progress: number; total?: number; message?: string };
+        this.progressByToken.get(p.progressToken)?.cb({ progress: p.progress, total: p.total, message: p.message });
+      }
       if ('id' in message && message.id !== undefined && !('method' in message)) {
         const x = this.exchanges.get(message.id);
         if (x) {
@@ -388,18 +409,28 @@ export class McpSession extends EventEmitter<SessionEvents> {
       }
       return undefined;
     };
+    const sink: ProgressSink | undefined = options.onProgress ? { cb: options.onProgress, viaTap: false } : undefined;
+    let token: string | number | undefined;
     try {
-      const result = (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+      this.nextProgress = sink;
+      const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         signal: options.signal,
         timeout: timeoutMs,
         maxTotalTimeout: timeoutMs,
-        onprogress: options.onProgress ? (p) => options.onProgress?.({ progress: p.progress, total: p.total, message: p.message }) : undefined,
-      })) as CallToolResult;
+        // Still given so that the SDK puts a progressToken in the request; the tap delivers when it can.
+        onprogress: sink ? (p) => !sink.viaTap && sink.cb({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+      });
+      this.nextProgress = undefined;
+      for (const [t, v] of this.progressByToken) if (v === sink) token = t;
+      const result = (await pending) as CallToolResult;
       const x = findExchange();
       return { kind: 'result', result, durationMs: performance.now() - started, request: x?.request, response: x?.response, responseBytes: x?.responseBytes ?? 0 };
     } catch (err) {
       const x = findExchange();
       return { kind: 'error', error: await this.callError(err, options, timeoutMs), durationMs: performance.now() - started, request: x?.request, response: x?.response };
+    } finally {
+      this.nextProgress = undefined;
+      if (token !== undefined) this.progressByToken.delete(token);
     }
   }
 

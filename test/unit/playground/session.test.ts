@@ -64,9 +64,8 @@ describe('well-behaved TypeScript server', () => {
     const out = await s.callTool('count_slowly', { n: 4, delayMs: 5 }, { onProgress: (p) => progress.push(p.progress) });
     s.off('log', onLog);
     assert.equal(text(out), 'counted to 4');
-    // The SDK drops a progress notification that arrives in the same stdout chunk as the response: at most the last.
-    assert.deepEqual(progress, [1, 2, 3, 4].slice(0, progress.length));
-    assert.ok(progress.length >= 3, `progress: ${progress}`);
+    // Every notification, even those read in the same stdout chunk as the response (the bare SDK client drops those).
+    assert.deepEqual(progress, [1, 2, 3, 4]);
     assert.ok(logs.includes('counted 4'), `logs: ${JSON.stringify(logs)}`);
   });
 
@@ -117,8 +116,7 @@ describe('well-behaved Python server (mcp 2.x in the project venv)', () => {
     const logs: unknown[] = [];
     s.on('log', (p) => logs.push(p.data));
     assert.equal(text(await s.callTool('long_job', { steps: 3 }, { onProgress: (p) => progress.push(p.progress) })), 'done 3');
-    assert.deepEqual(progress, [1, 2, 3].slice(0, progress.length));
-    assert.ok(progress.length >= 2, `progress: ${progress}`);
+    assert.deepEqual(progress, [1, 2, 3]);
     assert.ok(logs.some((d) => String(d).includes('python step 3')), JSON.stringify(logs));
     await s.stop();
     assert.equal(s.status, 'stopped');
