@@ -41,8 +41,8 @@ before(() => {
   }
 });
 
-async function liveTools(entry: string): Promise<unknown[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', entry], cwd: root, stderr: 'pipe' });
+async function liveTools(entry: string, env?: Record<string, string>): Promise<unknown[]> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', entry], cwd: root, stderr: 'pipe', env: env && { ...(process.env as Record<string, string>), ...env } });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = new Client({ name: 'toolsmith-fidelity', version: '1.0.0' });
@@ -91,6 +91,51 @@ for (const entry of entries()) {
     assert.deepEqual(mismatches, [], mismatches.join('\n'));
   });
 }
+
+/** zod names the type in its error ("Date cannot be represented in JSON Schema"); the construct we list must agree. */
+const ZOD_MESSAGE: Record<string, RegExp> = {
+  'z.date()': /Date cannot be represented/,
+  'z.int64()': /BigInt cannot be represented/,
+  'z.undefined()': /Undefined cannot be represented/,
+  '.transform()': /Transforms cannot be represented/,
+  'z.map()': /Map cannot be represented/,
+};
+
+// `unrepresentable` must mean "the SDK's conversion fails": each tool of this fixture is registered alone and its
+// tools/list must fail exactly when the analysis lists an unrepresentable construct, with zod's message for it.
+test('fidelity: unrepresentable zod 4 constructs are exactly those the live server cannot publish', async () => {
+  const entry = path.join(root, 'test/fixtures/ts-unpublishable/server.ts');
+  const r = spawnSync(process.execPath, [cli, 'contract', entry, '--json'], { encoding: 'utf8', cwd: root });
+  assert.equal(r.status, 0, r.stderr);
+  const names = [...fs.readFileSync(entry, 'utf8').matchAll(/only === "([a-z_]+)"/g)].map((m) => m[1]);
+  const { analyzeTypeScript } = await import('../../server/src/analysis/typescript');
+  const { createFileHost } = await import('../../server/src/host');
+  const host = createFileHost();
+  const analysed = analyzeTypeScript(entry, fs.readFileSync(entry, 'utf8'), host).tools;
+  assert.deepEqual(analysed.map((t) => t.name.value), names);
+  const tools = (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools;
+  for (const t of analysed) {
+    const name = t.name.value!;
+    let live: unknown[] | undefined;
+    let error = '';
+    try {
+      live = await liveTools(entry, { TOOLSMITH_ONLY_TOOL: name });
+    } catch (err) {
+      error = err instanceof Error ? err.message : String(err);
+    }
+    if (t.unrepresentable.length === 0) {
+      assert.ok(live, `${name}: nothing listed as unrepresentable, but the live server could not publish it: ${error}`);
+      assert.deepStrictEqual(tools.find((x) => x.name === name), live[0], `${name}: contract differs from the live one`);
+      exact++;
+      total++;
+    } else {
+      assert.equal(live, undefined, `${name}: ${t.unrepresentable.map((u) => u.construct).join(', ')} listed as unrepresentable, but the live server published it`);
+      const first = t.unrepresentable[0].construct;
+      assert.ok(ZOD_MESSAGE[first], `no zod message known for ${first}`);
+      assert.match(error, ZOD_MESSAGE[first], `${name}: the live failure is not about ${first}`);
+    }
+  }
+});
 
 test('fidelity: summary', () => {
   console.log(`fidelity: ${exact}/${total} tools exact`);

@@ -209,10 +209,41 @@ server.registerTool("xf", { inputSchema: { s: z.string().transform((x) => x.leng
   assert.equal(d.contract.inputSchema, undefined);
   assert.match(d.unresolved[0].reason, /cannot be represented/);
   const xf = tool('xf');
-  assert.deepEqual(xf.unrepresentable.map((u) => u.construct), ['.transform()', '.transform()']);
+  // The SDK publishes the input side of a transform in an inputSchema; only the outputSchema conversion fails.
+  assert.deepEqual(xf.unrepresentable.map((u) => u.construct), ['.transform()']);
+  assert.ok(xf.unrepresentable[0].span.start > src.indexOf('outputSchema'), 'the transform listed is the one in outputSchema');
   assert.deepEqual(xf.contract.inputSchema, { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { s: { type: 'string' } }, required: ['s'] });
   assert.equal(xf.contract.outputSchema, undefined);
   assert.ok(xf.unresolved.some((u) => u.part === 'outputSchema'));
+});
+
+test('zod 4: unrepresentable lists exactly what makes the SDK conversion fail, in its io mode, where it is written', () => {
+  const src =
+    HEAD +
+    `const When = z.date();
+server.registerTool("formats", { inputSchema: { d: z.iso.date(), dt: z.iso.datetime(), t: z.iso.time(), du: z.iso.duration(), sd: z.string().date(), pre: z.preprocess((x) => x, z.string()), sb: z.stringbool(), tr: z.string().transform((x) => x.length) }, outputSchema: { d: z.iso.date(), n: z.string().transform((x) => Number(x)).pipe(z.number()), f: z.file() } }, async () => ({ content: [] }));
+server.registerTool("bad", { inputSchema: { a: When.describe("A day").optional(), b: z.string(), c: z.int64(), d: z.undefined(), e: z.custom() } }, async () => ({ content: [] }));
+server.registerTool("badout", { inputSchema: { a: z.string() }, outputSchema: { p: z.string().pipe(z.transform((x) => x.length)), m: z.map(z.string(), z.string()) } }, async () => ({ content: [] }));\n`;
+  const { tool, textOf } = analyze({ 'main.ts': src });
+  const f = tool('formats');
+  assert.deepEqual(f.unrepresentable, [], 'ISO formats, string formats, preprocess, stringbool, input-side transforms and transform().pipe() all convert');
+  assert.equal((f.contract.inputSchema as { properties: Record<string, { format?: string }> }).properties.d.format, 'date');
+  assert.deepEqual(f.unresolved, []);
+  const bad = tool('bad');
+  assert.deepEqual(bad.unrepresentable.map((u) => [u.construct, textOf(u.span)]), [
+    ['z.date()', 'z.date()'],
+    ['z.int64()', 'z.int64()'],
+    ['z.undefined()', 'z.undefined()'],
+    ['z.custom()', 'z.custom()'],
+  ]);
+  assert.equal(bad.contract.inputSchema, undefined);
+  const out = tool('badout');
+  assert.deepEqual(out.unrepresentable.map((u) => [u.construct, textOf(u.span)]), [
+    ['z.transform()', 'z.transform((x) => x.length)'],
+    ['z.map()', 'z.map(z.string(), z.string())'],
+  ]);
+  assert.ok(out.contract.inputSchema, 'the input schema is still published');
+  assert.equal(out.contract.outputSchema, undefined);
 });
 
 test('user code is never run: functions in defaults are folded only when they are a static expression', () => {

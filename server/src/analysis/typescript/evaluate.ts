@@ -41,6 +41,8 @@ export class ZodFn {
     readonly name: string,
     readonly major: 3 | 4,
     readonly onNamespace: boolean,
+    /** The namespace a namespace function is read from: "z", "iso" (`z.iso.date`), "coerce". */
+    readonly nsPath = 'z',
   ) {}
 }
 /** `import * as ns from "./file"` of a workspace file. */
@@ -448,7 +450,7 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
         ? NS_COMMON.includes(name) || (target.major === 4 && NS_V4_ONLY.includes(name)) || UNREPRESENTABLE_NS.includes(name)
         : SUB_NAMESPACES[target.path]?.includes(name);
     if (!allowed || typeof target.obj[name] !== 'function') return fail(`\`${target.path}.${name}\` is not a supported zod ${target.major} function`, node, pf);
-    return new ZodFn(target.obj, name, target.major, true);
+    return new ZodFn(target.obj, name, target.major, true, target.path);
   }
   if (target instanceof ModuleNs) {
     const d = ctx.project.resolveExport(target.pf, name);
@@ -545,16 +547,56 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
     // A registry id lives for the whole process and would collide on the next analysis.
     if (isPlainObject(m) && 'id' in m) fail('`.meta({ id })` (registry ids) is not supported', node, pf);
   }
-  if (UNREPRESENTABLE_NS.includes(name) && callee.onNamespace) ctx.unrepresentable.push({ construct: `z.${name}()`, span: spanOf(node, pf) });
-  else if (UNREPRESENTABLE_METHODS.includes(name) && !callee.onNamespace) ctx.unrepresentable.push({ construct: `.${name}()`, span: spanOf(node, pf) });
+  const construct = callee.onNamespace ? `${callee.nsPath === 'z' ? 'z' : `z.${callee.nsPath}`}.${name}()` : `.${name}()`;
+  // zod 3: zod-to-json-schema never throws, it writes something approximate; the constructs it cannot carry are
+  // listed from the source. zod 4: listed after conversion, exactly where the SDK's conversion fails (schemaOrigin).
+  if (callee.major === 3) {
+    if ((UNREPRESENTABLE_NS.includes(name) && callee.onNamespace && callee.nsPath === 'z') || (UNREPRESENTABLE_METHODS.includes(name) && !callee.onNamespace)) {
+      ctx.unrepresentable.push({ construct, span: spanOf(node, pf) });
+    }
+  }
   const fn = (target as Record<string, unknown>)[name];
   if (typeof fn !== 'function') return fail(`\`${name}\` is not a zod function`, node, pf);
+  let result: unknown;
   try {
-    return (fn as (...a: unknown[]) => unknown).apply(target, args);
+    result = (fn as (...a: unknown[]) => unknown).apply(target, args);
   } catch (err) {
     if (err instanceof Unresolvable) throw err;
     return fail(`zod rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
   }
+  if (callee.major === 4 && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(result, construct, node, pf);
+  return result;
+}
+
+// ---- where a zod 4 schema was written ---------------------------------------------------------------------------
+
+type Zod4Internals = { _zod?: { def?: { type?: string; in?: object; out?: object; innerType?: object }; parent?: object } };
+/** The call that built each zod 4 schema instance (the innermost one: `.optional()` does not hide `z.date()`). */
+const origins = new WeakMap<object, { construct: string; span: Span }>();
+
+function recordOrigin(schema: object, construct: string, node: ts.Node, pf: ParsedFile): void {
+  if (origins.has(schema)) return;
+  const origin = { construct, span: spanOf(node, pf) };
+  origins.set(schema, origin);
+  // `.transform(f)` is pipe(this, transform(f)): the transform instance zod built inside belongs to this call.
+  const def = (schema as Zod4Internals)._zod?.def;
+  if (def?.type === 'pipe') {
+    for (const part of [def.in, def.out]) if (part && !origins.has(part)) origins.set(part, origin);
+  }
+}
+
+/**
+ * Where a zod 4 schema instance met during conversion was written: the call that first built it, following clones
+ * back to their original (`z.date().describe("x")` is a clone made by `.describe()`; the construct is `z.date()`).
+ */
+export function schemaOrigin(schema: object): { construct: string; span: Span } | undefined {
+  let found: { construct: string; span: Span } | undefined;
+  let s: object | undefined = schema;
+  for (let i = 0; s && i < 50; i++) {
+    found = origins.get(s) ?? found;
+    s = (s as Zod4Internals)._zod?.parent;
+  }
+  return found;
 }
 
 /** Evaluates to a string or throws Unresolvable. */

@@ -8,8 +8,8 @@
  */
 import ts from 'typescript';
 import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
-import { buildTsContract, ConvertedSchema } from '../../contract/typescript';
-import { evaluate, fingerprint, literalSpan, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { buildTsContract, ConvertedSchema, unrepresentableSchemas } from '../../contract/typescript';
+import { evaluate, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, skipOuter, spanOf, type ParsedFile } from './project';
@@ -460,6 +460,19 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     unresolved.push({ part: e.part, reason: `the SDK cannot publish this ${e.part}: ${e.reason}`, span: node ? spanOf(node.node, node.pf) : callSpan });
   }
   const contract = contractResult.contract;
+  // zod 4: what JSON Schema cannot carry is exactly what makes the SDK's conversion fail, in its io mode
+  // (`.transform()` publishes its input side in an inputSchema and fails only in an outputSchema).
+  const unrepresentable = [...ctx.unrepresentable];
+  for (const e of contractResult.errors) {
+    const part = parts[e.part];
+    if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
+    for (const schema of unrepresentableSchemas(part.value, e.part === 'inputSchema' ? 'input' : 'output')) {
+      const origin = schemaOrigin(schema);
+      const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
+      const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
+      if (!unrepresentable.some((x) => x.span.start === u.span.start && x.span.end === u.span.end && x.span.file === u.span.file)) unrepresentable.push(u);
+    }
+  }
   for (const [key, part] of [['inputSchema', input], ['outputSchema', output]] as const) {
     if (!part?.ok || !part.fingerprint || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
     if (ctx.unrepresentable.length) continue; // keeps the spans of what JSON Schema cannot carry exact: recompute
@@ -493,7 +506,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     parameters,
     contract,
     unresolved,
-    unrepresentable: [...ctx.unrepresentable],
+    unrepresentable,
   };
   if (title) tool.title = title;
   if (descLoc) tool.description = { ...descLoc, origin: descriptionOrigin };

@@ -10,6 +10,7 @@
  */
 import { normalizeObjectSchema, objectFromShape } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
+import { toJSONSchema as z4ToJSONSchema } from 'zod/v4/core';
 import type { JsonSchema, JsonValue } from '../../analysis/model';
 
 /** SDK versions whose tools/list output this module reproduces exactly (see docs/contract-fidelity.md). */
@@ -88,6 +89,37 @@ export function convertSchema(v: unknown, io: 'input' | 'output'): { json?: Json
   if (!obj) return { json: io === 'input' ? { ...EMPTY_OBJECT_JSON_SCHEMA } : undefined, notObject: !!stored };
   const json = toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: io });
   return { json: toJson(json) as JsonSchema, notObject: false };
+}
+
+/**
+ * The zod 4 schema instances that make the SDK's conversion of `v` fail (zod: "... cannot be represented in JSON
+ * Schema"), in the order zod meets them. Same converter, target and io as the SDK; zod's own `unrepresentable`
+ * hook reports each failing site instead of throwing at the first one. Empty for zod 3 and for schemas that convert.
+ */
+export function unrepresentableSchemas(v: unknown, io: 'input' | 'output'): object[] {
+  if (v instanceof ConvertedSchema) return [];
+  let obj: object | undefined;
+  try {
+    const stored = storedSchema(v);
+    obj = stored ? (normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) as object | undefined) : undefined;
+  } catch {
+    return [];
+  }
+  if (!obj || !('_zod' in obj)) return [];
+  const hits: object[] = [];
+  try {
+    z4ToJSONSchema(obj as import('zod/v4/core').$ZodType, {
+      target: 'draft-7',
+      io,
+      unrepresentable: (info: { zodSchema: object }) => {
+        hits.push(info.zodSchema);
+        return 'any';
+      },
+    });
+  } catch {
+    /* another kind of failure (cycles...): reported as unresolved by the caller, nothing to locate here */
+  }
+  return hits;
 }
 
 /**
