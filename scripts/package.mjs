@@ -36,9 +36,10 @@ export function packageExtension(out = defaultVsix) {
   const vsce = path.join(root, 'node_modules', '@vscode', 'vsce', 'vsce');
   // Build and package under the build lock of scripts/test-layer.mjs#build, so a parallel dev build cannot
   // replace dist/ between the two steps. --no-dependencies: esbuild bundles everything; node_modules never ships.
+  // --no-rewrite-relative-links: the repository is not on a forge vsce knows, so README links stay relative.
   const steps = [
     [process.execPath, path.join(root, 'esbuild.mjs'), '--production'],
-    [process.execPath, vsce, 'package', '--no-dependencies', '--out', out],
+    [process.execPath, vsce, 'package', '--no-dependencies', '--no-rewrite-relative-links', '--out', out],
   ];
   const script = steps.map((argv) => argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')).join(' && ');
   const hasFlock = spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;

@@ -33,8 +33,23 @@ test('trusted workspace: the extension activates and its Servers view shows', { 
   await wb.screenshot('frame-palette');
   await wb.page.keyboard.press('Escape');
 
-  const shot = await wb.screenshot('frame-trusted-servers-view');
-  assert.ok(shot.endsWith('.png'));
+  await wb.screenshot('frame-trusted-servers-view');
+
+  // A person opens a tool file: the editor shows it, and our injection grammar gives the tool name its own
+  // colour, different from the plain string of the description on the next lines.
+  await wb.openFile('helpdesk-ts/src/server.ts');
+  const nameToken = wb.page.locator('.monaco-editor .view-line span span', { hasText: /^query$/ }).first();
+  await nameToken.waitFor({ state: 'visible', timeout: 30_000 });
+  const descriptionToken = wb.page.locator('.monaco-editor .view-line span span', { hasText: 'Searches the tickets.' }).first();
+  await descriptionToken.waitFor({ state: 'visible', timeout: 30_000 });
+  const colour = (l: typeof nameToken) => l.evaluate((el) => getComputedStyle(el).color);
+  assert.notEqual(await colour(nameToken), await colour(descriptionToken), 'the tool name is highlighted unlike an ordinary string');
+  await wb.screenshot('frame-trusted-editor');
+
+  // VS Code's own list of running extensions shows ours.
+  await wb.runCommand('Developer: Show Running Extensions');
+  await wb.page.locator('.extension-list-item, .monaco-list-row', { hasText: 'MCP Toolsmith' }).first().waitFor({ state: 'visible', timeout: 30_000 });
+  await wb.screenshot('frame-running-extensions');
   await wb.stop();
   running.splice(running.indexOf(wb), 1);
 });

@@ -286,10 +286,20 @@ export class Workbench {
     try {
       return await waitFor(`extension log to match ${pattern}`, timeoutMs, () => this.readExtensionLog().match(pattern) ?? undefined);
     } catch (err) {
-      const exthost = findFiles(path.join(this.userDataDir, 'logs'), (n) => /exthost|remoteagent/i.test(n))
-        .map((f) => `--- ${path.relative(this.userDataDir, f)}\n${fs.readFileSync(f, 'utf8').slice(-2000)}`).join('\n');
-      throw new Error(`${(err as Error).message}\n--- extension log ---\n${this.readExtensionLog()}\n${exthost}`);
+      throw new Error(`${(err as Error).message}\n--- extension log ---\n${this.readExtensionLog()}\n--- extension host errors ---\n${this.extensionHostErrors()}`);
     }
+  }
+
+  /** "[error]" entries of the extension host logs (e.g. "Activating extension ... failed"), each with its first lines. */
+  extensionHostErrors(): string {
+    const out: string[] = [];
+    for (const f of findFiles(path.join(this.userDataDir, 'logs'), (n) => /exthost/i.test(n))) {
+      const lines = fs.readFileSync(f, 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (line.includes('[error]')) out.push(`${path.basename(f)}: ${[line, ...lines.slice(i + 1, i + 4).filter((l) => !/^\d{4}-/.test(l))].join('\n')}`);
+      });
+    }
+    return out.slice(0, 20).join('\n') || '(none)';
   }
 
   /** Closes any modal dialog (e.g. a trust prompt) that would swallow keyboard input. */
