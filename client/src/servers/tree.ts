@@ -81,7 +81,9 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       const status = s?.status ?? 'stopped';
       const unconfirmed = c.detected && !c.detected.confirmed;
       const item = new vscode.TreeItem(c.name, s?.running && s.tools.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-      item.id = `server:${c.id}`;
+      // The running state is part of the id: VS Code keeps a node's collapsed state per id, and a server that just
+      // started should show its tools.
+      item.id = `server:${c.id}:${s?.running && s.tools.length ? 'tools' : 'idle'}`;
       const info = s?.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined;
       item.description = unconfirmed ? 'detected · click to confirm' : [status, info].filter(Boolean).join(' · ');
       const [icon, color] = unconfirmed ? ['question', undefined] : STATUS_ICON[status];
@@ -95,9 +97,8 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       item.contextValue = `toolsmith.server.${unconfirmed ? 'unconfirmed' : s?.running ? 'running' : 'stopped'}`;
       item.command = unconfirmed
         ? { title: 'Confirm and start', command: 'toolsmith.startServer', arguments: [node] }
-        : s?.running
-          ? { title: 'Open Playground', command: 'toolsmith.openPlayground', arguments: [node] }
-          : undefined;
+        : // A click opens the playground, starting the server first when it is not running.
+          { title: 'Open Playground', command: 'toolsmith.openPlayground', arguments: [node] };
       return item;
     }
     const t = node.tool;
