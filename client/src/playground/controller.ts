@@ -18,6 +18,7 @@ import type {
 } from '../../../common/playground-messages';
 import type { McpSession } from '../servers/session';
 import { validate } from './validate';
+import { maskText } from '../servers/secrets';
 
 /** Text longer than this is cut before it reaches the webview (the full text stays copyable from the host). */
 export const TEXT_LIMIT = 1_000_000;
@@ -115,7 +116,7 @@ export class PlaygroundController {
     const onStatus = () => this.post({ type: 'server', server: this.serverView() });
     const onTools = () => this.post({ type: 'tools', tools: this.session.tools.map(toolView) });
     const onLog = (p: { level: string; logger?: string; data?: unknown }) =>
-      this.log({ at: Date.now(), level: p.level, logger: p.logger, text: typeof p.data === 'string' ? p.data : JSON.stringify(p.data), source: 'server' });
+      this.log({ at: Date.now(), level: p.level, logger: p.logger, text: maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), this.session.spec.env), source: 'server' });
     const onWarning = (w: string) => this.log({ at: Date.now(), level: 'warning', text: w, source: 'playground' });
     session.on('status', onStatus);
     session.on('toolsChanged', onTools);
