@@ -29,6 +29,12 @@ before(async () => {
   assert.ok(fs.existsSync(python), `the project venv python is missing at ${python}`);
   pythonMcp1 = mod.ensureVenvMcp1();
   assert.ok(fs.existsSync(pythonMcp1), `the mcp 1.x venv python is missing at ${pythonMcp1}`);
+  // The fixture folders declare their Python (.python-version): the SDK publishes `__doc__`, which 3.13+ dedents.
+  for (const [dir, interpreter] of [[fixtures, python], [fixturesMcp1, pythonMcp1]]) {
+    const declared = fs.readFileSync(path.join(dir, '.python-version'), 'utf8').trim();
+    const actual = spawnSync(interpreter, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout.trim();
+    assert.equal(actual, declared, `${path.relative(root, dir)}/.python-version says ${declared} but the venv runs Python ${actual}: update the file`);
+  }
   assert.ok(fs.existsSync(cli), 'dist/cli.js is missing: run node scripts/test-layer.mjs fidelity (it builds first)');
 });
 

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { analyzePython } from '../../../server/src/analysis/python';
 import type { FileHost, ToolDefinition } from '../../../server/src/analysis/model';
+import { rangeSemantics } from '../../../server/src/analysis/python/versions';
 
 function host(files: Record<string, string> = {}): FileHost {
   return { readFile: (f) => files[f], fileExists: (f) => f in files };
@@ -26,7 +27,7 @@ const at = (src: string, span: { start: number; end: number }) => src.slice(span
 
 test('MCPServer decorator: name, description from the raw docstring, parameter spans and schema', () => {
   const src = `from mcp.server import MCPServer\nmcp = MCPServer("demo")\n\n@mcp.tool()\ndef add(a: int, b: int = 2) -> int:\n    """Add.\n\n    Args:\n        a: first\n    """\n    return a + b\n`;
-  const t = tool(src);
+  const t = tool(src, undefined, { '/ws/.python-version': '3.12\n' });
   assert.equal(t.framework, 'mcp');
   assert.equal(t.name.value, 'add');
   assert.equal(t.contract.description, 'Add.\n\n    Args:\n        a: first\n    ');
@@ -269,4 +270,39 @@ test('mcp 1.x: a content-block return type publishes the mcp.types model schema 
   // The same tools under mcp 2.x: content blocks publish no output schema, exactly (proven in the fidelity suite).
   const v2 = analyze(src.replace('from mcp.server.fastmcp import FastMCP', 'from mcp.server import MCPServer as FastMCP'));
   for (const t of v2.tools) assert.deepEqual(t.unresolved, [], t.name.value);
+});
+
+test('Python version from the workspace decides the published docstring (3.13+ strips indentation); unknown -> unresolved', () => {
+  const src = `from mcp.server import MCPServer\nmcp = MCPServer()\n@mcp.tool()\ndef f() -> str:\n    """Find notes.\n\n    Use for any notes question.\n    """\n    return ""\n`;
+  const verbatim = 'Find notes.\n\n    Use for any notes question.\n    ';
+  const stripped = 'Find notes.\n\nUse for any notes question.\n';
+  const published = (files: Record<string, string>) => {
+    const t = tool(src, undefined, files);
+    return { description: t.contract.description, unresolved: t.unresolved.filter((u) => u.part === 'description').map((u) => u.reason), text: t.description?.value };
+  };
+  assert.equal(published({ '/ws/.python-version': '3.12.4\n' }).description, verbatim);
+  assert.equal(published({ '/ws/.python-version': '3.13\n' }).description, stripped);
+  assert.equal(published({ '/ws/.venv/pyvenv.cfg': 'home = /usr/bin\nversion = 3.14.0\n' }).description, stripped);
+  assert.equal(published({ '/ws/.venv/pyvenv.cfg': 'version_info = 3.11.7.final.0\n', '/ws/.python-version': '3.13\n' }).description, verbatim, 'the venv that runs wins');
+  assert.equal(published({ '/ws/pyproject.toml': '[project]\nrequires-python = ">=3.13"\n' }).description, stripped);
+  assert.equal(published({ '/ws/pyproject.toml': '[project]\nrequires-python = ">=3.10,<3.13"\n' }).description, verbatim);
+  // A range across 3.13, or nothing at all: the description is left out of the contract and said to be unresolved.
+  for (const files of [{ '/ws/pyproject.toml': '[project]\nrequires-python = ">=3.10"\n' }, {}]) {
+    const p = published(files);
+    assert.equal(p.description, undefined, JSON.stringify(files));
+    assert.equal(p.unresolved.length, 1);
+    assert.match(p.unresolved[0], /3\.13\+ strips its indentation/);
+    assert.equal(p.text, verbatim, 'the rules still read the docstring text');
+  }
+  // A one-line docstring, an explicit description=, and FastMCP (which cleans docstrings itself) never depend on it.
+  assert.equal(tool(src.replace('"""Find notes.\n\n    Use for any notes question.\n    """', '"""Find notes."""')).contract.description, 'Find notes.');
+  assert.equal(tool(src.replace('@mcp.tool()', '@mcp.tool(description="Finds notes.")')).unresolved.length, 0);
+  const fast = tool(src.replace('from mcp.server import MCPServer\nmcp = MCPServer()', 'from fastmcp import FastMCP\nmcp = FastMCP()'));
+  assert.equal(fast.contract.description, 'Find notes.\n\nUse for any notes question.');
+  assert.deepEqual(fast.unresolved, []);
+});
+
+test('requires-python ranges: one side of 3.13 or unknown', () => {
+  const cases: [string, string][] = [['>=3.13', '3.13+'], ['>=3.10', 'unknown'], ['>=3.10,<3.13', 'pre-3.13'], ['<3.13.1', 'unknown'], ['<=3.12', 'pre-3.13'], ['==3.12.*', 'pre-3.13'], ['~=3.12', 'unknown'], ['~=3.12.1', 'pre-3.13'], ['^3.13', '3.13+'], ['>3.12', 'unknown'], ['nonsense', 'unknown']];
+  for (const [spec, want] of cases) assert.equal(rangeSemantics(spec), want, spec);
 });

@@ -13,7 +13,7 @@ import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg } from './syntax';
 import { cleandoc, cleandocLines, cleanLineSpan, compilerCleanDoc, docstringOf, parseDocstring } from './docstring';
 import { handlerFacts } from './handler';
-import { frameworkVersion, majorOf } from './versions';
+import { frameworkVersion, majorOf, pythonVersion, type PythonVersionFact } from './versions';
 import { buildPythonContract, type PyParamSpec, type PyToolSpec } from '../../contract/python';
 
 const CONSTRUCTORS: Record<string, Framework> = {
@@ -86,7 +86,15 @@ export function analyzePython(file: string, text: string, host: FileHost, option
     if (!versions.has(fw)) versions.set(fw, fw === 'fastmcp' ? frameworkVersion(host, file, 'fastmcp') : frameworkVersion(host, file, 'mcp'));
     return versions.get(fw);
   };
-  const py = options.pythonVersion ?? [3, 11];
+  // The Python version decides what `__doc__` holds (3.13+ strips indentation); read lazily, once per analysis.
+  let pyFact: PythonVersionFact | undefined;
+  const py = (): PythonVersionFact => {
+    if (options.pythonVersion) {
+      const v = options.pythonVersion;
+      return { docSemantics: v[0] > 3 || (v[0] === 3 && v[1] >= 13) ? '3.13+' : 'pre-3.13', version: v, source: 'the caller' };
+    }
+    return (pyFact ??= pythonVersion(host, file));
+  };
 
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
   walkScope(mod, children(mod.tree.topNode), moduleScope, '', facts, tools, versionOf, py, 0);
@@ -117,7 +125,7 @@ function walkScope(
   facts: FileFacts,
   tools: ToolDefinition[],
   versionOf: (fw: Framework) => string | undefined,
-  py: [number, number],
+  py: () => PythonVersionFact,
   depth: number,
 ): void {
   if (depth > 20) return;
@@ -321,7 +329,7 @@ function located<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: str
 const isString = (v: JsonValue): v is string => typeof v === 'string';
 const isBool = (v: JsonValue): v is boolean => typeof v === 'boolean';
 
-function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) => string | undefined, py: [number, number]): ToolDefinition | undefined {
+function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) => string | undefined, py: () => PythonVersionFact): ToolDefinition | undefined {
   const fn = reg.fn;
   if (!fn) return undefined;
   const framework = reg.server.framework;
@@ -430,7 +438,20 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
 
   // ---- docstring semantics per framework and Python version
   let rawDoc = doc?.value;
-  if (rawDoc !== undefined && (py[0] > 3 || (py[0] === 3 && py[1] >= 13))) rawDoc = compilerCleanDoc(rawDoc);
+  /** The official SDK publishes `__doc__` verbatim, and what `__doc__` holds depends on the Python version. */
+  let docUnresolved: Unresolved | undefined;
+  if (rawDoc !== undefined && compilerCleanDoc(rawDoc) !== rawDoc) {
+    const fact = py();
+    if (fact.docSemantics === '3.13+') rawDoc = compilerCleanDoc(rawDoc);
+    else if (fact.docSemantics === 'unknown' && framework !== 'fastmcp' && !explicitDescription)
+      docUnresolved = {
+        part: 'description',
+        reason:
+          `the published docstring depends on the Python version (3.13+ strips its indentation, older versions keep it) and ` +
+          (fact.source ? `${fact.source} admits both` : 'the workspace does not say which runs (.python-version, pyproject requires-python, or a .venv)'),
+        span: doc ? mod.span(doc.node) : regSpan,
+      };
+  }
   const spec: PyToolSpec = {
     framework,
     fnName,
@@ -452,6 +473,12 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
   const version = versionOf(framework);
   const built = buildPythonContract(spec);
   unresolved.push(...built.unresolved);
+  // Never guessed: the tool keeps its docstring text for the rules, but the contract leaves the description out.
+  const docDescription = typeof built.contract.description === 'string' ? built.contract.description : undefined;
+  if (docUnresolved) {
+    delete built.contract.description;
+    unresolved.push(docUnresolved);
+  }
   if (framework === 'fastmcp' && majorOf(version) !== undefined && majorOf(version)! < 4)
     unresolved.push({ part: 'contract', reason: `the workspace pins fastmcp ${version}; the contract is predicted for fastmcp 4.x (titles, docstring parsing and schema post-processing changed across majors)`, span: reg.server.constructorSpan });
 
@@ -464,8 +491,7 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
   let description: ToolDefinition['description'];
   if (explicitDescription) description = { ...explicitDescription, origin: 'explicit' };
   else if (doc) {
-    const value = typeof built.contract.description === 'string' ? built.contract.description : undefined;
-    description = { value, span: mod.span(doc.node), origin: 'docstring' };
+    description = { value: docDescription, span: mod.span(doc.node), origin: 'docstring' };
     if (framework === 'fastmcp' && parsed?.unsupportedStyle) description.unresolved = { part: 'description', reason: `${parsed.unsupportedStyle}-style docstring is not parsed`, span: mod.span(doc.node) };
   }
 

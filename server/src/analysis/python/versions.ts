@@ -76,3 +76,115 @@ export function majorOf(version: string | undefined): number | undefined {
   const m = /(\d+)/.exec(version);
   return m ? Number(m[1]) : undefined;
 }
+
+/**
+ * Which `__doc__` the running Python stores: 3.13+ strips the docstring's common indentation at compile time, older
+ * versions keep it verbatim — and the official SDK publishes `__doc__` as is.
+ *  - `pre-3.13` / `3.13+`: known from the workspace (`version` when one interpreter is named).
+ *  - `unknown`: nothing says, or a range spans both (`requires-python = ">=3.10"`).
+ */
+export interface PythonVersionFact {
+  docSemantics: 'pre-3.13' | '3.13+' | 'unknown';
+  version?: [number, number];
+  /** Where it was read, for messages: `.venv/pyvenv.cfg (3.11.7)`, `pyproject.toml requires-python ">=3.10"`. */
+  source?: string;
+}
+
+const semanticsOf = (v: [number, number]): 'pre-3.13' | '3.13+' => (v[0] > 3 || (v[0] === 3 && v[1] >= 13) ? '3.13+' : 'pre-3.13');
+
+/**
+ * The Python version of the workspace, nearest directory first: the interpreter of a venv next to the sources
+ * (`.venv/` or `venv/` pyvenv.cfg: what actually runs), then `.python-version` (pyenv, uv), then the
+ * `requires-python` range of pyproject.toml or uv.lock.
+ */
+export function pythonVersion(host: FileHost, file: string): PythonVersionFact {
+  let dir = path.dirname(file);
+  let range: PythonVersionFact | undefined;
+  for (let i = 0; i < 8; i++) {
+    for (const venv of ['.venv', 'venv', 'env']) {
+      const cfg = read(host, path.join(dir, venv, 'pyvenv.cfg'));
+      const m = cfg && /^\s*(?:version|version_info)\s*=\s*(\d+)\.(\d+)(?:\.(\d+))?/m.exec(cfg);
+      if (m) {
+        const v: [number, number] = [Number(m[1]), Number(m[2])];
+        return { docSemantics: semanticsOf(v), version: v, source: `${path.join(dir, venv, 'pyvenv.cfg')} (${m[1]}.${m[2]}${m[3] ? `.${m[3]}` : ''})` };
+      }
+    }
+    const pv = read(host, path.join(dir, '.python-version'));
+    const first = pv?.split(/\r?\n/).map((l) => l.replace(/#.*$/, '').trim()).find(Boolean);
+    const pm = first && /(?:^|[^\d.])(\d+)\.(\d+)/.exec(` ${first}`);
+    if (pm) {
+      const v: [number, number] = [Number(pm[1]), Number(pm[2])];
+      return { docSemantics: semanticsOf(v), version: v, source: `${path.join(dir, '.python-version')} (${first})` };
+    }
+    if (!range) {
+      for (const name of ['pyproject.toml', 'uv.lock']) {
+        const text = read(host, path.join(dir, name));
+        const m = text && /^\s*requires-python\s*=\s*["']([^"']+)["']/m.exec(text);
+        // Poetry: [tool.poetry.dependencies] python = "^3.11"
+        const poetry = !m && text ? /^\s*python\s*=\s*["']([^"']+)["']/m.exec(text) : null;
+        const spec = m?.[1] ?? poetry?.[1];
+        if (spec) {
+          range = { docSemantics: rangeSemantics(spec), source: `${path.join(dir, name)} requires-python "${spec}"` };
+          break;
+        }
+      }
+    }
+    if (host.fileExists(path.join(dir, 'pyproject.toml')) || host.fileExists(path.join(dir, '.git'))) break;
+    const up = path.dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  return range ?? { docSemantics: 'unknown' };
+}
+
+/** Whether every version a requires-python range admits is on one side of 3.13 (minor granularity). */
+export function rangeSemantics(spec: string): PythonVersionFact['docSemantics'] {
+  let lo = 0; // minor number * 1 (major 3 assumed as 3.x; a 4.x bound counts as above everything)
+  let hi = Infinity; // exclusive
+  const key = (maj: number, min: number) => (maj < 3 ? -1 : maj > 3 ? 1000 + min : min);
+  for (const raw of spec.split(',')) {
+    const s = raw.trim();
+    if (!s) continue;
+    const m = /^(>=|<=|==|~=|!=|>|<|\^|~)?\s*(\d+)(?:\.(\d+|\*))?(?:\.(\d+|\*))?/.exec(s);
+    if (!m) return 'unknown';
+    const op = m[1] ?? '==';
+    const maj = Number(m[2]);
+    const min = m[3] === undefined || m[3] === '*' ? undefined : Number(m[3]);
+    const k = key(maj, min ?? 0);
+    switch (op) {
+      case '>=':
+      case '>': // `>3.12` still admits 3.12.1
+        lo = Math.max(lo, k);
+        break;
+      case '<':
+        hi = Math.min(hi, min === undefined || (m[4] !== undefined && Number(m[4]) > 0) ? k + (min === undefined ? 0 : 1) : k);
+        break;
+      case '<=':
+        hi = Math.min(hi, k + 1);
+        break;
+      case '==':
+        if (min === undefined) return 'unknown';
+        lo = Math.max(lo, k);
+        hi = Math.min(hi, k + 1);
+        break;
+      case '~=':
+        // ~=3.12 -> >=3.12, <4 ; ~=3.12.1 -> >=3.12.1, <3.13
+        lo = Math.max(lo, k);
+        hi = Math.min(hi, m[4] !== undefined ? k + 1 : key(maj + 1, 0));
+        break;
+      case '^':
+        lo = Math.max(lo, k);
+        hi = Math.min(hi, key(maj + 1, 0));
+        break;
+      case '~':
+        lo = Math.max(lo, k);
+        hi = Math.min(hi, k + 1);
+        break;
+      case '!=':
+        break;
+    }
+  }
+  if (lo >= 13) return '3.13+';
+  if (hi <= 13) return 'pre-3.13';
+  return 'unknown';
+}
