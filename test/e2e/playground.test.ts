@@ -73,6 +73,12 @@ test('sidebar -> start server -> tool form -> call -> result', { timeout: 600_00
   assert.match(await result.locator('details.raw').innerText(), /"arguments": \{\s*"text": "printer",\s*"limit": 10\s*\}/);
   await wb.screenshot('playground-result');
 
+  // "Go to definition" asks the language server where the tool is registered and opens it.
+  await frame.locator('vscode-button[data-action="definition"]').click();
+  await page.locator('.tabs-container .tab.active', { hasText: 'server.ts' }).waitFor({ timeout: 60_000 });
+  assert.match(await page.locator('.editor-instance .monaco-editor .view-lines').first().innerText(), /registerTool/);
+  await page.locator('.tabs-container .tab', { hasText: 'Playground: helpdesk' }).click();
+
   // Validation before sending: add_note's ticket id must match ^T-\d+$.
   await page.mouse.move(900, 700);
   await row('Add a note to a ticket').click();
