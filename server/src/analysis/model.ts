@@ -154,6 +154,8 @@ export interface HandlerDefinition {
   hasPathContainmentCheck: boolean;
   /** Optional (rules B): Python offset of the `)` closing the def's parameter list (where a new parameter is appended). */
   paramsEndOffset?: number;
+  /** Optional: Python offset just after the last parameter's text (before a trailing comma or comment); undefined without parameters. */
+  paramsContentEndOffset?: number;
 }
 
 export interface ToolDefinition {

@@ -345,6 +345,9 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
   if (body) visit(body);
   const paramList = child(fn, 'ParamList');
   const close = paramList?.lastChild;
+  // End of the last parameter's own text: a fix appending a parameter goes there, never after a trailing comment.
+  let lastContent = close?.prevSibling ?? null;
+  while (lastContent && (lastContent.name === 'Comment' || lastContent.name === ',')) lastContent = lastContent.prevSibling;
   return {
     span: mod.span(fn),
     name: nameNode ? mod.src(nameNode) : undefined,
@@ -357,6 +360,7 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     hasPathContainmentCheck: hasContainmentCheck(mod, fn, 0),
     // Where a fix appends a parameter (`limit`, `dry_run`): the `)` closing the def's parameter list.
     ...(close?.name === ')' ? { paramsEndOffset: close.from } : {}),
+    ...(close?.name === ')' && lastContent && lastContent.name !== '(' ? { paramsContentEndOffset: lastContent.to } : {}),
   };
 }
 

@@ -64,9 +64,11 @@ export function removeEntry(ctx: RuleContext, span: Span): Edit | undefined {
  * Appends a Python parameter before the `)` at `closeParen` (the front-end's `paramsEndOffset`).
  * `def f()` -> `def f(p)`, `def f(a)` -> `def f(a, p)`, a trailing comma or a one-per-line list is respected.
  */
-export function appendPythonParameter(ctx: RuleContext, file: string, closeParen: number, param: string): Edit | undefined {
+export function appendPythonParameter(ctx: RuleContext, file: string, closeParen: number, param: string, contentEnd?: number): Edit | undefined {
   const text = ctx.textOf(file);
   if (text === undefined || text[closeParen] !== ')') return undefined;
+  // After the last parameter itself when the front-end knows where it ends: a trailing comment may follow it.
+  if (contentEnd !== undefined && contentEnd < closeParen) return at(file, contentEnd, `, ${param}`);
   const open = text.lastIndexOf('(', closeParen);
   const inner = text.slice(open + 1, closeParen);
   if (inner.trim() === '') return at(file, closeParen, param);

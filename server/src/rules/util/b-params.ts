@@ -35,7 +35,7 @@ export function addParameterEdits(tool: ToolDefinition, ctx: RuleContext, p: New
   const h = tool.handler;
   if (!h || h.paramsEndOffset === undefined) return undefined;
   if (tool.parameters.some((q) => q.pythonKind === 'kwargs')) return undefined;
-  const edit = appendPythonParameter(ctx, h.span.file, h.paramsEndOffset, `${name}: ${p.pyAnnotation} = ${p.pyDefault}`);
+  const edit = appendPythonParameter(ctx, h.span.file, h.paramsEndOffset, `${name}: ${p.pyAnnotation} = ${p.pyDefault}`, h.paramsContentEndOffset);
   if (!edit) return undefined;
   const edits: Edit[] = [edit];
   for (const [module, imported] of [['typing', 'Annotated'], ['pydantic', 'Field']] as const) {
