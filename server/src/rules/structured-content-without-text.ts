@@ -27,7 +27,7 @@ export const structuredContentWithoutText: Rule = {
         }
       }
       out.push({
-        span: r.structuredContentSpan ?? r.span,
+        span: r.span, // the whole return: the fix adds its text copy there
         tool: tool.name.value ?? null,
         message:
           'This result sets structuredContent but content has no text item. Many clients only pass content to the model, ' +
