@@ -8,13 +8,14 @@ let client: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const started = Date.now();
-  const log = vscode.window.createOutputChannel("Toolsmith Language Server", { log: true });
+  const log = vscode.window.createOutputChannel('Toolsmith Language Server', { log: true });
   context.subscriptions.push(log);
 
   client = createLanguageClient(context, log);
   await client.start();
-  registerPreview(context, { client, log });
-  registerPlayground(context, { client, log });
+  // The preview compares with the playground's running servers rather than starting its own copies.
+  const { manager } = registerPlayground(context, { client, log });
+  registerPreview(context, { client, log, servers: manager });
 
   // Activation time is read by the end-to-end suite and the benchmark from this log line.
   log.appendLine(`Toolsmith activated in ${Date.now() - started} ms`);

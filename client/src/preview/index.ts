@@ -81,7 +81,12 @@ export function registerPreview(context: vscode.ExtensionContext, { client, log,
           const tools = await toolsOf(client, uri);
           if (target.toolName !== undefined && target.toolName !== null) tool = tools.find((t) => t.name === target.toolName);
           else if (editor && editor.document.uri.toString() === uri) tool = tools.find((t) => contains(t, editor.selection.active));
-          if (!tool && tools.length === 1) tool = tools[0];
+          if (!tool && target.toolName == null && tools.length === 1) tool = tools[0];
+        }
+        if (!tool && target.toolName) {
+          // From the Servers tree a live tool carries only its name: find where the workspace defines it.
+          const named = (await client.sendRequest<WorkspaceToolsResult>(WorkspaceToolsRequest, {})).tools.filter((t) => t.name === target.toolName);
+          if (named.length === 1) tool = named[0];
         }
         tool ??= await pickTool(client, uri);
         if (tool) PreviewPanel.show(deps, tool);
