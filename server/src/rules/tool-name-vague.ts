@@ -13,7 +13,9 @@ export const toolNameVague: Rule = {
     if (!name || !isVagueName(name)) return [];
     const style = ctx.settings.naming.style;
     const words = nameFromDescription(tool.description?.value);
-    const suggestion = words ? formatSuggestion(words, style, name) : undefined;
+    const proposed = words ? formatSuggestion(words, style, name) : undefined;
+    // A description that only repeats the vague name ("Gets an item" for get_item) suggests nothing better.
+    const suggestion = proposed && proposed.toLowerCase() !== name.toLowerCase() ? proposed : undefined;
     const example = suggestion ?? (style === 'domain.verb' ? 'tickets.search' : 'search_tickets');
     const message =
       `Tool name "${name}" is generic: the model chooses a tool by its name first, and "${name}" says neither what it ` +
