@@ -17,10 +17,18 @@ import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project
  * lot on ordinary code, and capturing a stack trace each time would cost more than the analysis itself.
  */
 export class Unresolvable {
+  private where: Span | { node: ts.Node; pf: ParsedFile };
   constructor(
     readonly reason: string,
-    readonly span: Span,
-  ) {}
+    where: Span | { node: ts.Node; pf: ParsedFile },
+  ) {
+    this.where = where;
+  }
+  /** Computed when asked: most Unresolvables are caught and dropped (a guess that did not work out). */
+  get span(): Span {
+    if ('node' in this.where) this.where = spanOf(this.where.node, this.where.pf);
+    return this.where;
+  }
   get message(): string {
     return this.reason;
   }
@@ -124,12 +132,14 @@ export interface EvalContext {
   /** Consts already evaluated (and the unrepresentable constructs found while doing so). */
   consts: Map<ts.Node, { state: 'pending' | 'done'; value?: unknown; unrepr?: { construct: string; span: Span }[]; error?: Unresolvable }>;
   depth: number;
+  /** Fingerprints of declarations already computed in this analysis (see `fingerprint`). */
+  fingerprints?: Map<ts.Node, string | undefined>;
 }
 
 const MAX_DEPTH = 200;
 
 export function evaluate(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): unknown {
-  if (ctx.depth > MAX_DEPTH) throw new Unresolvable('expression nested too deeply', spanOf(node, pf));
+  if (ctx.depth > MAX_DEPTH) throw new Unresolvable('expression nested too deeply', { node, pf });
   ctx.depth++;
   try {
     return evalInner(node, pf, ctx);
@@ -139,7 +149,7 @@ export function evaluate(node: ts.Expression, pf: ParsedFile, ctx: EvalContext):
 }
 
 function fail(reason: string, node: ts.Node, pf: ParsedFile): never {
-  throw new Unresolvable(reason, spanOf(node, pf));
+  throw new Unresolvable(reason, { node, pf });
 }
 
 function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unknown {
@@ -644,17 +654,18 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
   let ok = true;
   const visit = (n: ts.Node): void => {
     if (!ok) return;
-    if (ts.isPropertyAccessExpression(n)) {
-      visit(n.expression);
+    if (n.kind === ts.SyntaxKind.PropertyAccessExpression) {
+      visit((n as ts.PropertyAccessExpression).expression);
       return;
     }
-    if (ts.isPropertyAssignment(n)) {
-      if (ts.isComputedPropertyName(n.name)) visit(n.name);
-      visit(n.initializer);
+    if (n.kind === ts.SyntaxKind.PropertyAssignment) {
+      const a = n as ts.PropertyAssignment;
+      if (a.name.kind === ts.SyntaxKind.ComputedPropertyName) visit(a.name);
+      visit(a.initializer);
       return;
     }
-    if (ts.isIdentifier(n)) {
-      const name = n.text;
+    if (n.kind === ts.SyntaxKind.Identifier) {
+      const name = (n as ts.Identifier).text;
       if (name === 'undefined' || name === 'Infinity' || name === 'NaN') return;
       // Names bound inside the expression (arrow parameters of z.lazy / refine) resolve to those parameters.
       let d = lookupName(name, n, pf);
@@ -695,7 +706,14 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
         return;
       }
       seen.add(declNode);
-      const fp = fingerprint(declNode, d.pf, ctx, seen);
+      const memo = ctx.fingerprints;
+      let fp: string | undefined;
+      if (memo?.has(declNode)) fp = memo.get(declNode);
+      else {
+        fp = fingerprint(declNode, d.pf, ctx, seen);
+        // Only a result that did not depend on what was being fingerprinted around it is reusable.
+        if (memo && (fp === undefined || !fp.includes('=<cycle>'))) memo.set(declNode, fp);
+      }
       if (fp === undefined) ok = false;
       else parts.push(`${name}=${d.pf.file}{${fp}}`);
       return;

@@ -6,7 +6,9 @@
 import ts from 'typescript';
 import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '../model';
 import { evaluate, type EvalContext } from './evaluate';
-import { lookupName, skipOuter, spanOf, type ParsedFile } from './project';
+import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
+
+const SK = ts.SyntaxKind;
 
 type FnNode = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration | ts.MethodDeclaration;
 
@@ -136,59 +138,85 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
   let hasResolve = false;
   let hasWithinTest = false;
 
-  /** `inTry`: inside the try block of a try/catch of this handler, where a throw does not reach the SDK. */
-  const visit = (n: ts.Node, inNested: boolean, inTry: boolean): void => {
-    if (ts.isCatchClause(n) && n.variableDeclaration && ts.isIdentifier(n.variableDeclaration.name)) catchVars.add(n.variableDeclaration.name.text);
-    if (ts.isVariableDeclaration(n) && n.initializer) {
-      const src = sourcesOf(n.initializer);
-      if (src.size) {
-        const names: string[] = [];
-        bindingNames(n.name, names);
-        for (const name of names) taint.set(name, new Set([...(taint.get(name) ?? []), ...src]));
+  // Walk state, saved and restored around subtrees: inside a nested function (its returns are not the handler's),
+  // inside the try block of a try/catch of this handler (a throw there does not reach the SDK).
+  let inNested = false;
+  let inTry = false;
+  const visit = (n: ts.Node): void => {
+    switch (n.kind) {
+      case SK.CatchClause: {
+        const v = (n as ts.CatchClause).variableDeclaration;
+        if (v && ts.isIdentifier(v.name)) catchVars.add(v.name.text);
+        break;
       }
-    }
-    if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.EqualsToken && ts.isIdentifier(n.left)) {
-      const src = sourcesOf(n.right);
-      if (src.size) taint.set(n.left.text, new Set([...(taint.get(n.left.text) ?? []), ...src]));
-    }
-    if (ts.isCallExpression(n)) {
-      const callee = calleeName(n.expression, pf);
-      const params = new Set<string>();
-      let shell = false;
-      for (const a of n.arguments) {
-        for (const s of sourcesOf(a)) params.add(s);
-        const obj = skipOuter(a);
-        if (ts.isObjectLiteralExpression(obj)) {
-          for (const p of obj.properties) {
-            if (ts.isPropertyAssignment(p) && p.name.getText(pf.sf) === 'shell' && p.initializer.kind !== ts.SyntaxKind.FalseKeyword) shell = true;
-            if (ts.isShorthandPropertyAssignment(p) && p.name.text === 'shell') shell = true;
+      case SK.VariableDeclaration: {
+        const d = n as ts.VariableDeclaration;
+        if (d.initializer) {
+          const src = sourcesOf(d.initializer);
+          if (src.size) {
+            const names: string[] = [];
+            bindingNames(d.name, names);
+            for (const name of names) taint.set(name, new Set([...(taint.get(name) ?? []), ...src]));
           }
         }
+        break;
       }
-      let parent = n.parent;
-      while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
-      calls.push({ callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent) });
-      if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
-      if (/(^|\.)(startsWith|relative)$/.test(callee)) hasWithinTest = true;
+      case SK.BinaryExpression: {
+        const b = n as ts.BinaryExpression;
+        if (b.operatorToken.kind === SK.EqualsToken && ts.isIdentifier(b.left)) {
+          const src = sourcesOf(b.right);
+          if (src.size) taint.set(b.left.text, new Set([...(taint.get(b.left.text) ?? []), ...src]));
+        }
+        break;
+      }
+      case SK.CallExpression:
+        calls.push(callFact(n as ts.CallExpression));
+        break;
+      case SK.ReturnStatement:
+        if (!inNested) returns.push(returnFact((n as ts.ReturnStatement).expression, n, scope));
+        break;
+      case SK.ThrowStatement:
+        // The SDK turns an error thrown by the handler into `{ isError: true, content: [{ text: error.message }] }`.
+        if (!inNested && !inTry) raises.push(throwFact(n as ts.ThrowStatement, scope));
+        break;
     }
-    if (ts.isReturnStatement(n) && !inNested) returns.push(returnFact(n.expression, n, scope));
-    // The SDK turns an error thrown by the handler into `{ isError: true, content: [{ text: error.message }] }`.
-    if (ts.isThrowStatement(n) && !inNested && !inTry) raises.push(throwFact(n, scope));
-    const nested = inNested || (n !== fn && ts.isFunctionLike(n));
-    if (ts.isTryStatement(n) && !nested) {
-      visit(n.tryBlock, nested, inTry || !!n.catchClause);
-      if (n.catchClause) visit(n.catchClause, nested, inTry);
-      if (n.finallyBlock) visit(n.finallyBlock, nested, inTry);
-      return;
+    const savedNested = inNested;
+    const savedTry = inTry;
+    if (!inNested && n !== fn && isFunctionLikeKind(n.kind)) inNested = true;
+    if (n.kind === SK.TryStatement && !inNested) {
+      const t = n as ts.TryStatement;
+      inTry = savedTry || !!t.catchClause;
+      visit(t.tryBlock);
+      inTry = savedTry;
+      if (t.catchClause) visit(t.catchClause);
+      if (t.finallyBlock) visit(t.finallyBlock);
+    } else ts.forEachChild(n, visit);
+    inNested = savedNested;
+    inTry = savedTry;
+  };
+  const callFact = (n: ts.CallExpression): CallFact => {
+    const callee = calleeName(n.expression, pf);
+    const params = new Set<string>();
+    let shell = false;
+    for (const a of n.arguments) {
+      for (const s of sourcesOf(a)) params.add(s);
+      const obj = skipOuter(a);
+      if (ts.isObjectLiteralExpression(obj)) {
+        for (const p of obj.properties) {
+          if (ts.isPropertyAssignment(p) && ts.isIdentifier(p.name) && p.name.text === 'shell' && p.name.getText(pf.sf) === 'shell' && p.initializer.kind !== SK.FalseKeyword) shell = true;
+          if (ts.isShorthandPropertyAssignment(p) && p.name.text === 'shell') shell = true;
+        }
+      }
     }
-    ts.forEachChild(n, (c) => visit(c, nested, inTry));
+    let parent = n.parent;
+    while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
+    if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
+    if (/(^|\.)(startsWith|relative)$/.test(callee)) hasWithinTest = true;
+    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent) };
   };
   if (body) {
-    if (ts.isBlock(body)) visit(body, false, false);
-    else {
-      visit(body, false, false);
-      returns.push(returnFact(body, body, scope));
-    }
+    visit(body);
+    if (!ts.isBlock(body)) returns.push(returnFact(body, body, scope));
   }
   const name = ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn) || ts.isMethodDeclaration(fn) ? fn.name?.getText(pf.sf) : undefined;
   return {
@@ -269,6 +297,14 @@ function propValue(p: ts.ObjectLiteralElementLike): ts.Expression | undefined {
   return undefined;
 }
 
+/** The callee is written exactly `String` / `JSON.stringify` (the syntax is checked first: getText allocates). */
+function isNamedCallee(e: ts.Expression, pf: ParsedFile, written: 'String' | 'JSON.stringify'): boolean {
+  if (written === 'String') {
+    if (!ts.isIdentifier(e) || e.text !== 'String') return false;
+  } else if (!ts.isPropertyAccessExpression(e) || e.name.text !== 'stringify' || !ts.isIdentifier(e.expression) || e.expression.text !== 'JSON') return false;
+  return e.getText(pf.sf) === written;
+}
+
 function leaksIn(node: ts.Node, pf: ParsedFile, catchVars: Set<string>): ReturnFact['leaks'] {
   const out: ReturnFact['leaks'] = [];
   const isErr = (e: ts.Expression): boolean => {
@@ -276,12 +312,25 @@ function leaksIn(node: ts.Node, pf: ParsedFile, catchVars: Set<string>): ReturnF
     return ts.isIdentifier(x) && (catchVars.has(x.text) || /^(e|err|error|ex|exc|exception)$/.test(x.text));
   };
   const visit = (n: ts.Node): void => {
-    if (ts.isPropertyAccessExpression(n) && n.name.text === 'stack' && isErr(n.expression)) out.push({ kind: 'stack', span: spanOf(n, pf) });
-    else if (ts.isCallExpression(n)) {
-      const c = n.expression.getText(pf.sf);
-      if ((c === 'String' || c === 'JSON.stringify') && n.arguments[0] && isErr(n.arguments[0])) out.push({ kind: 'stringified-error', span: spanOf(n, pf) });
-      else if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'toString' && isErr(n.expression.expression)) out.push({ kind: 'stringified-error', span: spanOf(n, pf) });
-    } else if (ts.isTemplateSpan(n) && isErr(n.expression)) out.push({ kind: 'stringified-error', span: spanOf(n.expression, pf) });
+    switch (n.kind) {
+      case SK.PropertyAccessExpression: {
+        const p = n as ts.PropertyAccessExpression;
+        if (p.name.text === 'stack' && isErr(p.expression)) out.push({ kind: 'stack', span: spanOf(n, pf) });
+        break;
+      }
+      case SK.CallExpression: {
+        const c = n as ts.CallExpression;
+        if (isNamedCallee(c.expression, pf, 'String') || isNamedCallee(c.expression, pf, 'JSON.stringify')) {
+          if (c.arguments[0] && isErr(c.arguments[0])) out.push({ kind: 'stringified-error', span: spanOf(n, pf) });
+        } else if (ts.isPropertyAccessExpression(c.expression) && c.expression.name.text === 'toString' && isErr(c.expression.expression)) out.push({ kind: 'stringified-error', span: spanOf(n, pf) });
+        break;
+      }
+      case SK.TemplateSpan: {
+        const t = n as ts.TemplateSpan;
+        if (isErr(t.expression)) out.push({ kind: 'stringified-error', span: spanOf(t.expression, pf) });
+        break;
+      }
+    }
     ts.forEachChild(n, visit);
   };
   visit(node);
@@ -363,7 +412,7 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
                   looksLikeError = true;
                   errorText ??= tExpr;
                 }
-              } else if (ts.isCallExpression(tExpr) && tExpr.expression.getText(pf.sf) === 'JSON.stringify' && tExpr.arguments[0]) {
+              } else if (ts.isCallExpression(tExpr) && isNamedCallee(tExpr.expression, pf, 'JSON.stringify') && tExpr.arguments[0]) {
                 const arg = skipOuter(tExpr.arguments[0]);
                 const errProp = ts.isObjectLiteralExpression(arg) ? arg.properties.find((q) => propName(q, pf) === 'error') : undefined;
                 if (errProp) {

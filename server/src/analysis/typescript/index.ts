@@ -12,7 +12,7 @@ import { buildTsContract, ConvertedSchema, unrepresentableSchemas } from '../../
 import { evaluate, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { parametersOf } from './params';
-import { lookupName, parseFile, Project, skipOuter, spanOf, type ParsedFile } from './project';
+import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions } from './workspace';
 
 const MAX_CALL_DEPTH = 8;
@@ -22,20 +22,6 @@ interface Site {
   pf: ParsedFile;
   kind: 'registerTool' | 'tool';
   server: ServerRef;
-}
-
-function registrationKind(call: ts.CallExpression): 'registerTool' | 'tool' | undefined {
-  const callee = call.expression;
-  if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
-  const m = callee.name.text;
-  if (m === 'registerTool' && call.arguments.length >= 2) return 'registerTool';
-  if (m === 'tool' && call.arguments.length >= 2) {
-    // `x.tool("name", ..., handler)`: a string-like first argument is what makes it the SDK overload.
-    const first = skipOuter(call.arguments[0]);
-    if (ts.isCallExpression(first) || ts.isObjectLiteralExpression(first) || ts.isArrowFunction(first) || ts.isFunctionExpression(first) || ts.isNumericLiteral(first)) return undefined;
-    return 'tool';
-  }
-  return undefined;
 }
 
 function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
@@ -181,17 +167,13 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   };
   runModule(entry, 0);
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
-  const sweep = (node: ts.Node): void => {
-    if (ts.isCallExpression(node)) {
-      const kind = registrationKind(node);
-      if (kind && ts.isPropertyAccessExpression(node.expression) && !seen.has(node)) {
-        seen.add(node);
-        emit({ call: node, pf: entry, kind, server: serverOf(node.expression.expression, entry, ctx) });
-      }
+  for (const node of entry.registrationCalls) {
+    const kind = registrationKind(node);
+    if (kind && ts.isPropertyAccessExpression(node.expression) && !seen.has(node)) {
+      seen.add(node);
+      emit({ call: node, pf: entry, kind, server: serverOf(node.expression.expression, entry, ctx) });
     }
-    ts.forEachChild(node, sweep);
-  };
-  sweep(entry.sf);
+  }
 }
 
 // ---- one tool --------------------------------------------------------------------------------------------------
@@ -530,26 +512,17 @@ function syntaxErrors(pf: ParsedFile): FileFacts['syntaxErrors'] {
 }
 
 function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] {
-  const out: FileFacts['servers'] = [];
-  const visit = (n: ts.Node): void => {
-    if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.initializer) {
-      const init = skipOuter(n.initializer);
-      if (ts.isNewExpression(init) && /^(McpServer|Server)$/.test(init.expression.getText(pf.sf).replace(/^.*\./, ''))) {
-        const ref = serverOf(n.name, pf, ctx);
-        out.push({ id: ref.id, variable: ref.variable, name: ref.name, span: ref.span, constructorSpan: spanOf(init, pf) });
-      }
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(pf.sf);
-  return out;
+  return pf.serverDeclarations.map((n) => {
+    const ref = serverOf(n.name as ts.Identifier, pf, ctx);
+    return { id: ref.id, variable: ref.variable, name: ref.name, span: ref.span, constructorSpan: spanOf(skipOuter(n.initializer!), pf) };
+  });
 }
 
 export function analyzeTypeScript(file: string, text: string, host: FileHost): AnalysisResult {
   const pf = parseFile(file, text);
   const project = new Project(host);
   const versions = workspaceVersions(host, file);
-  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0 };
+  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map() };
   const sites: Site[] = [];
   collectSites(pf, ctx, (s) => sites.push(s));
   const tools: ToolDefinition[] = [];

@@ -33,6 +33,10 @@ export interface ParsedFile {
   starExports: string[];
   /** Module specifiers imported by this file. */
   importSpecifiers: string[];
+  /** Every call that looks like a tool registration (`x.registerTool(...)`, `x.tool("name", ...)`), in document order. */
+  registrationCalls: ts.CallExpression[];
+  /** `const s = new McpServer(...)` / `new Server(...)` declarations, in document order. */
+  serverDeclarations: ts.VariableDeclaration[];
 }
 
 const cache = new Map<string, ParsedFile>();
@@ -50,12 +54,55 @@ function scriptKindOf(file: string): ts.ScriptKind {
 export function parseFile(file: string, text: string): ParsedFile {
   const hit = cache.get(file);
   if (hit && hit.text === text) return hit;
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, scriptKindOf(file));
-  const pf: ParsedFile = { file, text, sf, locals: new Map(), exports: new Map(), starExports: [], importSpecifiers: [] };
+  // Parent pointers are set by the one walk below (which also indexes what the analysis looks for) rather than by
+  // the parser's own extra pass: one traversal of the tree instead of three.
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKindOf(file));
+  const pf: ParsedFile = { file, text, sf, locals: new Map(), exports: new Map(), starExports: [], importSpecifiers: [], registrationCalls: [], serverDeclarations: [] };
+  walkFile(pf);
   indexFile(pf);
   if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value as string);
   cache.set(file, pf);
   return pf;
+}
+
+/** Same test as the analysis applies to a call (index.ts registrationKind): a registration by its shape alone. */
+export function registrationKind(call: ts.CallExpression): 'registerTool' | 'tool' | undefined {
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
+  const m = callee.name.text;
+  if (m === 'registerTool' && call.arguments.length >= 2) return 'registerTool';
+  if (m === 'tool' && call.arguments.length >= 2) {
+    // `x.tool("name", ..., handler)`: a string-like first argument is what makes it the SDK overload.
+    const first = skipOuter(call.arguments[0]);
+    if (ts.isCallExpression(first) || ts.isObjectLiteralExpression(first) || ts.isArrowFunction(first) || ts.isFunctionExpression(first) || ts.isNumericLiteral(first)) return undefined;
+    return 'tool';
+  }
+  return undefined;
+}
+
+const SERVER_CLASS = /^(McpServer|Server)$/;
+
+/** Sets every node's parent and collects registration calls and server declarations, in document order. */
+function walkFile(pf: ParsedFile): void {
+  const { sf, registrationCalls, serverDeclarations } = pf;
+  let parent: ts.Node = sf;
+  const visit = (node: ts.Node): void => {
+    (node as { parent: ts.Node }).parent = parent;
+    if (node.kind === ts.SyntaxKind.CallExpression) {
+      if (registrationKind(node as ts.CallExpression)) registrationCalls.push(node as ts.CallExpression);
+    } else if (node.kind === ts.SyntaxKind.VariableDeclaration) {
+      const d = node as ts.VariableDeclaration;
+      if (ts.isIdentifier(d.name) && d.initializer) {
+        const init = skipOuter(d.initializer);
+        if (ts.isNewExpression(init) && SERVER_CLASS.test(init.expression.getText(sf).replace(/^.*\./, ''))) serverDeclarations.push(d);
+      }
+    }
+    const saved = parent;
+    parent = node;
+    ts.forEachChild(node, visit);
+    parent = saved;
+  };
+  ts.forEachChild(sf, visit);
 }
 
 function hasExport(node: ts.Node): boolean {
@@ -210,17 +257,52 @@ export class Project {
   }
 }
 
+/** What a node is for scope lookups, by SyntaxKind: read once per ancestor, so one array read instead of type tests. */
+const SCOPE_NONE = 0;
+const SCOPE_STATEMENTS = 1;
+const SCOPE_CLAUSE = 2;
+const SCOPE_FUNCTION = 3;
+const SCOPE_FOR = 4;
+const scopeKinds = (() => {
+  const table = new Uint8Array(ts.SyntaxKind.Count + 1);
+  for (let k = 0; k <= ts.SyntaxKind.Count; k++) {
+    const fake = { kind: k } as ts.Node;
+    if (ts.isBlock(fake) || ts.isModuleBlock(fake)) table[k] = SCOPE_STATEMENTS;
+    else if (ts.isCaseClause(fake) || ts.isDefaultClause(fake)) table[k] = SCOPE_CLAUSE;
+    else if (ts.isFunctionLike(fake)) table[k] = SCOPE_FUNCTION;
+    else if (ts.isForOfStatement(fake) || ts.isForInStatement(fake) || ts.isForStatement(fake)) table[k] = SCOPE_FOR;
+  }
+  return table;
+})();
+
+/** ts.isFunctionLike by kind alone (one array read). */
+export function isFunctionLikeKind(kind: ts.SyntaxKind): boolean {
+  return scopeKinds[kind] === SCOPE_FUNCTION;
+}
+
 /** Looks a name up from a node outwards: block scopes, function parameters, then the file's top level. */
 export function lookupName(name: string, from: ts.Node, pf: ParsedFile): Decl | undefined {
   let node: ts.Node | undefined = from.parent;
   while (node && node !== pf.sf) {
-    if (ts.isBlock(node) || ts.isModuleBlock(node) || ts.isCaseClause(node) || ts.isDefaultClause(node)) {
-      const d = findInStatements(name, ts.isCaseClause(node) || ts.isDefaultClause(node) ? node.statements : node.statements, pf);
-      if (d) return d;
-    } else if (ts.isFunctionLike(node)) {
-      for (const p of node.parameters) if (ts.isIdentifier(p.name) && p.name.text === name) return { kind: 'param', name, node: p, pf };
-    } else if ((ts.isForOfStatement(node) || ts.isForInStatement(node) || ts.isForStatement(node)) && node.initializer && ts.isVariableDeclarationList(node.initializer)) {
-      for (const d of node.initializer.declarations) if (ts.isIdentifier(d.name) && d.name.text === name) return { kind: 'var', name, node: d, pf };
+    switch (scopeKinds[node.kind]) {
+      case SCOPE_NONE:
+        break;
+      case SCOPE_STATEMENTS:
+      case SCOPE_CLAUSE: {
+        const d = findInStatements(name, (node as ts.Block | ts.ModuleBlock | ts.CaseOrDefaultClause).statements, pf);
+        if (d) return d;
+        break;
+      }
+      case SCOPE_FUNCTION:
+        for (const p of (node as ts.SignatureDeclaration).parameters) if (ts.isIdentifier(p.name) && p.name.text === name) return { kind: 'param', name, node: p, pf };
+        break;
+      case SCOPE_FOR: {
+        const init = (node as ts.ForOfStatement | ts.ForInStatement | ts.ForStatement).initializer;
+        if (init && ts.isVariableDeclarationList(init)) {
+          for (const d of init.declarations) if (ts.isIdentifier(d.name) && d.name.text === name) return { kind: 'var', name, node: d, pf };
+        }
+        break;
+      }
     }
     node = node.parent;
   }

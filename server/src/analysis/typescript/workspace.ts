@@ -61,9 +61,13 @@ export interface WorkspaceVersions {
 
 export function workspaceVersions(host: FileHost, file: string): WorkspaceVersions {
   const perDir = new Map<string, 3 | 4>();
+  const perFile = new Map<string, 3 | 4>();
   return {
     sdkVersion: packageVersion(host, file, SDK),
     zodMajor(fromFile) {
+      // Asked for every `z` of every schema: by file first, without recomputing the directory.
+      const known = perFile.get(fromFile);
+      if (known !== undefined) return known;
       const dir = path.dirname(fromFile);
       let major = perDir.get(dir);
       if (major === undefined) {
@@ -72,6 +76,7 @@ export function workspaceVersions(host: FileHost, file: string): WorkspaceVersio
         major = m && m[1] === '3' ? 3 : 4;
         perDir.set(dir, major);
       }
+      perFile.set(fromFile, major);
       return major;
     },
   };

@@ -61,7 +61,43 @@ function storedSchema(v: unknown): object | undefined {
 
 function toJson(v: unknown): JsonValue {
   // The wire format: what JSON.stringify keeps (undefined dropped, -0 -> 0, Infinity -> null).
+  const copy = plainJsonCopy(v, 0);
+  if (copy !== NOT_PLAIN) return copy;
   return JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue;
+}
+
+const NOT_PLAIN = Symbol('not plain JSON');
+
+/**
+ * A copy of `v` when it is already plain JSON data (what a converted schema is), which JSON.stringify + parse would
+ * return unchanged — without serialising; NOT_PLAIN as soon as anything would be transformed (undefined, -0,
+ * non-finite numbers, toJSON, class instances, "__proto__" keys), and the caller takes the exact round trip.
+ */
+function plainJsonCopy(v: unknown, depth: number): JsonValue | typeof NOT_PLAIN {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+  if (typeof v === 'number') return Number.isFinite(v) && !Object.is(v, -0) ? v : NOT_PLAIN;
+  if (typeof v !== 'object' || depth > 200) return NOT_PLAIN;
+  if (Array.isArray(v)) {
+    const out: JsonValue[] = new Array<JsonValue>(v.length);
+    for (let i = 0; i < v.length; i++) {
+      if (!(i in v)) return NOT_PLAIN;
+      const c = plainJsonCopy(v[i], depth + 1);
+      if (c === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = c;
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return NOT_PLAIN;
+  const out: { [key: string]: JsonValue } = {};
+  for (const k of Object.keys(v)) {
+    if (k === '__proto__') return NOT_PLAIN;
+    const c = plainJsonCopy((v as Record<string, unknown>)[k], depth + 1);
+    if (c === NOT_PLAIN) return NOT_PLAIN;
+    out[k] = c;
+  }
+  return out;
 }
 
 /** True when the stored schema is an object schema (what normalizeObjectSchema accepts). */
