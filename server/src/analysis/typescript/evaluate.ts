@@ -134,6 +134,8 @@ export interface EvalContext {
   depth: number;
   /** Fingerprints of declarations already computed in this analysis (see `fingerprint`). */
   fingerprints?: Map<ts.Node, string | undefined>;
+  /** The call that built each zod 4 schema of this analysis (see `schemaOrigin`). */
+  origins?: Map<object, Origin>;
 }
 
 const MAX_DEPTH = 200;
@@ -574,7 +576,7 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
     if (err instanceof Unresolvable) throw err;
     return fail(`zod rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
   }
-  if (callee.major === 4 && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(result, construct, node, pf);
+  if (callee.major === 4 && ctx.origins && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(ctx.origins, result, construct, node, pf);
   return result;
 }
 
@@ -582,11 +584,17 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
 
 type Zod4Internals = { _zod?: { def?: { type?: string; in?: object; out?: object; innerType?: object }; parent?: object } };
 /** The call that built each zod 4 schema instance (the innermost one: `.optional()` does not hide `z.date()`). */
-const origins = new WeakMap<object, { construct: string; span: Span }>();
+interface Origin {
+  construct: string;
+  node: ts.Node;
+  pf: ParsedFile;
+}
 
-function recordOrigin(schema: object, construct: string, node: ts.Node, pf: ParsedFile): void {
+/** A Map per analysis rather than a module WeakMap: zod schemas live as long as the analysis, and Map is cheaper. */
+function recordOrigin(origins: Map<object, Origin>, schema: object, construct: string, node: ts.Node, pf: ParsedFile): void {
   if (origins.has(schema)) return;
-  const origin = { construct, span: spanOf(node, pf) };
+  // The span is computed only for the rare schema that fails to convert.
+  const origin: Origin = { construct, node, pf };
   origins.set(schema, origin);
   // `.transform(f)` is pipe(this, transform(f)): the transform instance zod built inside belongs to this call.
   const def = (schema as Zod4Internals)._zod?.def;
@@ -599,14 +607,15 @@ function recordOrigin(schema: object, construct: string, node: ts.Node, pf: Pars
  * Where a zod 4 schema instance met during conversion was written: the call that first built it, following clones
  * back to their original (`z.date().describe("x")` is a clone made by `.describe()`; the construct is `z.date()`).
  */
-export function schemaOrigin(schema: object): { construct: string; span: Span } | undefined {
-  let found: { construct: string; span: Span } | undefined;
+export function schemaOrigin(origins: Map<object, Origin> | undefined, schema: object): { construct: string; span: Span } | undefined {
+  if (!origins) return undefined;
+  let found: Origin | undefined;
   let s: object | undefined = schema;
   for (let i = 0; s && i < 50; i++) {
     found = origins.get(s) ?? found;
     s = (s as Zod4Internals)._zod?.parent;
   }
-  return found;
+  return found && { construct: found.construct, span: spanOf(found.node, found.pf) };
 }
 
 /** Evaluates to a string or throws Unresolvable. */

@@ -449,7 +449,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     const part = parts[e.part];
     if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
     for (const schema of unrepresentableSchemas(part.value, e.part === 'inputSchema' ? 'input' : 'output')) {
-      const origin = schemaOrigin(schema);
+      const origin = schemaOrigin(ctx.origins, schema);
       const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
       const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
       if (!unrepresentable.some((x) => x.span.start === u.span.start && x.span.end === u.span.end && x.span.file === u.span.file)) unrepresentable.push(u);
@@ -522,7 +522,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const pf = parseFile(file, text);
   const project = new Project(host);
   const versions = workspaceVersions(host, file);
-  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map() };
+  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), origins: new Map() };
   const sites: Site[] = [];
   collectSites(pf, ctx, (s) => sites.push(s));
   const tools: ToolDefinition[] = [];

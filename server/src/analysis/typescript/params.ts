@@ -135,6 +135,8 @@ function staticArg(node: ts.Expression | undefined, pf: ParsedFile, ctx: EvalCon
   if (!node) return undefined;
   try {
     const v = evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 });
+    // What the JSON round trip below returns unchanged.
+    if (typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) return v;
     if (v instanceof RegExp) return v.source;
     if (v === undefined || typeof v === 'function' || (typeof v === 'object' && v !== null && ('_zod' in v || '_def' in v))) return undefined;
     return JSON.parse(JSON.stringify(v)) as JsonValue;

@@ -327,7 +327,16 @@ export function spanOf(node: ts.Node, pf: ParsedFile): Span {
 /** Strips parentheses and type-only wrappers (`as`, `satisfies`, `!`, `<T>x`). */
 export function skipOuter(node: ts.Expression): ts.Expression {
   for (;;) {
-    if (ts.isParenthesizedExpression(node) || ts.isAsExpression(node) || ts.isSatisfiesExpression(node) || ts.isNonNullExpression(node) || ts.isTypeAssertionExpression(node)) node = node.expression;
-    else return node;
+    switch (node.kind) {
+      case ts.SyntaxKind.ParenthesizedExpression:
+      case ts.SyntaxKind.AsExpression:
+      case ts.SyntaxKind.SatisfiesExpression:
+      case ts.SyntaxKind.NonNullExpression:
+      case ts.SyntaxKind.TypeAssertionExpression:
+        node = (node as ts.ParenthesizedExpression).expression;
+        break;
+      default:
+        return node;
+    }
   }
 }
