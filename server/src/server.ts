@@ -143,6 +143,8 @@ function notifyToolsChanged(uri: string, analysis: FileAnalysis): void {
   if ((toolFingerprints.get(uri) ?? '') === fingerprint) return;
   toolFingerprints.set(uri, fingerprint);
   void connection.sendNotification(ToolsChangedNotification, { uri });
+  // Lenses asked for before this analysis (or for the old set of tools) are stale: let the editor ask again.
+  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }
 
 /**
