@@ -38,7 +38,7 @@ async function connect(name: string): Promise<Client> {
   return client;
 }
 
-function text(result: { content?: unknown }): string {
+function text(result: Awaited<ReturnType<Client['callTool']>>): string {
   const content = (result.content ?? []) as { type: string; text?: string }[];
   return content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
 }

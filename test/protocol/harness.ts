@@ -191,7 +191,7 @@ export class LspClient {
   /** Resolves when `check` holds (checked now and after every event); rejects after `timeoutMs` with `what`. */
   waitFor(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
     if (check()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
         reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}${this.exited ? ' (the server exited)' : ''}\nserver stderr:\n${this.stderr}`));

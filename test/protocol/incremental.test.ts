@@ -81,7 +81,7 @@ test('typing through the server: the last version\'s diagnostics equal a fresh a
     const got = await typing.diagnosticsFor(uri, last, 60_000);
     await fresh.open(uri, typing.text(uri));
     const want = await fresh.diagnosticsFor(uri, 1, 60_000);
-    const key = (d: { code?: unknown; range: unknown; message: string }) => JSON.stringify([d.code, d.range, d.message]);
+    const key = (d: { code?: unknown; range: unknown; message: unknown }) => JSON.stringify([d.code, d.range, d.message]);
     assert.deepEqual(got.diagnostics.map(key).sort(), want.diagnostics.map(key).sort());
     assert.ok(got.diagnostics.some((d) => d.code === 'tool-name-duplicate'), 'the duplicate is reported');
   } finally {

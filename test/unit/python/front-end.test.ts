@@ -287,7 +287,8 @@ test('Python version from the workspace decides the published docstring (3.13+ s
   assert.equal(published({ '/ws/pyproject.toml': '[project]\nrequires-python = ">=3.13"\n' }).description, stripped);
   assert.equal(published({ '/ws/pyproject.toml': '[project]\nrequires-python = ">=3.10,<3.13"\n' }).description, verbatim);
   // A range across 3.13, or nothing at all: the description is left out of the contract and said to be unresolved.
-  for (const files of [{ '/ws/pyproject.toml': '[project]\nrequires-python = ">=3.10"\n' }, {}]) {
+  const undecided: Record<string, string>[] = [{ '/ws/pyproject.toml': '[project]\nrequires-python = ">=3.10"\n' }, {}];
+  for (const files of undecided) {
     const p = published(files);
     assert.equal(p.description, undefined, JSON.stringify(files));
     assert.equal(p.unresolved.length, 1);
