@@ -17,11 +17,11 @@ const nodeCommon = {
   // The analysis core must not pull the vscode API; only the client marks it external.
 };
 
-/** In the client, `import('js-tiktoken/...')` resolves at run time to dist/tokenizer.js (built below), not inline. */
+/** In the client, `require('./tokenizer-bundle')` resolves at run time to dist/tokenizer.js (built below), not inline. */
 const tokenizerOutOfClient = {
   name: 'tokenizer-out-of-client',
   setup(build) {
-    build.onResolve({ filter: /^js-tiktoken\/(lite|ranks\/o200k_base)$/ }, () => ({ path: './tokenizer.js', external: true }));
+    build.onResolve({ filter: /^\.\/tokenizer-bundle$/ }, () => ({ path: './tokenizer.js', external: true }));
   },
 };
 

@@ -14,8 +14,10 @@ let loading: Promise<Tokenizer> | undefined;
 
 export function getTokenizer(): Promise<Tokenizer> {
   loading ??= (async () => {
-    const [{ Tiktoken }, ranks] = await Promise.all([import('js-tiktoken/lite'), import('js-tiktoken/ranks/o200k_base')]);
-    const enc = new Tiktoken(ranks.default);
+    // A plain require: in the bundle it becomes require('./tokenizer.js'), a file of its own (esbuild.mjs).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { createO200kEncoder } = require('./tokenizer-bundle') as typeof import('./tokenizer-bundle');
+    const enc = createO200kEncoder();
     // Contracts are plain text to the tokenizer: special-token strings inside a description count as text.
     return { encoding: TOKEN_ENCODING, count: (text: string) => enc.encode(text, [], []).length };
   })();

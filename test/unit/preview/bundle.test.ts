@@ -23,3 +23,20 @@ test('dist/client.js loads outside the repository (no node_modules), vscode stub
   fs.rmSync(dir, { recursive: true, force: true });
   assert.equal(r.status, 0, r.stderr);
 });
+
+test('token counting works from the packaged files: client.js requires dist/tokenizer.js, which counts on its own', () => {
+  const dist = path.resolve(__dirname, '../../../dist');
+  const client = fs.readFileSync(path.join(dist, 'client.js'), 'utf8');
+  assert.match(client, /require\("\.\/tokenizer\.js"\)/, 'the client loads the tokenizer file with a plain require');
+  assert.doesNotMatch(client, /import\("\.\/tokenizer\.js"\)/, 'a dynamic import of a CommonJS file would hand back module.exports as default');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-tokenizer-'));
+  fs.copyFileSync(path.join(dist, 'tokenizer.js'), path.join(dir, 'tokenizer.js'));
+  const script = `
+    const { createO200kEncoder } = require('./tokenizer.js');
+    process.stdout.write(String(createO200kEncoder().encode('Search the helpdesk tickets', [], []).length));
+  `;
+  const r = spawnSync(process.execPath, ['-e', script], { cwd: dir, encoding: 'utf8' });
+  fs.rmSync(dir, { recursive: true, force: true });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(Number(r.stdout) >= 4 && Number(r.stdout) <= 8, `a short sentence is a handful of tokens, got ${r.stdout}`);
+});
