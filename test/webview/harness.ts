@@ -11,13 +11,11 @@ import type { HostToWebview, WebviewToHost } from '../../common/playground-messa
 import { playgroundHtml, makeNonce, contentSecurityPolicy } from '../../client/src/playground/html';
 import { PlaygroundController, type MementoLike } from '../../client/src/playground/controller';
 import type { McpSession } from '../../client/src/servers/session';
+import { CHROMIUM, launchOptions } from '../../scripts/ensure-chromium.mjs';
 
 export const root = path.resolve(__dirname, '..', '..');
 const dist = path.join(root, 'dist', 'webview');
 const ORIGIN = 'https://webview.toolsmith.test';
-
-export const CHROMIUM = process.env.TOOLSMITH_CHROMIUM || '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 let browser: Browser | undefined;
 
@@ -27,7 +25,7 @@ export async function launch(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: the webview layer cannot run (install Debian's chromium).`);
   if (!fs.existsSync(path.join(dist, 'playground.js'))) throw new Error('dist/webview/playground.js is missing: run node esbuild.mjs first.');
   // launch() gives the browser a fresh temporary profile (its own --user-data-dir).
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  browser = await chromium.launch(launchOptions());
   return browser;
 }
 

@@ -10,11 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { previewHtml } from '../../client/src/preview/html';
 import type { HostToPreview, PreviewToHost } from '../../common/preview-messages';
+import { CHROMIUM, launchOptions } from '../../scripts/ensure-chromium.mjs';
 
 const root = path.resolve(__dirname, '../..');
 const distWebview = path.join(root, 'dist', 'webview');
-export const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf', '.map': 'application/json' };
 
@@ -63,9 +62,7 @@ export async function openPreview(): Promise<PreviewPage> {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-chromium-'));
   const context: BrowserContext = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
+    ...launchOptions(),
     viewport: { width: 1100, height: 900 },
   });
   await context.addInitScript(`
