@@ -319,6 +319,34 @@ describe('results', () => {
     assert.match((await page.locator('.result details.raw').textContent()) ?? '', /"method": "tools\/call"/);
   });
 
+  test('each result row puts its label on the left and its Copy button on the right, raw request/response included', async () => {
+    const { wp, page } = await playground(session);
+    await selectTool(page, 'rich_result');
+    await call(wp);
+    assert.equal(await outcome(page), 'ok');
+    await page.locator('.result details.raw summary').click();
+    const rows = [
+      { name: 'text', bar: page.locator('.result .content.text > .bar').first() },
+      { name: 'request', bar: page.locator('.result details.raw > .bar').nth(0) },
+      { name: 'response', bar: page.locator('.result details.raw > .bar').nth(1) },
+    ];
+    for (const { name, bar } of rows) {
+      const label = bar.locator('.kind');
+      const copy = bar.locator('vscode-button[data-action="copy"]');
+      assert.equal(await label.textContent(), name);
+      // The block the row belongs to: the <pre> right after the bar.
+      const pre = bar.locator('xpath=following-sibling::pre[1]');
+      const [b, l, c, p] = await Promise.all([bar.boundingBox(), label.boundingBox(), copy.boundingBox(), pre.boundingBox()]);
+      assert.ok(b && l && c && p, `${name}: row, label, Copy and block are laid out`);
+      // One row: label and button share a line (their vertical centres inside the bar, not stacked).
+      assert.ok(Math.abs(l.y + l.height / 2 - (c.y + c.height / 2)) < 4, `${name}: label and Copy on one line`);
+      // Label at the left edge of the block, Copy at its right edge, and space between them ("requestCopy" before).
+      assert.ok(Math.abs(l.x - p.x) < 2, `${name}: label starts at the block's left edge (${l.x} vs ${p.x})`);
+      assert.ok(Math.abs(c.x + c.width - (p.x + p.width)) < 2, `${name}: Copy ends at the block's right edge (${c.x + c.width} vs ${p.x + p.width})`);
+      assert.ok(c.x - (l.x + l.width) > 100, `${name}: a clear gap between the label and Copy (${c.x - (l.x + l.width)} px)`);
+    }
+  });
+
   test('isError is a tool error, shown apart from protocol errors; structuredContent checked against outputSchema', async () => {
     const { wp, page } = await playground(session);
     await selectTool(page, 'fail_politely');
