@@ -7,33 +7,8 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { analyzeTypeScript } from '../../../server/src/analysis/typescript';
 import { createFileHost } from '../../../server/src/host';
-import type { FileHost, Span, ToolDefinition } from '../../../server/src/analysis/model';
-
-const ROOT = '/virtual/ws';
-
-function memoryHost(files: Record<string, string>): FileHost {
-  const abs = new Map(Object.entries(files).map(([k, v]) => [path.join(ROOT, k), v]));
-  return { readFile: (f) => abs.get(f), fileExists: (f) => abs.has(f) };
-}
-
-function analyze(files: Record<string, string>, entry = 'main.ts') {
-  const host = memoryHost(files);
-  const file = path.join(ROOT, entry);
-  const text = files[entry];
-  const result = analyzeTypeScript(file, text, host);
-  const textOf = (s: Span) => {
-    const rel = path.relative(ROOT, s.file);
-    return files[rel].slice(s.start, s.end);
-  };
-  const tool = (name: string): ToolDefinition => {
-    const t = result.tools.find((x) => x.name.value === name);
-    assert.ok(t, `tool ${name} not found among ${result.tools.map((x) => x.name.value).join(', ')}`);
-    return t;
-  };
-  return { result, textOf, tool };
-}
-
-const HEAD = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nconst server = new McpServer({ name: "demo", version: "1.0.0" });\n`;
+import type { FileHost } from '../../../server/src/analysis/model';
+import { HEAD, ROOT, analyze } from './helpers';
 
 test('registerTool: name, title, description and config spans point at the literals', () => {
   const src = HEAD + `server.registerTool("get_user", { title: "Get user", description: "Fetch one user.", inputSchema: { id: z.string() } }, async () => ({ content: [] }));\n`;
