@@ -11,9 +11,22 @@ const SEP = String.raw`(?:\s*,\s*(?:or\s+|ou\s+)?|\s*\|\s*|\s*/\s*|\s+or\s+|\s+o
 const ITEM = String.raw`["'\x60]?[A-Za-z0-9][A-Za-z0-9_.-]{0,29}["'\x60]?`;
 const LIST = `(${ITEM}(?:${SEP}${ITEM})+)`;
 
+// Compiled once: listedValues runs on every string parameter's description.
+const SEP_RE = new RegExp(SEP);
+const WHOLE_SEP_RE = new RegExp(`^${SEP}$`);
+const EXAMPLES_RE = /\b(e\.g\.|for example|for instance|such as|like|ex\.|par exemple|comme)\b/i;
+const ONE_OF_RE = new RegExp(String.raw`\b(?:one of|either|must be one of|parmi)\s*:?\s*` + LIST, 'i');
+const QUOTED_RE = /["'`]([A-Za-z0-9][A-Za-z0-9_.-]{0,29})["'`]/g;
+const LIST_PATTERNS = [
+  new RegExp(String.raw`\b(?:one of|either|must be|can be|allowed(?: values)?|valid(?: values)?|possible values|options|values|choices?|accepted|parmi|choix|valeurs?(?: possibles)?)\s*:?\s*` + LIST + String.raw`\s*(?:[.;)(]|$)`, 'i'),
+  new RegExp(String.raw`:\s*` + LIST + String.raw`\s*(?:[.;(]|$)`),
+  new RegExp(String.raw`\(\s*` + LIST + String.raw`\s*\)`),
+  new RegExp(String.raw`^\s*` + LIST + String.raw`\s*\.?\s*$`),
+];
+
 function splitList(list: string): string[] {
   return list
-    .split(new RegExp(SEP))
+    .split(SEP_RE)
     .map((s) => s.trim().replace(/^["'`]|["'`]$/g, ''))
     .filter(Boolean);
 }
@@ -27,23 +40,17 @@ function valid(values: string[]): string[] | undefined {
 
 /** The allowed values a description lists ("one of a, b, c", "Units: metric or imperial", "(asc|desc)"). */
 export function listedValues(description: string): string[] | undefined {
-  if (/\b(e\.g\.|for example|for instance|such as|like|ex\.|par exemple|comme)\b/i.test(description)) {
+  if (EXAMPLES_RE.test(description)) {
     // Examples are not an exhaustive list; only trust an explicit "one of".
-    const m = new RegExp(String.raw`\b(?:one of|either|must be one of|parmi)\s*:?\s*` + LIST, 'i').exec(description);
+    const m = ONE_OF_RE.exec(description);
     return m ? valid(splitList(m[1])) : undefined;
   }
-  const quoted = [...description.matchAll(/["'`]([A-Za-z0-9][A-Za-z0-9_.-]{0,29})["'`]/g)];
+  const quoted = [...description.matchAll(QUOTED_RE)];
   if (quoted.length >= 2) {
     const between = quoted.slice(1).map((q, i) => description.slice(quoted[i].index! + quoted[i][0].length, q.index));
-    if (between.every((b) => new RegExp(`^${SEP}$`).test(b) || /^\s*,\s*$/.test(b))) return valid(quoted.map((q) => q[1]));
+    if (between.every((b) => WHOLE_SEP_RE.test(b) || /^\s*,\s*$/.test(b))) return valid(quoted.map((q) => q[1]));
   }
-  const patterns = [
-    new RegExp(String.raw`\b(?:one of|either|must be|can be|allowed(?: values)?|valid(?: values)?|possible values|options|values|choices?|accepted|parmi|choix|valeurs?(?: possibles)?)\s*:?\s*` + LIST + String.raw`\s*(?:[.;)(]|$)`, 'i'),
-    new RegExp(String.raw`:\s*` + LIST + String.raw`\s*(?:[.;(]|$)`),
-    new RegExp(String.raw`\(\s*` + LIST + String.raw`\s*\)`),
-    new RegExp(String.raw`^\s*` + LIST + String.raw`\s*\.?\s*$`),
-  ];
-  for (const re of patterns) {
+  for (const re of LIST_PATTERNS) {
     const m = re.exec(description);
     const values = m ? valid(splitList(m[1])) : undefined;
     if (values) return values;

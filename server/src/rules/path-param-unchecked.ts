@@ -1,18 +1,23 @@
 import type { CallFact, ToolDefinition } from '../analysis/model';
 import type { Hit } from './util/b-edits';
 import type { Rule } from './types';
+import { memoByString } from './util/memo';
 
 const PATH_NAME = /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|dirname|directory|folder|location|dest|destination|src|source_path|target_path)$/;
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** File-system calls: Node fs (and promises), Python open / os / shutil / pathlib / aiofiles. */
 export function isFileSystemCall(c: CallFact): boolean {
-  const callee = c.callee;
+  return fileSystemCallee(c.callee);
+}
+
+// A pure function of the callee text, asked for every call of every handler: once per distinct callee.
+const fileSystemCallee = memoByString((callee: string): boolean => {
   const last = callee.split('.').pop() ?? callee;
   if (/^(fs|fsp|fsPromises|node:fs|fs\.promises|fs\/promises|os|os\.path|shutil|pathlib|aiofiles|glob)\./.test(callee)) return true;
   if (/^(open|Path|pathlib\.Path|PurePath|send_file|FileResponse|readFile|writeFile|readdir|createReadStream|createWriteStream|unlink|rm|mkdir|stat|appendFile|opendir|copyFile|rename)$/.test(callee)) return true;
   return /^(read_text|read_bytes|write_text|write_bytes|iterdir|glob|rglob|unlink|rmdir|mkdir|touch|open|readFile|readFileSync|writeFile|writeFileSync|readdir|readdirSync|createReadStream|createWriteStream|rm|rmSync|unlinkSync)$/.test(last) && callee.includes('.');
-}
+});
 
 export const pathParamUnchecked: Rule = {
   id: 'path-param-unchecked',
@@ -23,6 +28,7 @@ export const pathParamUnchecked: Rule = {
     const h = tool.handler;
     if (!h || h.hasPathContainmentCheck) return [];
     const pathParams = new Set(tool.parameters.filter((p) => PATH_NAME.test(snake(p.name))).map((p) => p.name));
+    if (pathParams.size === 0) return [];
     const out: Hit[] = [];
     for (const c of h.calls) {
       if (!isFileSystemCall(c)) continue;

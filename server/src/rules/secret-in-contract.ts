@@ -23,7 +23,14 @@ function looksReal(token: string): boolean {
   return classes >= 2 && new Set(token).size >= 10;
 }
 
+/**
+ * Every pattern above needs a run of 10+ token characters or the private-key banner: most descriptions have
+ * neither, and one scan says so instead of ten.
+ */
+const MAY_HOLD_SECRET = /[A-Za-z0-9_\-+/]{10,}|-----BEGIN/;
+
 export function findSecret(text: string): { what: string; match: string } | undefined {
+  if (!MAY_HOLD_SECRET.test(text)) return undefined;
   for (const [what, re] of PATTERNS) {
     const m = re.exec(text);
     if (!m) continue;

@@ -5,6 +5,7 @@
  */
 import type { Span } from '../../analysis/model';
 import type { Edit, RuleContext } from '../types';
+import { memoByText } from './memo';
 
 export function textOf(ctx: RuleContext, span: Span | undefined): string | undefined {
   if (!span) return undefined;
@@ -91,19 +92,34 @@ export function appendPythonParameter(ctx: RuleContext, file: string, closeParen
 export function ensurePythonImport(ctx: RuleContext, file: string, module: string, name: string): Edit | undefined {
   const text = ctx.textOf(file);
   if (text === undefined) return undefined;
-  const already = new RegExp(`^\\s*from\\s+${module.replace(/\./g, '\\.')}\\s+import\\s+[^\\n]*\\b${name}\\b`, 'm');
-  if (already.test(text)) return undefined;
-  if (name === module && new RegExp(`^import\\s+${module}\\b`, 'm').test(text)) return undefined;
+  // Whole-file scans, asked by every fix that adds a parameter: once per file text (and module/name).
+  const asked = importChecks(text);
+  const key = `${module}\0${name}`;
+  let present = asked.get(key);
+  if (present === undefined) {
+    const already = new RegExp(`^\\s*from\\s+${module.replace(/\./g, '\\.')}\\s+import\\s+[^\\n]*\\b${name}\\b`, 'm');
+    present = already.test(text) || (name === module && new RegExp(`^import\\s+${module}\\b`, 'm').test(text));
+    asked.set(key, present);
+  }
+  if (present) return undefined;
   const line = name === module ? `import ${module}\n` : `from ${module} import ${name}\n`;
-  let insertAt = -1;
-  const re = /^(?:from\s+\S+\s+import\s+(\([^)]*\)|[^\n]*)|import\s+[^\n]*)\n?/gm;
-  for (let m = re.exec(text); m; m = re.exec(text)) insertAt = m.index + m[0].length;
+  const insertAt = lastImportEnd(text);
   if (insertAt >= 0) {
     if (insertAt > 0 && text[insertAt - 1] !== '\n') return at(file, insertAt, `\n${line}`);
     return at(file, insertAt, line);
   }
   return at(file, 0, line);
 }
+
+const importChecks = memoByText(() => new Map<string, boolean>());
+
+/** End of the last import statement line (its newline included), -1 without imports. */
+const lastImportEnd = memoByText((text: string): number => {
+  let end = -1;
+  const re = /^(?:from\s+\S+\s+import\s+(\([^)]*\)|[^\n]*)|import\s+[^\n]*)\n?/gm;
+  for (let m = re.exec(text); m; m = re.exec(text)) end = m.index + m[0].length;
+  return end;
+});
 
 /** An identifier, `a.b.c` path or literal can be written twice without running anything twice. */
 export const isPureExpression = (expr: string): boolean =>

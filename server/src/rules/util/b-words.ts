@@ -3,15 +3,12 @@
  * results rules share. Heuristics on words, kept in one place so the rules and the risk level agree.
  */
 import type { CallFact, ToolDefinition } from '../../analysis/model';
+import { memoByObject, memoByString } from './memo';
+import { nameTokens } from './names';
 
-/** Splits `emails.bulk_send`, `deleteAllFiles`, `run-sql` into lower-case words. */
+/** Splits `emails.bulk_send`, `deleteAllFiles`, `run-sql` into lower-case words (the same split as nameTokens). */
 export function nameWords(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((w) => w.toLowerCase());
+  return nameTokens(name);
 }
 
 const READ = new Set([
@@ -69,6 +66,13 @@ export interface NameIntent {
  * a known verb is not classified: a word further on is usually the object (`wait_for_build`, `get_post`).
  */
 export function nameIntent(name: string): NameIntent {
+  return cachedIntent(name);
+}
+
+// Read by five rules per tool (and the risk level): once per name. Frozen: every caller shares the answer.
+const cachedIntent = memoByString((name: string): NameIntent => Object.freeze(computeNameIntent(name)));
+
+function computeNameIntent(name: string): NameIntent {
   const segment = name.split('.').pop() ?? name;
   const words = nameWords(segment);
   const all = nameWords(name);
@@ -113,22 +117,27 @@ export interface HandlerEffects {
 
 /** What the handler's calls show it does. Unknown callees say nothing. */
 export function handlerEffects(tool: ToolDefinition): HandlerEffects {
+  return cachedEffects(tool);
+}
+
+// Every call of the handler is matched against five patterns, for four rules: once per tool and rules pass.
+const cachedEffects = memoByObject((tool: ToolDefinition): HandlerEffects => Object.freeze(computeHandlerEffects(tool)));
+
+function computeHandlerEffects(tool: ToolDefinition): HandlerEffects {
   const out: HandlerEffects = { writesFiles: false, deletesFiles: false, network: false, networkWrites: false };
   for (const call of tool.handler?.calls ?? []) {
-    const last = lastSegment(call.callee);
-    const owner = call.callee.split('.')[0] ?? '';
-    const fsOwner = /^(fs|fsp|fsPromises|promises|os|shutil|path|pathlib|Path|p|file|aiofiles)$/.test(owner) || call.callee.startsWith('fs.');
-    if (FS_DELETE.test(last) && (fsOwner || call.callee.includes('.'))) {
+    const kind = calleeEffect(call.callee);
+    if (kind === 0) continue;
+    if (kind & DELETES) {
       out.deletesFiles = true;
       out.evidence ??= call;
-    } else if (FS_WRITE.test(last) && (fsOwner || call.callee.includes('.'))) {
+    } else if (kind & WRITES) {
       out.writesFiles = true;
       out.evidence ??= call;
     }
-    const isNet = call.callee === 'fetch' || (NETWORK.test(last) && NETWORK_OWNERS.test(call.callee));
-    if (isNet) {
+    if (kind & NET) {
       out.network = true;
-      if (NET_WRITE.test(last)) {
+      if (kind & NET_WRITES) {
         out.networkWrites = true;
         out.evidence ??= call;
       }
@@ -137,8 +146,36 @@ export function handlerEffects(tool: ToolDefinition): HandlerEffects {
   return out;
 }
 
+const DELETES = 1;
+const WRITES = 2;
+const NET = 4;
+const NET_WRITES = 8;
+
+// What one callee does depends on its text only: handlers repeat the same callees (`results.append`), so classify
+// each distinct callee once.
+const calleeEffect = memoByString((callee: string): number => {
+  let kind = 0;
+  const last = lastSegment(callee);
+  const owner = callee.split('.')[0] ?? '';
+  const fsOwner = /^(fs|fsp|fsPromises|promises|os|shutil|path|pathlib|Path|p|file|aiofiles)$/.test(owner) || callee.startsWith('fs.');
+  if (FS_DELETE.test(last) && (fsOwner || callee.includes('.'))) kind |= DELETES;
+  else if (FS_WRITE.test(last) && (fsOwner || callee.includes('.'))) kind |= WRITES;
+  const isNet = callee === 'fetch' || (NETWORK.test(last) && NETWORK_OWNERS.test(callee));
+  if (isNet) {
+    kind |= NET;
+    if (NET_WRITE.test(last)) kind |= NET_WRITES;
+  }
+  return kind;
+});
+
 /** Whether the tool changes anything, from its name first and its handler second. */
 export function toolWrites(tool: ToolDefinition): { writes: boolean; destructive: boolean; why: string } {
+  return cachedWrites(tool);
+}
+
+const cachedWrites = memoByObject((tool: ToolDefinition) => Object.freeze(computeToolWrites(tool)));
+
+function computeToolWrites(tool: ToolDefinition): { writes: boolean; destructive: boolean; why: string } {
   const name = tool.name.value ?? '';
   const intent = nameIntent(name);
   const fx = handlerEffects(tool);

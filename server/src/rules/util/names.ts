@@ -1,14 +1,22 @@
 /** Word-level helpers for tool and parameter names (shared by naming and parameter rules). */
+import { frozen, memoByString } from './memo';
 
 /** Splits `searchTickets`, `search_tickets`, `search-tickets`, `tickets.search`, `HTTPGet2` into lowercase words. */
 export function nameTokens(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((t) => t.toLowerCase());
+  return cachedTokens(name);
 }
+
+// Every parameter and tool name is split by several rules: once per name is enough (the answer is frozen).
+const cachedTokens = memoByString((name: string): string[] =>
+  frozen(
+    name
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+      .split(/[^A-Za-z0-9]+/)
+      .filter(Boolean)
+      .map((t) => t.toLowerCase()),
+  ),
+);
 
 export type NameStyle = 'snake_case' | 'camelCase' | 'kebab-case' | 'PascalCase' | 'dot.case' | 'single' | 'other';
 

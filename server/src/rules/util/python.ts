@@ -2,9 +2,21 @@
 import type { ParameterDefinition } from '../../analysis/model';
 import type { Edit, RuleContext } from '../types';
 import { insertAt, spanText } from './source';
+import { memoByText } from './memo';
 
 /** True when `name` is already imported from `module` (or from typing_extensions for typing names). */
 export function hasPythonImport(text: string, module: string, name: string): boolean {
+  // Each Python fix asks for its imports, and the answer needs a scan of the whole file: once per file text.
+  const known = importsAsked(text);
+  const key = `${module}\0${name}`;
+  let found = known.get(key);
+  if (found === undefined) known.set(key, (found = scanPythonImport(text, module, name)));
+  return found;
+}
+
+const importsAsked = memoByText(() => new Map<string, boolean>());
+
+function scanPythonImport(text: string, module: string, name: string): boolean {
   const modules = module === 'typing' ? ['typing', 'typing_extensions'] : [module];
   for (const mod of modules) {
     const re = new RegExp(`^from[ \\t]+${mod.replace(/\./g, '\\.')}[ \\t]+import[ \\t]+(\\([^)]*\\)|[^\\n]*)`, 'gm');
@@ -20,6 +32,12 @@ export function hasPythonImport(text: string, module: string, name: string): boo
 
 /** Offset after the last top-level import of the module header (or after the module docstring, or 0). */
 export function importInsertionOffset(text: string): number {
+  return cachedInsertionOffset(text);
+}
+
+const cachedInsertionOffset = memoByText((text: string) => computeInsertionOffset(text));
+
+function computeInsertionOffset(text: string): number {
   let offset = 0;
   const lines = text.split('\n');
   let pos = 0;

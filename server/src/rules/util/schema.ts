@@ -1,5 +1,6 @@
 /** JSON Schema helpers over a parameter's published schema (anyOf/oneOf/allOf branches and local $refs followed). */
 import type { JsonSchema, JsonValue, ParameterDefinition, ToolDefinition } from '../../analysis/model';
+import { frozen, memoByObjectPair } from './memo';
 
 function isObj(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
   return !!v && typeof v === 'object' && !Array.isArray(v);
@@ -21,6 +22,13 @@ export function deref(schema: JsonSchema, root: JsonSchema | undefined): JsonSch
 /** The schema and every alternative/conjunct branch below it (non-null). */
 export function branches(schema: JsonSchema | undefined, root?: JsonSchema): JsonSchema[] {
   if (!schema) return [];
+  return cachedBranches(schema, root);
+}
+
+// Most parameter rules ask for the branches, types and keywords of every parameter: walk each schema once per pass.
+const cachedBranches = memoByObjectPair((schema: JsonSchema, root: JsonSchema | undefined) => frozen(computeBranches(schema, root)));
+
+function computeBranches(schema: JsonSchema, root: JsonSchema | undefined): JsonSchema[] {
   const out: JsonSchema[] = [];
   const visit = (s: JsonSchema, depth: number) => {
     if (depth > 8) return;
@@ -37,6 +45,13 @@ export function branches(schema: JsonSchema | undefined, root?: JsonSchema): Jso
 
 /** Every JSON type the schema admits, across branches ("integer" also counts as "number" when asked via hasType). */
 export function schemaTypes(schema: JsonSchema | undefined, root?: JsonSchema): Set<string> {
+  return schema ? cachedTypes(schema, root) : computeTypes(schema, root);
+}
+
+// Shared by every caller of a pass: read it, never add to it.
+const cachedTypes = memoByObjectPair((schema: JsonSchema, root: JsonSchema | undefined) => computeTypes(schema, root));
+
+function computeTypes(schema: JsonSchema | undefined, root: JsonSchema | undefined): Set<string> {
   const types = new Set<string>();
   for (const b of branches(schema, root)) {
     const t = b.type;
@@ -57,6 +72,12 @@ export function jsonTypeOf(v: JsonValue): string {
 
 /** The non-null type when the schema admits exactly one (besides null), e.g. "string" for `str | None`. */
 export function mainType(schema: JsonSchema | undefined, root?: JsonSchema): string | undefined {
+  return schema ? cachedMainType(schema, root) : computeMainType(schema, root);
+}
+
+const cachedMainType = memoByObjectPair((schema: JsonSchema, root: JsonSchema | undefined) => computeMainType(schema, root));
+
+function computeMainType(schema: JsonSchema | undefined, root: JsonSchema | undefined): string | undefined {
   const t = [...schemaTypes(schema, root)].filter((x) => x !== 'null');
   const uniq = new Set(t.map((x) => (x === 'integer' && t.includes('number') ? 'number' : x)));
   return uniq.size === 1 ? [...uniq][0] : undefined;

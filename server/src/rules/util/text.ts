@@ -38,6 +38,22 @@ const FILLER = new Set(['the', 'a', 'an', 'this', 'tool', 'function', 'to', 'for
 
 /** Why a description is a placeholder, or undefined when it is a real description. */
 export function placeholderReason(description: string, toolName: string | undefined): string | undefined {
+  // Asked by four description rules per tool: answered once per (name, description).
+  let byDescription = placeholderCache.get(toolName);
+  if (!byDescription) {
+    if (placeholderCache.size >= 2000) placeholderCache.clear();
+    placeholderCache.set(toolName, (byDescription = new Map()));
+  }
+  if (byDescription.has(description)) return byDescription.get(description);
+  const reason = computePlaceholderReason(description, toolName);
+  if (byDescription.size >= 50) byDescription.clear();
+  byDescription.set(description, reason);
+  return reason;
+}
+
+const placeholderCache = new Map<string | undefined, Map<string, string | undefined>>();
+
+function computePlaceholderReason(description: string, toolName: string | undefined): string | undefined {
   for (const re of PLACEHOLDER) {
     const m = re.exec(description);
     if (m) return `it contains the placeholder "${m[0].trim()}"`;

@@ -2,6 +2,7 @@
 import type { ParameterDefinition } from '../../analysis/model';
 import type { RuleContext } from '../types';
 import { spanText } from './source';
+import { memoByText } from './memo';
 
 export interface ZodBase {
   /** `z` (or whatever the zod namespace is called here). */
@@ -58,6 +59,8 @@ export function matchParen(text: string, open: number): number {
 
 /** True when the file imports zod 3 (`zod/v3`), where formats are chained methods (`z.string().email()`). */
 export function usesZod3(ctx: RuleContext, file: string): boolean {
-  const text = ctx.textOf(file) ?? '';
-  return /from\s+["']zod\/v3["']|require\(\s*["']zod\/v3["']\s*\)/.test(text);
+  return importsZod3(ctx.textOf(file) ?? '');
 }
+
+// A scan of the whole file, asked once per format finding: once per file text.
+const importsZod3 = memoByText((text: string) => /from\s+["']zod\/v3["']|require\(\s*["']zod\/v3["']\s*\)/.test(text));
