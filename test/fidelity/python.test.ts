@@ -2,7 +2,7 @@
  * Contract fidelity (TESTING.md §3), Python: every fixture server under test/fixtures/py/fidelity is started for
  * real with the pinned frameworks of the project venv (mcp 2.3.0, fastmcp 4.2.3), asked for tools/list by the TS
  * SDK's own Client over stdio, and compared tool by tool (deep-equal, key order ignored) with
- * `node dist/cli.js contract <file> --json`. Servers: every `sdk_*.py` / `fast_*.py` fixture.
+ * `node dist/cli.js contract <file> --json` (./compare.ts). Servers: every `sdk_*.py` / `fast_*.py` fixture.
  * The removed 1.x import (`from mcp.server.fastmcp import FastMCP`) is proven the same way against the newest mcp 1.x
  * (.cache/venv-mcp1, test/python-requirements-mcp1.txt) with the `v1_*.py` servers of test/fixtures/py/fidelity-mcp1,
  * whose requirements.txt pins that version.
@@ -12,13 +12,10 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { cli, compareTools, liveTools, predictedTools, root, type FileTools } from './compare';
 
-const root = path.resolve(__dirname, '../..');
 const fixtures = path.join(root, 'test/fixtures/py/fidelity');
 const fixturesMcp1 = path.join(root, 'test/fixtures/py/fidelity-mcp1');
-const cli = path.join(root, 'dist/cli.js');
 let python = '';
 let pythonMcp1 = '';
 
@@ -46,28 +43,6 @@ function servers(): string[] {
     .map((f) => path.join(fixtures, f));
 }
 
-async function liveTools(file: string, interpreter = python): Promise<Record<string, unknown>[]> {
-  const transport = new StdioClientTransport({ command: interpreter, args: [file], cwd: path.dirname(file), stderr: 'pipe', env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1', FASTMCP_SHOW_SERVER_BANNER: 'false' } as Record<string, string> });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: 'toolsmith-fidelity', version: '1.0.0' });
-  try {
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    return tools as Record<string, unknown>[];
-  } catch (err) {
-    throw new Error(`${path.basename(file)} did not answer tools/list: ${err instanceof Error ? err.message : String(err)}\n${stderr}`);
-  } finally {
-    await client.close().catch(() => {});
-  }
-}
-
-function predicted(file: string): Record<string, unknown>[] {
-  const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8' });
-  assert.equal(r.status, 0, `toolsmith contract failed on ${file}: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { tools: Record<string, unknown>[] }).tools;
-}
-
 /** The unresolved parts the CLI reports for a file (text output: `  unresolved <part>: <reason>`). */
 function unresolvedOf(file: string): string[] {
   const r = spawnSync(process.execPath, [cli, 'contract', file], { encoding: 'utf8' });
@@ -75,42 +50,21 @@ function unresolvedOf(file: string): string[] {
   return r.stdout.split('\n').filter((l) => /^\s*unresolved /.test(l)).map((l) => l.trim());
 }
 
-/** Compares live and predicted tools of each file; returns [exact, total, failures]. */
-function compare(results: { file: string; live: Record<string, unknown>[]; statics: Record<string, unknown>[] }[]): [number, number, string[]] {
-  let exact = 0;
-  let total = 0;
-  const failures: string[] = [];
-  for (const { file, live, statics } of results) {
-    for (const tool of live) {
-      total++;
-      const mine = statics.find((t) => t.name === tool.name);
-      const a = JSON.stringify(canonical(tool));
-      const b = mine === undefined ? 'missing' : JSON.stringify(canonical(mine));
-      if (a === b) exact++;
-      else failures.push(`${path.basename(file)} ${String(tool.name)}\n  live:   ${a}\n  static: ${b}`);
-    }
-    const extra = statics.filter((t) => !live.some((l) => l.name === t.name)).map((t) => String(t.name));
-    if (extra.length) failures.push(`${path.basename(file)}: predicted tools the server does not list: ${extra.join(', ')}`);
+/** Starts the servers two at a time (the machine is shared) and pairs each one's tools/list with the prediction. */
+async function liveAndPredicted(files: string[], interpreter: string): Promise<FileTools[]> {
+  const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', FASTMCP_SHOW_SERVER_BANNER: 'false' } as Record<string, string>;
+  const results: FileTools[] = [];
+  for (let i = 0; i < files.length; i += 2) {
+    const batch = files.slice(i, i + 2);
+    results.push(...(await Promise.all(batch.map(async (file) => ({ file, live: await liveTools(file, { command: interpreter, args: [file], cwd: path.dirname(file), env }), predicted: predictedTools(file) })))));
   }
-  return [exact, total, failures];
-}
-
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(canonical);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
-  return v;
+  return results;
 }
 
 test('static contracts equal the live tools/list of the real Python frameworks', { timeout: 600_000 }, async () => {
   const files = servers();
   assert.ok(files.length >= 12, `expected at least 12 fixture servers, found ${files.length}`);
-  // Two servers at a time: the machine is shared.
-  const results: { file: string; live: Record<string, unknown>[]; statics: Record<string, unknown>[] }[] = [];
-  for (let i = 0; i < files.length; i += 2) {
-    const batch = files.slice(i, i + 2);
-    results.push(...(await Promise.all(batch.map(async (file) => ({ file, live: await liveTools(file), statics: predicted(file) })))));
-  }
-  const [exact, total, failures] = compare(results);
+  const { exact, total, failures } = compareTools(await liveAndPredicted(files, python), { order: false });
   console.log(`fidelity: ${exact}/${total} tools exact (${files.length} Python servers)`);
   assert.ok(total >= 60, `expected at least 60 tools, found ${total}`);
   assert.deepEqual(failures, [], failures.join('\n'));
@@ -119,12 +73,7 @@ test('static contracts equal the live tools/list of the real Python frameworks',
 test('mcp 1.x: the removed `mcp.server.fastmcp` import, predicted for the pinned 1.30.0, equals its live tools/list', { timeout: 600_000 }, async () => {
   const files = fs.readdirSync(fixturesMcp1).filter((f) => /^v1_.*\.py$/.test(f)).sort().map((f) => path.join(fixturesMcp1, f));
   assert.ok(files.length >= 6, `expected at least 6 mcp 1.x fixture servers, found ${files.length}`);
-  const results: { file: string; live: Record<string, unknown>[]; statics: Record<string, unknown>[] }[] = [];
-  for (let i = 0; i < files.length; i += 2) {
-    const batch = files.slice(i, i + 2);
-    results.push(...(await Promise.all(batch.map(async (file) => ({ file, live: await liveTools(file, pythonMcp1), statics: predicted(file) })))));
-  }
-  const [exact, total, failures] = compare(results);
+  const { exact, total, failures } = compareTools(await liveAndPredicted(files, pythonMcp1), { order: false });
   console.log(`fidelity mcp 1.x: ${exact}/${total} tools exact (${files.length} servers, mcp 1.30.0)`);
   assert.ok(total >= 30, `expected at least 30 tools, found ${total}`);
   assert.deepEqual(failures, [], failures.join('\n'));

@@ -1,20 +1,18 @@
 /**
  * Contract fidelity (TESTING.md §3), TypeScript: every fixture server under test/fixtures/ts is started for real
  * (`node --import tsx`), asked for tools/list by the SDK's own Client over stdio, and compared tool by tool,
- * deep-equal (key order ignored), with `node dist/cli.js contract <file> --json`.
+ * deep-equal (key order ignored), with `node dist/cli.js contract <file> --json` (./compare.ts); the order of the
+ * tools is checked too.
  * Entry files: test/fixtures/ts/*.ts and test/fixtures/ts/<folder>/main.ts (the other files are its imports).
  */
 import { before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawnSync, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { compareTools, liveTools as startAndList, predictedTools, root, type Tool } from './compare';
 
-const root = path.resolve(__dirname, '../..');
 const fixtures = path.join(root, 'test/fixtures/ts');
-const cli = path.join(root, 'dist/cli.js');
 
 function entries(): string[] {
   const out: string[] = [];
@@ -41,35 +39,9 @@ before(() => {
   }
 });
 
-async function liveTools(entry: string, env?: Record<string, string>): Promise<unknown[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', entry], cwd: root, stderr: 'pipe', env: env && { ...(process.env as Record<string, string>), ...env } });
-  let stderr = '';
-  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const client = new Client({ name: 'toolsmith-fidelity', version: '1.0.0' });
-  try {
-    await client.connect(transport);
-    const { tools } = await client.listTools();
-    return tools;
-  } catch (err) {
-    throw new Error(`${path.relative(root, entry)} did not answer tools/list: ${err instanceof Error ? err.message : String(err)}\n${stderr}`);
-  } finally {
-    await client.close().catch(() => {});
-  }
-}
-
-function predicted(entry: string): unknown[] {
-  const r = spawnSync(process.execPath, [cli, 'contract', entry, '--json'], { encoding: 'utf8', cwd: root });
-  assert.equal(r.status, 0, `toolsmith contract failed on ${entry}: ${r.stderr}`);
-  return (JSON.parse(r.stdout) as { tools: unknown[] }).tools;
-}
-
-function isDeepEqual(a: unknown, b: unknown): boolean {
-  try {
-    assert.deepStrictEqual(a, b);
-    return true;
-  } catch {
-    return false;
-  }
+/** `env` given: the whole environment plus those variables; otherwise the SDK's default one for stdio servers. */
+function liveTools(entry: string, env?: Record<string, string>): Promise<Tool[]> {
+  return startAndList(entry, { command: process.execPath, args: ['--import', 'tsx', entry], cwd: root, env: env && { ...(process.env as Record<string, string>), ...env } });
 }
 
 let exact = 0;
@@ -78,15 +50,10 @@ let total = 0;
 for (const entry of entries()) {
   test(`fidelity: ${path.relative(fixtures, entry)}`, async () => {
     const live = await liveTools(entry);
-    const mine = predicted(entry);
-    const nameOf = (t: unknown) => (t as { name?: string }).name;
-    total += live.length;
-    const mismatches: string[] = [];
-    live.forEach((tool, i) => {
-      if (isDeepEqual(mine[i], tool)) exact++;
-      else mismatches.push(`#${i} ${nameOf(tool)}:\n  live:      ${JSON.stringify(tool)}\n  predicted: ${JSON.stringify(mine[i])}`);
-    });
-    if (mine.length > live.length) mismatches.push(`predicted ${mine.length - live.length} extra tool(s): ${mine.slice(live.length).map(nameOf).join(', ')}`);
+    const compared = compareTools([{ file: entry, live, predicted: predictedTools(entry) }], { order: true });
+    exact += compared.exact;
+    total += compared.total;
+    const mismatches = compared.failures;
     assert.ok(live.length > 0, 'the fixture server published no tool');
     assert.deepEqual(mismatches, [], mismatches.join('\n'));
   });
@@ -105,15 +72,13 @@ const ZOD_MESSAGE: Record<string, RegExp> = {
 // tools/list must fail exactly when the analysis lists an unrepresentable construct, with zod's message for it.
 test('fidelity: unrepresentable zod 4 constructs are exactly those the live server cannot publish', async () => {
   const entry = path.join(root, 'test/fixtures/ts-unpublishable/server.ts');
-  const r = spawnSync(process.execPath, [cli, 'contract', entry, '--json'], { encoding: 'utf8', cwd: root });
-  assert.equal(r.status, 0, r.stderr);
+  const tools = predictedTools(entry);
   const names = [...fs.readFileSync(entry, 'utf8').matchAll(/only === "([a-z_]+)"/g)].map((m) => m[1]);
   const { analyzeTypeScript } = await import('../../server/src/analysis/typescript');
   const { createFileHost } = await import('../../server/src/host');
   const host = createFileHost();
   const analysed = analyzeTypeScript(entry, fs.readFileSync(entry, 'utf8'), host).tools;
   assert.deepEqual(analysed.map((t) => t.name.value), names);
-  const tools = (JSON.parse(r.stdout) as { tools: { name: string }[] }).tools;
   for (const t of analysed) {
     const name = t.name.value!;
     let live: unknown[] | undefined;
