@@ -365,11 +365,4 @@ export function tempDir(prefix = 'toolsmith-protocol-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 }
 
-/** Writes files under `root` from a {relativePath: text} map. */
-export function writeTree(root: string, files: Record<string, string>): void {
-  for (const [rel, text] of Object.entries(files)) {
-    const full = path.join(root, rel);
-    fs.mkdirSync(path.dirname(full), { recursive: true });
-    fs.writeFileSync(full, text);
-  }
-}
+export { writeTree } from '../util/tree';

@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { CodeAction } from 'vscode-languageserver-protocol';
-import { LspClient, fileUri, tempDir } from './harness';
+import { LspClient, fileUri, tempDir, writeTree } from './harness';
 import { loadFixture, describeAll, severityName } from './fixtures';
 
 const dirs: string[] = [];
@@ -15,14 +15,11 @@ after(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
+/** A temporary workspace: {path in it: fixture whose (stripped) code it holds}. */
 function workspace(files: Record<string, string>): string {
   const dir = tempDir();
   dirs.push(dir);
-  for (const [rel, fixture] of Object.entries(files)) {
-    const full = path.join(dir, rel);
-    fs.mkdirSync(path.dirname(full), { recursive: true });
-    fs.writeFileSync(full, loadFixture(fixture).code);
-  }
+  writeTree(dir, Object.fromEntries(Object.entries(files).map(([rel, fixture]) => [rel, loadFixture(fixture).code])));
   return dir;
 }
 

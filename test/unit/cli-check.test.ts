@@ -10,6 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import Ajv from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
+import { writeTree } from '../util/tree';
 
 const cli = path.resolve(__dirname, '../../dist/cli.js');
 const run = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
@@ -47,10 +48,7 @@ after(() => {
 function project(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-cli-'));
   dirs.push(dir);
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text);
-  }
+  writeTree(dir, files);
   return dir;
 }
 

@@ -15,13 +15,11 @@ import {
   type ResolveContext,
 } from '../../../client/src/servers/discovery';
 import { maskEnv, maskText } from '../../../client/src/servers/secrets';
+import { writeTree } from '../../util/tree';
 
 function workspace(files: Record<string, string>): WorkspaceReader {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-disc-'));
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
+  writeTree(root, files);
   return {
     root,
     readText: async (p) => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined),

@@ -5,13 +5,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveLaunch, clientConfiguration, serverDisplayName, type LaunchSpec } from '../../../client/src/preview/launch';
+import { writeTree } from '../../util/tree';
 
 function tree(files: Record<string, string>): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-launch-'));
-  for (const [rel, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-    fs.writeFileSync(path.join(dir, rel), text, { mode: 0o755 });
-  }
+  writeTree(dir, files, { mode: 0o755 });
   return dir;
 }
 
