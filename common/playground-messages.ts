@@ -118,7 +118,9 @@ export type HostToWebview =
   | { type: 'catalog'; resources: ResourceView[]; prompts: PromptView[]; error?: string }
   | { type: 'resourceRead'; uri: string; contents: ContentView[]; error?: string }
   | { type: 'promptGot'; name: string; text: string; error?: string }
-  | { type: 'pasted'; text: string };
+  | { type: 'pasted'; text: string }
+  /** Opens the resources and prompts section on one of them (from the Servers tree): a resource is read at once. */
+  | { type: 'showCatalog'; resource?: string; prompt?: string };
 
 export type WebviewToHost =
   | { type: 'ready' }

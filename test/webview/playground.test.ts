@@ -381,6 +381,20 @@ describe('results', () => {
     await page.locator('.prompt-row[data-prompt="review_code"] vscode-button').click();
     await page.locator('.prompt-row .prompt-body').filter({ hasText: 'Please review this Rust code.' }).waitFor();
   });
+
+  test('opened from the Servers tree on a resource: the section opens and the resource is read; on a prompt: it is marked', async () => {
+    const { wp, page } = await playground(session);
+    assert.equal(await page.locator('details.catalog-box').evaluate((d) => (d as HTMLDetailsElement).open), false);
+    await wp.send({ type: 'showCatalog', resource: 'fixture://notes/readme' });
+    await page.locator('.resource-row.focused[data-uri="fixture://notes/readme"] .resource-read').filter({ hasText: 'hello from the readme resource' }).waitFor();
+    assert.equal(await page.locator('details.catalog-box').evaluate((d) => (d as HTMLDetailsElement).open), true);
+    assert.equal(wp.posted.filter((m) => m.type === 'listCatalog').length, 1, 'listed once, not once per trigger');
+    await wp.send({ type: 'showCatalog', prompt: 'review_code' });
+    await page.locator('.prompt-row.focused[data-prompt="review_code"]').waitFor();
+    assert.equal(await page.locator('.focused').count(), 1, 'only the prompt is marked now');
+    await wp.send({ type: 'showCatalog', resource: 'fixture://gone' });
+    await page.locator('.catalog .error', { hasText: 'fixture://gone is no longer listed by the server.' }).waitFor();
+  });
 });
 
 describe('misbehaving servers in the playground', () => {

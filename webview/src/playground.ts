@@ -54,6 +54,9 @@ const state = {
   running: undefined as { callId: string; tool: string } | undefined,
   pending: undefined as { args: JsonObject; dryRun: boolean; tool: string } | undefined,
   catalogLoaded: false,
+  catalogRequested: false,
+  /** What the Servers tree asked to show once the catalog arrives. */
+  catalogFocus: undefined as { resource?: string; prompt?: string } | undefined,
 };
 
 // ---- layout -----------------------------------------------------------------------------------------------------
@@ -98,8 +101,13 @@ const app = h(
 );
 document.body.append(app);
 
-(app.querySelector('.catalog-box') as HTMLDetailsElement).addEventListener('toggle', (e) => {
-  if ((e.target as HTMLDetailsElement).open && !state.catalogLoaded) post({ type: 'listCatalog' });
+const catalogBox = app.querySelector('.catalog-box') as HTMLDetailsElement;
+function requestCatalog(): void {
+  state.catalogRequested = true;
+  post({ type: 'listCatalog' });
+}
+catalogBox.addEventListener('toggle', () => {
+  if (catalogBox.open && !state.catalogLoaded && !state.catalogRequested) requestCatalog();
 });
 toolPicker.addEventListener('change', () => selectTool(toolPicker.value));
 rawToggle.addEventListener('change', () => {
@@ -311,6 +319,7 @@ function readResource(uri: string): void {
 
 function renderCatalog(resources: ResourceView[], prompts: PromptView[], error?: string): void {
   state.catalogLoaded = true;
+  state.catalogRequested = false;
   catalogHost.replaceChildren();
   if (error) catalogHost.append(h('div', { class: 'error' }, error));
   catalogHost.append(h('h3', {}, 'Resources'));
@@ -337,6 +346,24 @@ function renderCatalog(resources: ResourceView[], prompts: PromptView[], error?:
       ),
     );
   }
+}
+
+/** Brings the resource or prompt the tree asked for into view; a resource is read at once. */
+function focusCatalog(focus: { resource?: string; prompt?: string }): void {
+  const row = focus.resource
+    ? catalogHost.querySelector<HTMLElement>(`.resource-row[data-uri="${CSS.escape(focus.resource)}"]`)
+    : focus.prompt
+      ? catalogHost.querySelector<HTMLElement>(`.prompt-row[data-prompt="${CSS.escape(focus.prompt)}"]`)
+      : null;
+  catalogHost.querySelectorAll('.focused').forEach((el) => el.classList.remove('focused'));
+  if (!row) {
+    catalogHost.prepend(h('div', { class: 'error' }, `${focus.resource ?? focus.prompt} is no longer listed by the server.`));
+    return;
+  }
+  row.classList.add('focused');
+  row.scrollIntoView({ block: 'center' });
+  if (focus.resource) readResource(focus.resource);
+  else row.querySelector<HTMLElement>('vscode-textfield')?.focus();
 }
 
 function addLog(e: LogEntry): void {
@@ -404,6 +431,16 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'catalog':
       renderCatalog(m.resources, m.prompts, m.error);
+      if (state.catalogFocus) {
+        focusCatalog(state.catalogFocus);
+        state.catalogFocus = undefined;
+      }
+      break;
+    case 'showCatalog':
+      state.catalogFocus = { resource: m.resource, prompt: m.prompt };
+      catalogBox.open = true;
+      // Listed anew: the tree may know items this panel has not seen yet.
+      requestCatalog();
       break;
     case 'resourceRead': {
       const host = catalogHost.querySelector(`.resource-row[data-uri="${CSS.escape(m.uri)}"] .resource-body`) ?? resultHost;

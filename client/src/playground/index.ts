@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { WorkspaceToolsRequest, type WorkspaceToolsResult, type ToolSummary } from '../../../common/protocol';
+import type { HostToWebview } from '../../../common/playground-messages';
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, resolveLaunch, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
 import { maskEnv, maskText } from '../servers/secrets';
@@ -202,7 +203,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
 
   const pickServer = async (arg: unknown, filter?: (c: ServerConfig) => boolean): Promise<ServerConfig | undefined> => {
     const n = arg as Node | { serverId?: string } | undefined;
-    if (n && 'kind' in n && (n.kind === 'server' || n.kind === 'tool')) return n.config;
+    if (n && 'kind' in n && 'config' in n) return n.config;
     if (n && 'serverId' in n && n.serverId) return manager.config(n.serverId);
     await refreshing;
     const candidates = manager.configs.filter(filter ?? (() => true));
@@ -216,11 +217,14 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
 
   // ---- panels -------------------------------------------------------------------------------------------------
   const panels = new Map<string, { panel: vscode.WebviewPanel; controller: PlaygroundController }>();
-  const openPanel = (c: ServerConfig, session: McpSession, tool?: string): void => {
+  /** Opens (or reveals) the server's playground on a tool, or on a resource (read at once) or prompt of its catalog. */
+  const openPanel = (c: ServerConfig, session: McpSession, tool?: string, catalog?: { resource?: string; prompt?: string }): void => {
+    const showCatalog: HostToWebview | undefined = catalog ? { type: 'showCatalog', ...catalog } : undefined;
     const open = panels.get(c.id);
     if (open) {
       open.panel.reveal(undefined, false);
       if (tool) void open.panel.webview.postMessage({ type: 'select', tool });
+      if (showCatalog) void open.panel.webview.postMessage(showCatalog);
       return;
     }
     const root = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
@@ -240,6 +244,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
       title: `Playground: ${c.name}`,
     });
     let initialTool = tool;
+    let initialCatalog = showCatalog;
     const controller = new PlaygroundController(c.id, c.name, session, {
       post: (m) => {
         if (m.type === 'init' && initialTool) {
@@ -247,6 +252,11 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
           initialTool = undefined;
         }
         void panel.webview.postMessage(m);
+        // The catalog request goes after the state it opens in.
+        if (m.type === 'init' && initialCatalog) {
+          void panel.webview.postMessage(initialCatalog);
+          initialCatalog = undefined;
+        }
       },
       copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
       readClipboard: () => Promise.resolve(vscode.env.clipboard.readText()),
@@ -333,6 +343,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
         const lens = arg as { uri?: string; toolName?: string } | undefined;
         let c: ServerConfig | undefined;
         let tool: string | undefined;
+        let catalog: { resource?: string; prompt?: string } | undefined;
         if (lens && typeof lens === 'object' && 'toolName' in lens) {
           tool = lens.toolName;
           await refreshing;
@@ -347,6 +358,8 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
           c = await pickServer(arg);
           const n = arg as Node | undefined;
           if (n?.kind === 'tool') tool = n.tool.name;
+          if (n?.kind === 'resource') catalog = { resource: n.resource.uri };
+          if (n?.kind === 'prompt') catalog = { prompt: n.prompt.name };
         }
         if (!c) {
           void vscode.window.showInformationMessage('No MCP server to run this tool: add one to .vscode/mcp.json or the toolsmith.servers setting.');
@@ -354,7 +367,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
         }
         let s = manager.existingSession(c.id);
         if (!s?.running) s = await startServer(c);
-        if (s) openPanel(c, s, tool);
+        if (s) openPanel(c, s, tool, catalog);
       }),
     ),
     { dispose: () => void manager.stopAll() },

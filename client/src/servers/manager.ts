@@ -60,6 +60,7 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
       s = new McpSession({ command: c.command, args: c.args, cwd: c.cwd }, this.host.sessionOptions);
       s.on('status', () => this.emit('changed'));
       s.on('toolsChanged', () => this.emit('changed'));
+      s.on('catalogChanged', () => this.emit('changed'));
       this.sessions.set(id, s);
       this.emit('session', c, s);
     }

@@ -14,6 +14,8 @@ import {
   ErrorCode,
   LoggingMessageNotificationSchema,
   McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
   type GetPromptResult,
@@ -84,6 +86,8 @@ export interface SessionEvents {
   /** Something the author should know that is not an error of a call (junk on stdout...). */
   warning: [string];
   toolsChanged: [Tool[]];
+  /** The resources or prompts the server offers were (re)listed. */
+  catalogChanged: [];
 }
 
 interface Pending {
@@ -109,6 +113,11 @@ export class McpSession extends EventEmitter<SessionEvents> {
   instructions: string | undefined;
   capabilities: Record<string, unknown> | undefined;
   tools: Tool[] = [];
+  /** The last resources/list and prompts/list answers (empty when the server does not offer them). */
+  resources: Resource[] = [];
+  prompts: Prompt[] = [];
+  /** Why the last resources/list or prompts/list failed, if it did. */
+  catalogErrors: { resources?: string; prompts?: string } = {};
   readonly stderrTail: string[] = [];
   pid: number | undefined;
   exitCode: number | null | undefined;
@@ -165,6 +174,9 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.serverInfo = undefined;
     this.protocolVersion = undefined;
     this.tools = [];
+    this.resources = [];
+    this.prompts = [];
+    this.catalogErrors = {};
     this.exitCode = undefined;
     this.exitSignal = undefined;
     this.junkLines = 0;
@@ -192,6 +204,8 @@ export class McpSession extends EventEmitter<SessionEvents> {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       this.emit('log', n.params);
     });
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.listResources().then(() => undefined, () => undefined));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.listPrompts().then(() => undefined, () => undefined));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         await this.listTools();
@@ -246,6 +260,10 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.setStatus('running');
     if (this.capabilities?.logging) await client.setLoggingLevel('debug').catch(() => undefined);
     if (this.capabilities?.tools) await this.listTools().catch(() => undefined);
+    // The tree lists resources and prompts under the server. Not awaited: a server that is slow to list them (or never
+    // answers) must not hold up the start; a failing list is shown in the tree, never fatal.
+    void this.listResources().catch(() => undefined);
+    void this.listPrompts().catch(() => undefined);
   }
 
   /** The child process, read from the transport to learn exit codes (the SDK does not surface them). */
@@ -369,7 +387,28 @@ export class McpSession extends EventEmitter<SessionEvents> {
   async listResources(): Promise<Resource[]> {
     const client = this.requireClient();
     if (!this.capabilities?.resources) return [];
-    return (await client.listResources()).resources;
+    try {
+      const resources: Resource[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listResources(cursor ? { cursor } : undefined);
+        resources.push(...page.resources);
+        cursor = page.nextCursor;
+      } while (cursor);
+      // An answer from a session that was restarted meanwhile is stale: keep what the new one lists.
+      if (this.client === client) {
+        this.resources = resources;
+        delete this.catalogErrors.resources;
+        this.emit('catalogChanged');
+      }
+      return resources;
+    } catch (err) {
+      if (this.client === client) {
+        this.catalogErrors.resources = this.mask((err as Error)?.message ?? String(err));
+        this.emit('catalogChanged');
+      }
+      throw err;
+    }
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
@@ -379,7 +418,28 @@ export class McpSession extends EventEmitter<SessionEvents> {
   async listPrompts(): Promise<Prompt[]> {
     const client = this.requireClient();
     if (!this.capabilities?.prompts) return [];
-    return (await client.listPrompts()).prompts;
+    try {
+      const prompts: Prompt[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listPrompts(cursor ? { cursor } : undefined);
+        prompts.push(...page.prompts);
+        cursor = page.nextCursor;
+      } while (cursor);
+      // An answer from a session that was restarted meanwhile is stale: keep what the new one lists.
+      if (this.client === client) {
+        this.prompts = prompts;
+        delete this.catalogErrors.prompts;
+        this.emit('catalogChanged');
+      }
+      return prompts;
+    } catch (err) {
+      if (this.client === client) {
+        this.catalogErrors.prompts = this.mask((err as Error)?.message ?? String(err));
+        this.emit('catalogChanged');
+      }
+      throw err;
+    }
   }
 
   async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {

@@ -6,10 +6,13 @@ import type { ServerManager } from './manager';
 import type { ServerConfig } from './discovery';
 import { describeLaunch } from './discovery';
 import { maskText } from './secrets';
+import { groupChildren, groupText, promptText, resourceText, serverChildren, type GroupChild, type ServerChild } from './treeModel';
 
 export type Node =
   | { kind: 'server'; config: ServerConfig }
   | { kind: 'tool'; config: ServerConfig; tool: Tool }
+  | Extract<ServerChild, { kind: 'group' }>
+  | Exclude<GroupChild, { kind: 'note' }>
   | { kind: 'message'; text: string; tooltip?: string; icon?: string; command?: vscode.Command };
 
 const STATUS_ICON: Record<string, [string, string | undefined]> = {
@@ -58,10 +61,11 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       }
       return out;
     }
-    if (node.kind === 'server') {
-      const s = this.manager.existingSession(node.config.id);
-      if (!s || !s.running) return [];
-      return s.tools.map((tool): Node => ({ kind: 'tool', config: node.config, tool }));
+    if (node.kind === 'server') return serverChildren(node.config, this.manager.existingSession(node.config.id));
+    if (node.kind === 'group') {
+      return groupChildren(node.config, this.manager.existingSession(node.config.id), node.group).map((c): Node =>
+        c.kind === 'note' ? { kind: 'message', text: c.text, icon: c.error ? 'warning' : 'info' } : c,
+      );
     }
     return [];
   }
@@ -80,10 +84,11 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       const s = this.manager.existingSession(c.id);
       const status = s?.status ?? 'stopped';
       const unconfirmed = c.detected && !c.detected.confirmed;
-      const item = new vscode.TreeItem(c.name, s?.running && s.tools.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      const hasChildren = serverChildren(c, s).length > 0;
+      const item = new vscode.TreeItem(c.name, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       // The running state is part of the id: VS Code keeps a node's collapsed state per id, and a server that just
       // started should show its tools.
-      item.id = `server:${c.id}:${s?.running && s.tools.length ? 'tools' : 'idle'}`;
+      item.id = `server:${c.id}:${hasChildren ? 'tools' : 'idle'}`;
       const info = s?.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined;
       item.description = unconfirmed ? 'detected · click to confirm' : [status, info].filter(Boolean).join(' · ');
       const [icon, color] = unconfirmed ? ['question', undefined] : STATUS_ICON[status];
@@ -99,6 +104,30 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
         ? { title: 'Confirm and start', command: 'toolsmith.startServer', arguments: [node] }
         : // A click opens the playground, starting the server first when it is not running.
           { title: 'Open Playground', command: 'toolsmith.openPlayground', arguments: [node] };
+      return item;
+    }
+    if (node.kind === 'group') {
+      const text = groupText(node);
+      const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.Collapsed);
+      item.id = `${node.group}:${node.config.id}`;
+      item.description = text.description;
+      item.tooltip = new vscode.MarkdownString(text.tooltip);
+      item.iconPath = new vscode.ThemeIcon(node.group === 'resources' ? 'files' : 'comment-discussion');
+      item.contextValue = `toolsmith.${node.group}`;
+      return item;
+    }
+    if (node.kind === 'resource' || node.kind === 'prompt') {
+      const text = node.kind === 'resource' ? resourceText(node.resource) : promptText(node.prompt);
+      const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+      item.id = node.kind === 'resource' ? `resource:${node.config.id}:${node.resource.uri}` : `prompt:${node.config.id}:${node.prompt.name}`;
+      item.description = text.description;
+      const tip = new vscode.MarkdownString();
+      tip.appendMarkdown(text.tooltip);
+      item.tooltip = tip;
+      item.iconPath = new vscode.ThemeIcon(node.kind === 'resource' ? 'file' : 'comment');
+      item.contextValue = `toolsmith.${node.kind}`;
+      // A click opens the playground on it: a resource is read there, a prompt's arguments wait there.
+      item.command = { title: node.kind === 'resource' ? 'Read in Playground' : 'Open in Playground', command: 'toolsmith.openPlayground', arguments: [node] };
       return item;
     }
     const t = node.tool;
