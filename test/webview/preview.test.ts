@@ -7,7 +7,7 @@ import { openPreview, type PreviewPage } from './preview-harness';
 import { buildPreview, type PreviewTool } from '../../common/preview-model';
 import { compareContracts } from '../../common/contract-diff';
 import { getTokenizer } from '../../client/src/preview/tokens';
-import { liveContracts } from '../unit/preview/sdk-contracts';
+import { liveContracts, registerSearchDocs } from '../unit/preview/sdk-contracts';
 import type { JsonSchema } from '../../server/src/analysis/model';
 
 let p: PreviewPage;
@@ -22,21 +22,7 @@ function tool(contract: JsonSchema, extra: Partial<PreviewTool> = {}): PreviewTo
 
 before(async () => {
   contracts = await liveContracts((server) => {
-    server.registerTool(
-      'search_docs',
-      {
-        title: 'Search docs',
-        description: 'Search the documentation. Use when the user asks how something works. Returns titles and links.',
-        inputSchema: {
-          query: z.string().min(1).max(200).describe('Words to look for'),
-          limit: z.number().int().min(1).max(50).default(10).describe('How many hits'),
-          filters: z.object({ tags: z.array(z.string()).max(5) }).optional(),
-        },
-        outputSchema: { hits: z.array(z.object({ title: z.string(), url: z.url() })) },
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      async () => ({ content: [], structuredContent: { hits: [] } }),
-    );
+    registerSearchDocs(server);
     server.registerTool('send_mail', { description: HOSTILE, inputSchema: { to: z.email(), body: z.string() } }, async () => ({ content: [] }));
   });
   p = await openPreview();

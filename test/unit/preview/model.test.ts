@@ -5,7 +5,7 @@ import { buildPreview, assessRisk, typeLabel, type PreviewTool } from '../../../
 import { getTokenizer } from '../../../client/src/preview/tokens';
 import type { JsonSchema } from '../../../server/src/analysis/model';
 import type { ToolFinding } from '../../../common/protocol';
-import { liveContracts } from './sdk-contracts';
+import { liveContracts, registerSearchDocs } from './sdk-contracts';
 
 const range = (line: number, character = 0) => ({ start: { line, character }, end: { line, character: character + 5 } });
 
@@ -26,22 +26,7 @@ function toolOf(contract: JsonSchema, extra: Partial<PreviewTool> = {}): Preview
 
 async function searchAndDelete() {
   return liveContracts((server) => {
-    server.registerTool(
-      'search_docs',
-      {
-        title: 'Search docs',
-        description: 'Search the documentation. Use when the user asks how something works. Returns titles and links.',
-        inputSchema: {
-          query: z.string().min(1).max(200).describe('Words to look for'),
-          limit: z.number().int().min(1).max(50).default(10).describe('How many hits'),
-          kind: z.enum(['guide', 'api']).optional(),
-          filters: z.object({ tags: z.array(z.string()).max(5), since: z.iso.datetime().optional() }).optional(),
-        },
-        outputSchema: { hits: z.array(z.object({ title: z.string(), url: z.url() })) },
-        annotations: { readOnlyHint: true, openWorldHint: false },
-      },
-      async () => ({ content: [], structuredContent: { hits: [] } }),
-    );
+    registerSearchDocs(server);
     server.registerTool(
       'delete_page',
       { description: 'Delete a page.', inputSchema: { page_id: z.string() }, annotations: { destructiveHint: true } },

@@ -3,6 +3,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { z } from 'zod';
 import type { JsonSchema } from '../../../server/src/analysis/model';
 
 export async function liveContracts(register: (server: McpServer) => void): Promise<JsonSchema[]> {
@@ -16,4 +17,24 @@ export async function liveContracts(register: (server: McpServer) => void): Prom
   await server.close();
   // Through JSON, as on the wire: the in-memory transport would otherwise keep keys whose value is undefined.
   return JSON.parse(JSON.stringify(tools)) as JsonSchema[];
+}
+
+/** The read-only tool the preview tests render: bounds, a default, an enum, a nested object and an output schema. */
+export function registerSearchDocs(server: McpServer): void {
+  server.registerTool(
+    'search_docs',
+    {
+      title: 'Search docs',
+      description: 'Search the documentation. Use when the user asks how something works. Returns titles and links.',
+      inputSchema: {
+        query: z.string().min(1).max(200).describe('Words to look for'),
+        limit: z.number().int().min(1).max(50).default(10).describe('How many hits'),
+        kind: z.enum(['guide', 'api']).optional(),
+        filters: z.object({ tags: z.array(z.string()).max(5), since: z.iso.datetime().optional() }).optional(),
+      },
+      outputSchema: { hits: z.array(z.object({ title: z.string(), url: z.url() })) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async () => ({ content: [], structuredContent: { hits: [] } }),
+  );
 }
