@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { analyzePython } from '../../server/src/analysis/python';
 import type { FileHost } from '../../server/src/analysis/model';
+import { rng } from '../util/random';
 
 const dir = path.resolve(__dirname, '../fixtures/py/fidelity');
 const sources = fs
@@ -20,17 +21,6 @@ const diskHost: FileHost = {
   readFile: (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined),
   fileExists: (f) => fs.existsSync(f),
 };
-
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SNIPPETS = ['(', ')', '[', ']', ':', ',', '@mcp.tool', '@app.tool()', 'def ', 'async ', '"""', "'", '=', 'Annotated[', 'Field(', '|', '\n', '    ', '*', '**', 'None', '->', 'Literal[', '\\', '#', 'f"{x}"', 'lambda', '...', 'class X(BaseModel):\n'];
 

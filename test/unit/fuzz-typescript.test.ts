@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { analyzeTypeScript } from '../../server/src/analysis/typescript';
 import type { FileHost } from '../../server/src/analysis/model';
+import { rng } from '../util/random';
 
 const fixtures = path.resolve(__dirname, '../fixtures/ts');
 const MUTATIONS = Number(process.env.TOOLSMITH_FUZZ_MUTATIONS ?? 10_000);
@@ -23,18 +24,6 @@ function listSources(dir: string, out: string[] = []): string[] {
     else if (e.name.endsWith('.ts')) out.push(full);
   }
   return out.sort();
-}
-
-/** mulberry32: small, seeded, good enough to pick offsets. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function tokens(text: string): { start: number; end: number }[] {
