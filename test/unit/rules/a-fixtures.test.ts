@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { A_IDS, analyse, describeFinding, fixtureFiles, matches, parseMarks, pyParseErrors, tsParseErrors } from './a-harness';
+import { A_IDS, analyse, describeFinding, fixtureFiles, parseMarks, pyParseErrors } from './a-harness';
+import { matches, tsSyntaxErrors } from './marks';
 import { applyEdits, fixAll } from '../../../server/src/rules';
 import type { Finding } from '../../../server/src/rules/types';
 
@@ -63,7 +64,7 @@ for (const file of files) {
       assert.notEqual(after, text, 'the fix changes the file');
       const again = analyse(file, after, settings);
       assert.deepEqual(again.result.files.flatMap((x) => x.syntaxErrors.map((e) => e.message)), [], 'no syntax error after the fix');
-      if (!py) assert.deepEqual(tsParseErrors(after, file), [], 'TypeScript still parses');
+      if (!py) assert.deepEqual(tsSyntaxErrors(after, file), [], 'TypeScript still parses');
       else pyChecks.push({ label: `${rel} ${m.ruleId}@${m.line + 1}`, text: after });
       // The finding is gone: the same rule no longer reports on the same (shifted) line of the same tool.
       const start = mapOffset(f, f.span.start);
@@ -85,7 +86,7 @@ for (const file of files) {
     const after = applyEdits(text, edits, file);
     const again = analyse(file, after, settings);
     assert.deepEqual(again.result.files.flatMap((x) => x.syntaxErrors.map((e) => e.message)), []);
-    if (!py) assert.deepEqual(tsParseErrors(after, file), []);
+    if (!py) assert.deepEqual(tsSyntaxErrors(after, file), []);
     else pyChecks.push({ label: `${rel} fixAll`, text: after });
     const safeBefore = before.findings.filter((f) => f.fixes.some((x) => x.safe)).length;
     const safeAfter = again.findings.filter((f) => f.fixes.some((x) => x.safe)).length;

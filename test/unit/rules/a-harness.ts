@@ -13,11 +13,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import * as ts from 'typescript';
 import { analyzeFile, type FileAnalysis } from '../../../server/src/service';
 import { normalizeSettings, type ToolsmithSettings } from '../../../common/settings';
 import type { Finding } from '../../../server/src/rules/types';
 import { CATALOG_A } from '../../../server/src/rules/catalog-a';
+import { position } from './marks';
 
 export const A_IDS = new Set(CATALOG_A.map((r) => r.id));
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/rules');
@@ -81,34 +81,10 @@ export function analyse(file: string, text: string, settings: ToolsmithSettings)
   return a;
 }
 
-export function pos(text: string, offset: number): { line: number; col: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length - 1;
-  return { line, col: offset - (before.lastIndexOf('\n') + 1) };
-}
-
-export function matches(text: string, f: Finding, m: Mark): boolean {
-  if (f.ruleId !== m.ruleId) return false;
-  if (m.start !== undefined) return f.span.start === m.start && (m.end === undefined || f.span.end === m.end);
-  const s = pos(text, f.span.start);
-  if (s.line !== m.line) return false;
-  if (m.col === undefined) return true;
-  if (s.col !== m.col) return false;
-  const e = pos(text, f.span.end);
-  return e.line !== m.line || e.col === m.endCol;
-}
-
 export function describeFinding(text: string, f: Finding): string {
-  const s = pos(text, f.span.start);
-  const e = pos(text, f.span.end);
+  const s = position(text, f.span.start);
+  const e = position(text, f.span.end);
   return `${f.ruleId} at ${s.line + 1}:${s.col}-${e.line + 1}:${e.col} ${JSON.stringify(text.slice(f.span.start, Math.min(f.span.end, f.span.start + 40)))}`;
-}
-
-/** TypeScript parse errors of a text (the compiler's own parser). */
-export function tsParseErrors(text: string, file: string): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const diags = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics; // internal but stable: the parser's own errors
-  return diags.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
 /** Python parse errors, by the real CPython parser (`ast.parse`), for many texts in one process. */

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { B_IDS, analyse, applyFixEdits, expectations, matches, position, pySyntaxErrors, tsSyntaxErrors } from './b-harness';
+import { B_IDS, analyse, applyFixEdits, expectations, pySyntaxErrors } from './b-harness';
+import { matches, position, tsSyntaxErrors } from './marks';
 
 const root = path.resolve(__dirname, '../../fixtures/rules');
 const fixtures = ['ts', 'py'].flatMap((lang) =>

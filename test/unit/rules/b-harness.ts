@@ -8,10 +8,9 @@
  */
 import * as fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import * as ts from 'typescript';
 import { analyzeFile, type FileAnalysis } from '../../../server/src/service';
 import { DEFAULT_SETTINGS } from '../../../common/settings';
-import type { Edit, Finding } from '../../../server/src/rules/types';
+import type { Edit } from '../../../server/src/rules/types';
 import { CATALOG_B } from '../../../server/src/rules/catalog-b';
 
 export const B_IDS = new Set(CATALOG_B.map((r) => r.id));
@@ -52,21 +51,6 @@ export function analyse(file: string, text: string): FileAnalysis {
   return analyzeFile(file, text, host, DEFAULT_SETTINGS);
 }
 
-export function position(text: string, offset: number): { line: number; col: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length - 1;
-  return { line, col: offset - (before.lastIndexOf('\n') + 1) };
-}
-
-export function matches(text: string, f: Finding, m: Expectation): boolean {
-  if (f.ruleId !== m.ruleId) return false;
-  const s = position(text, f.span.start);
-  if (s.line !== m.line) return false;
-  if (m.col === undefined) return true;
-  if (s.col !== m.col) return false;
-  const e = position(text, f.span.end);
-  return e.line !== m.line || e.col === m.endCol;
-}
 
 /** Applies one fix's edits of `file` to `text` (back to front; inserts at one offset keep their order). */
 export function applyFixEdits(text: string, edits: Edit[], file: string): string {
@@ -75,13 +59,6 @@ export function applyFixEdits(text: string, edits: Edit[], file: string): string
   let out = text;
   for (const { e } of mine) out = out.slice(0, e.span.start) + e.newText + out.slice(e.span.end);
   return out;
-}
-
-/** Syntax errors of a TypeScript text (the compiler's parser). */
-export function tsSyntaxErrors(text: string, file = 'x.ts'): string[] {
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
-  const diags = (sf as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics; // internal but stable: the parser's own errors
-  return diags.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
 /** Syntax errors of a Python text, from CPython's own parser (`ast.parse`). */
