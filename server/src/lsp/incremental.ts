@@ -24,6 +24,11 @@ export interface IncrementalState {
   result: AnalysisResult;
   /** Findings of the per-tool rules, one list per tool (same order as result.tools). */
   perTool: Finding[][];
+  /**
+   * The text the front-end saw at the last incremental step: `text` with every tool but `index` blanked out. The
+   * next keystroke in the same tool only changes that tool, so this text is patched instead of blanked again.
+   */
+  blanked?: { index: number; text: string };
 }
 
 /** Rules that only look at one tool at a time can be re-run for the edited tool alone. */
@@ -57,34 +62,116 @@ export function analyzeFull(file: string, text: string, host: FileHost, settings
  * Shifts every offset at or after `from` by `delta`, in place: spans of this file and `*Offset` numbers. In place
  * because the previous state is dropped right after (a failed incremental step is replaced by a full analysis).
  * `seen` spans one step, so an object reachable twice (a tool's span reused by its finding) moves once.
+ * JSON values (the published contract, parameter schemas, literal values) hold no source offsets: not walked, so
+ * a schema property that happens to be named `...Offset` is never moved.
  */
 function shift<T>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
-  const walk = (v: unknown): void => {
+  // Runs on every tool and finding of the file at each keystroke: plain loops, no per-object allocation.
+  const walk = (v: object): void => {
     // Findings share span objects with their tool: each object is moved once.
-    if (!v || typeof v !== 'object' || seen.has(v)) return;
+    if (seen.has(v)) return;
     seen.add(v);
     if (Array.isArray(v)) {
-      for (const x of v) walk(x);
+      for (const x of v) if (x && typeof x === 'object') walk(x);
       return;
     }
-    if (!v || typeof v !== 'object') return;
     const o = v as Record<string, unknown>;
     const isSpan = o.file === file && typeof o.start === 'number' && typeof o.end === 'number';
-    for (const [k, x] of Object.entries(o)) {
+    for (const k in o) {
+      if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+      const x = o[k];
       if (typeof x === 'number') {
-        if (((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset')) && x >= from) o[k] = x + delta;
-      } else if (x && typeof x === 'object') walk(x);
+        if (x >= from && ((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset'))) o[k] = x + delta;
+      } else if (x && typeof x === 'object' && !JSON_VALUED.has(k)) walk(x);
     }
   };
-  walk(value);
+  if (value && typeof value === 'object') walk(value);
   return value;
+}
+
+/**
+ * An upper bound of the offsets `shift` could move in a tool or a finding list (starts/ends of this file's spans,
+ * `*Offset` numbers), kept per object. A tool that ends before the edit has nothing to move: typing in the middle
+ * of a file walks only the tools after it.
+ */
+const offsetBounds = new WeakMap<object, number>();
+
+function offsetBound(value: object, file: string): number {
+  let bound = offsetBounds.get(value);
+  if (bound === undefined) {
+    bound = -1;
+    const seen = new Set<object>();
+    const walk = (v: object): void => {
+      if (seen.has(v)) return;
+      seen.add(v);
+      if (Array.isArray(v)) {
+        for (const x of v) if (x && typeof x === 'object') walk(x);
+        return;
+      }
+      const o = v as Record<string, unknown>;
+      const isSpan = o.file === file && typeof o.start === 'number' && typeof o.end === 'number';
+      for (const k in o) {
+        if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+        const x = o[k];
+        if (typeof x === 'number') {
+          if (x > bound! && ((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset'))) bound = x;
+        } else if (x && typeof x === 'object' && !JSON_VALUED.has(k)) walk(x);
+      }
+    };
+    walk(value);
+    offsetBounds.set(value, bound);
+  }
+  return bound;
+}
+
+/** `shift`, skipped when nothing in `value` is at or after `from`; keeps the bound true for the next edit. */
+function shiftBounded<T extends object>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
+  const bound = offsetBound(value, file);
+  if (bound < from) return value;
+  shift(value, file, from, delta, seen);
+  // Moved offsets are at most bound + delta; the others stayed below `from` (and at most bound).
+  offsetBounds.set(value, Math.max(bound + delta, Math.min(bound, from - 1)));
+  return value;
+}
+
+/** Model keys whose value is JSON data (model.ts: contract, schema, Located/ConstraintFact/AnnotationEntry value). */
+const JSON_VALUED = new Set(['contract', 'schema', 'value']);
+
+/** The text of [start, end) with every character but line breaks replaced by a space (offsets and lines kept). */
+function blank(text: string, start: number, end: number): string {
+  const lines = text.slice(start, end).split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    // A lone or trailing \r is a line break too: keep it where it is (rare, so the slower path is fine).
+    lines[i] = line.includes('\r') ? line.replace(/[^\r]/g, ' ') : ' '.repeat(line.length);
+  }
+  return lines.join('\n');
+}
+
+// Whole files are compared at each keystroke: chunks first (a native string comparison), characters in the last one.
+const CHUNK = 1024;
+
+/** Length of the common prefix of `a` and `b`, at most `max`. */
+function commonPrefix(a: string, b: string, max: number): number {
+  let p = 0;
+  while (p + CHUNK <= max && a.slice(p, p + CHUNK) === b.slice(p, p + CHUNK)) p += CHUNK;
+  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  return p;
+}
+
+/** Length of the common suffix of `a` and `b`, at most `max`. */
+function commonSuffix(a: string, b: string, max: number): number {
+  let s = 0;
+  while (s + CHUNK <= max && a.slice(a.length - s - CHUNK, a.length - s) === b.slice(b.length - s - CHUNK, b.length - s)) s += CHUNK;
+  while (s < max && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  return s;
 }
 
 function blankOut(text: string, spans: { start: number; end: number }[]): string {
   const parts: string[] = [];
   let last = 0;
   for (const s of [...spans].sort((a, b) => a.start - b.start)) {
-    parts.push(text.slice(last, s.start), text.slice(s.start, s.end).replace(/[^\r\n]/g, ' '));
+    parts.push(text.slice(last, s.start), blank(text, s.start, s.end));
     last = s.end;
   }
   parts.push(text.slice(last));
@@ -109,10 +196,8 @@ export function analyzeIncremental(
   const old = prev.text;
   // The edited region: [p, oldEnd) in the old text became [p, newEnd) in the new one.
   const max = Math.min(old.length, text.length);
-  let p = 0;
-  while (p < max && old.charCodeAt(p) === text.charCodeAt(p)) p++;
-  let s = 0;
-  while (s < max - p && old.charCodeAt(old.length - 1 - s) === text.charCodeAt(text.length - 1 - s)) s++;
+  const p = commonPrefix(old, text, max);
+  const s = commonSuffix(old, text, max - p);
   const oldEnd = old.length - s;
   const delta = text.length - old.length;
   if (p === old.length && delta === 0) return { analysis: finish(prev, runWholeFile(prev, text, host, settings, log)), state: prev };
@@ -121,11 +206,15 @@ export function analyzeIncremental(
   const edited = result.tools[k];
   // Other tools, moved to the new text's offsets (the ones before the edit are untouched).
   const seen = new WeakSet<object>();
-  const others = result.tools.map((t, i) => (i === k ? t : shift(t, file, oldEnd, delta, seen)));
-  const blanked = blankOut(
-    text,
-    others.filter((_, i) => i !== k).map((t) => t.registration.span),
-  );
+  const others = result.tools.map((t, i) => (i === k ? t : shiftBounded(t, file, oldEnd, delta, seen)));
+  const newEnd = oldEnd + delta;
+  const blanked =
+    prev.blanked && prev.blanked.index === k && prev.blanked.text.length === old.length
+      ? prev.blanked.text.slice(0, p) + text.slice(p, newEnd) + prev.blanked.text.slice(oldEnd)
+      : blankOut(
+          text,
+          others.filter((_, i) => i !== k).map((t) => t.registration.span),
+        );
   const partial = analyzeSource(file, blanked, host);
   if (partial.tools.length !== 1 || partial.files.some((f) => f.syntaxErrors.length > 0)) return undefined;
   const fresh = partial.tools[0];
@@ -139,9 +228,9 @@ export function analyzeIncremental(
   const ctx = { settings, textOf: (f: string) => (f === file ? text : host.readFile(f)) };
   const onError = ruleErrorLogger(file, log);
   const perTool = prev.perTool.map((list, i) =>
-    i === k ? runRules({ tools: [fresh], files }, ctx, onError, PER_TOOL_RULES) : shift(list, file, oldEnd, delta, seen),
+    i === k ? runRules({ tools: [fresh], files }, ctx, onError, PER_TOOL_RULES) : shiftBounded(list, file, oldEnd, delta, seen),
   );
-  const state: IncrementalState = { file, text, settings, result: merged, perTool };
+  const state: IncrementalState = { file, text, settings, result: merged, perTool, blanked: { index: k, text: blanked } };
   return { analysis: finish(state, runRules(merged, ctx, onError, WHOLE_FILE_RULES)), state };
 }
 
