@@ -81,7 +81,6 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
 
   manager.on('session', (c, s) => {
     const ch = channel(c);
-    const stamp = () => new Date().toISOString().slice(11, 23);
     s.on('status', (st) => {
       if (st === 'starting') {
         // Secret env values never reach a log: the env is listed masked, and masked out of the command line too.
@@ -89,9 +88,11 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
         const env = maskEnv(s.spec.env);
         if (Object.keys(env).length) ch.appendLine(`[${stamp()}] env: ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
       } else if (st === 'running') {
-        ch.appendLine(`[${stamp()}] running: ${s.serverInfo?.name ?? '?'} ${s.serverInfo?.version ?? ''}, protocol ${s.protocolVersion ?? '?'}, ${s.tools.length} tools`);
+        // The tools are listed right after this: their count comes with toolsChanged, not here (it would say 0).
+        ch.appendLine(`[${stamp()}] running: ${s.serverInfo?.name ?? '?'} ${s.serverInfo?.version ?? ''}, protocol ${s.protocolVersion ?? '?'}`);
       } else ch.appendLine(`[${stamp()}] ${st}${s.lastError && (st === 'crashed' || st === 'failed') ? `: ${s.lastError.message}` : ''}`);
     });
+    s.on('toolsChanged', (tools) => ch.appendLine(`[${stamp()}] tools/list: ${tools.length} tool${tools.length === 1 ? '' : 's'}${tools.length ? ` (${tools.map((t) => t.name).join(', ')})` : ''}`));
     s.on('stderr', (line) => ch.appendLine(line));
     s.on('warning', (w) => ch.appendLine(`[${stamp()}] warning: ${w}`));
     s.on('log', (p) => ch.appendLine(`[${stamp()}] log ${p.level}${p.logger ? ` [${p.logger}]` : ''}: ${maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), s.spec.env)}`));
@@ -161,7 +162,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
           c.id,
           setTimeout(() => {
             restarts.delete(c.id);
-            channel(c).appendLine(`${path.basename(doc.uri.fsPath)} saved: restarting`);
+            channel(c).appendLine(`[${stamp()}] ${path.basename(doc.uri.fsPath)} saved: restarting`);
             void manager.restart(c.id).catch((err) => channel(c).appendLine(String(err?.message ?? err)));
           }, 400),
         );
@@ -374,6 +375,11 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
   );
 
   return { manager };
+}
+
+/** Time of day for output channel lines. */
+function stamp(): string {
+  return new Date().toISOString().slice(11, 23);
 }
 
 function debounce(fn: () => void, ms: number): () => void {
