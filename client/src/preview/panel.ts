@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import * as fs from 'node:fs';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import { CodeActionKind, CodeActionRequest, CodeActionTriggerKind, type CodeAction as LspCodeAction, type LanguageClient } from 'vscode-languageclient/node';
 import {
   ToolsRequest,
   WorkspaceToolsRequest,
@@ -315,21 +315,35 @@ export class PreviewPanel implements vscode.Disposable {
     }
   }
 
-  /** Applies the quick fix the language server offers for a finding (the same code action the editor shows). */
+  /**
+   * Applies the quick fix the language server offers for a finding (the same code action the editor shows).
+   * Asked of the language server itself: the actions `vscode.executeCodeActionProvider` hands back carry no
+   * diagnostics, so they cannot be told apart by rule when several findings share a range (limit: integer, bounds,
+   * description), whereas the server's own answer names the diagnostic each action fixes.
+   */
   private async applyFix(index: number): Promise<void> {
     const finding = this.view?.findings[index];
     if (!finding) return;
     const uri = vscode.Uri.parse(finding.uri);
-    const actions = (await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[]>('vscode.executeCodeActionProvider', uri, toRange(finding.range), vscode.CodeActionKind.QuickFix.value)) ?? [];
-    const matching = actions.filter((a): a is vscode.CodeAction => 'title' in a && 'edit' in a && !!a.diagnostics?.some((d) => String(typeof d.code === 'object' ? d.code.value : d.code) === finding.ruleId));
+    // The server answers for documents it has open: opening it (no editor) makes the client sync it first.
+    await vscode.workspace.openTextDocument(uri);
+    const client = this.deps.client;
+    const answer = await client.sendRequest(CodeActionRequest.type, {
+      textDocument: { uri: finding.uri },
+      range: finding.range,
+      context: { diagnostics: [], only: [CodeActionKind.QuickFix], triggerKind: CodeActionTriggerKind.Invoked },
+    });
+    const sameRange = (r: LspRange) => r.start.line === finding.range.start.line && r.start.character === finding.range.start.character && r.end.line === finding.range.end.line && r.end.character === finding.range.end.character;
+    const matching = (answer ?? []).filter((a): a is LspCodeAction => 'edit' in a && !!a.edit && !!a.diagnostics?.some((d) => String(d.code) === finding.ruleId && sameRange(d.range)));
     if (!matching.length) {
       void vscode.window.showInformationMessage(`No quick fix is available for ${finding.ruleId} here: see its documentation.`);
       return;
     }
-    const chosen = matching.length === 1 ? matching[0] : await vscode.window.showQuickPick(matching.map((a) => ({ label: a.title, action: a })), { title: `Fix ${finding.ruleId}` }).then((p) => p?.action);
-    if (!chosen) return;
-    if (chosen.edit) await vscode.workspace.applyEdit(chosen.edit);
-    if (chosen.command) await vscode.commands.executeCommand(chosen.command.command, ...(chosen.command.arguments ?? []));
+    const preferred = matching.filter((a) => a.isPreferred);
+    const chosen = matching.length === 1 ? matching[0] : await vscode.window.showQuickPick(matching.map((a) => ({ label: a.title, description: a.isPreferred ? 'preferred' : undefined, action: a })), { title: `Fix ${finding.ruleId}`, placeHolder: preferred[0]?.title }).then((p) => p?.action);
+    if (!chosen?.edit) return;
+    const edit = await client.protocol2CodeConverter.asWorkspaceEdit(chosen.edit);
+    if (!(await vscode.workspace.applyEdit(edit))) void vscode.window.showWarningMessage(`The fix for ${finding.ruleId} could not be applied (the file changed meanwhile?).`);
   }
 
   private error(err: unknown): void {
