@@ -25,12 +25,27 @@ const tokenizerOutOfClient = {
   },
 };
 
+/**
+ * In the CLI, the TypeScript front-end (with the whole TypeScript compiler and zod: ~11 MB of the 12) is its own
+ * bundle, dist/cli-typescript.js, required on first use: a Python-only `toolsmith check` (or `--version`) no longer
+ * parses it at start-up. analyze.ts already requires it lazily; only where the module comes from changes.
+ */
+const typescriptFrontEndOutOfCli = {
+  name: 'typescript-front-end-out-of-cli',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/typescript$/ }, (args) =>
+      /[\\/]server[\\/]src[\\/]analysis[\\/]analyze\.ts$/.test(args.importer) ? { path: './cli-typescript.js', external: true } : undefined,
+    );
+  },
+};
+
 const builds = [
   // jsonc-parser's "main" is a UMD build whose inner require('./impl/...') calls esbuild cannot follow: use its ESM build.
   { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' }, plugins: [tokenizerOutOfClient] },
   { ...nodeCommon, entryPoints: { tokenizer: 'client/src/preview/tokenizer-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
-  { ...nodeCommon, entryPoints: { cli: 'server/src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' } },
+  { ...nodeCommon, entryPoints: { cli: 'server/src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [typescriptFrontEndOutOfCli] },
+  { ...nodeCommon, entryPoints: { 'cli-typescript': 'server/src/analysis/typescript/index.ts' }, outdir: 'dist' },
   {
     bundle: true,
     platform: 'browser',

@@ -10,6 +10,7 @@ import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
 import { sourceKindOf } from './analysis/analyze';
 import type { ToolsmithSettings } from '../../common/settings';
+import type { FileHost } from './analysis/model';
 import { RULES } from './rules';
 import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
 import { toRows } from './cli/rows';
@@ -97,7 +98,7 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings): Workspace 
   const unique = [...new Set(files)];
   const texts = new Map(unique.map((f) => [f, readText(f)]));
   // Cross-file imports read the in-memory texts first, so a fix pass sees the fixes of the previous one.
-  const host = createFileHost((file) => texts.get(file));
+  const host = runHost(texts);
   const logged = new Set<string>();
   const log = (m: string) => {
     const key = m.split('\n')[0];
@@ -106,6 +107,31 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings): Workspace 
     process.stderr.write(`toolsmith: internal error (please report): ${m}\n`);
   };
   return { files: unique, texts, analyze: (file, text) => analyzeFile(file, text, host, settings, log) };
+}
+
+/**
+ * The file host of one run: the in-memory texts first, then the disk, which a run reads but never changes (--fix
+ * writes the texts at the end). What the front-ends look up around every file — package.json, pyproject.toml,
+ * .python-version, a venv — is read once per run, not once per analysed file.
+ */
+function runHost(texts: Map<string, string>): FileHost {
+  const disk = createFileHost();
+  const read = new Map<string, string | undefined>();
+  const exists = new Map<string, boolean>();
+  return {
+    readFile(file) {
+      const text = texts.get(file);
+      if (text !== undefined) return text;
+      if (!read.has(file)) read.set(file, disk.readFile(file));
+      return read.get(file);
+    },
+    fileExists(file) {
+      if (texts.get(file) !== undefined) return true;
+      let found = exists.get(file);
+      if (found === undefined) exists.set(file, (found = disk.fileExists(file)));
+      return found;
+    },
+  };
 }
 
 function runCheck(args: string[]): number {
