@@ -90,7 +90,8 @@ test('"Run in playground" above close_ticket starts the server and opens close_t
     workspace: examplesDir,
     trusted: true,
     vsix: process.env.TOOLSMITH_E2E_VSIX,
-    settings: { 'toolsmith.playground.restartOnSave': true },
+    // Auto-save off (code-server's web default saves after a delay): the restart must come from the explicit save.
+    settings: { 'toolsmith.playground.restartOnSave': true, 'files.autoSave': 'off' },
   });
   await wb.waitForLog(/Toolsmith activated in (\d+) ms/, 120_000);
   const started = Date.now();
@@ -135,6 +136,10 @@ test('restartOnSave: saving an edit of server.ts restarts the session, which pub
   await page.keyboard.press('ArrowLeft'); // before ,
   await page.keyboard.press('ArrowLeft'); // before '
   await page.keyboard.type(' Saved from the e2e test.');
+  // Typed but not saved: no restart yet.
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(fs.readFileSync(serverFile, 'utf8'), original);
+  assert.doesNotMatch(serverLog(wb), /saved: restarting/);
   await page.keyboard.press('Control+S');
   await until('server.ts to be saved on disk', 15_000, async () => fs.readFileSync(serverFile, 'utf8').includes('the ticket id. Saved from the e2e test.'));
   const savedAt = Date.now();
