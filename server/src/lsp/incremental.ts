@@ -7,7 +7,8 @@
  *    the front-end runs on that text: it sees the imports, consts and the one edited tool;
  *  - the other tools and their findings are taken from the previous version, their offsets shifted by the edit;
  *  - per-tool rules run on the edited tool only; server- and file-level rules run on the merged set.
- * Anything unusual (an edit outside a tool, a syntax error, a different tool count, Python) takes the full path.
+ * Anything unusual (an edit outside a tool, a syntax error, a different tool count or server set, a Python tool
+ * function that other code calls) takes the full path.
  * test/protocol/incremental.test.ts checks the result equals a full analysis.
  */
 import { analyzeSource } from '../analysis/analyze';
@@ -29,6 +30,18 @@ export interface IncrementalState {
    * next keystroke in the same tool only changes that tool, so this text is patched instead of blanked again.
    */
   blanked?: { index: number; text: string };
+  /** Python: who calls which function, outside the tool `index` (unchanged while typing stays in that tool). */
+  pythonCalls?: PythonCalls;
+}
+
+interface PythonCalls {
+  index: number;
+  /** Function names called anywhere outside the tool's registration (other tools' bodies included). */
+  outside: Set<string>;
+  /** Function names called by code that is in no tool (what the front-end still sees around the tool). */
+  outsideTools: Set<string>;
+  /** The def names of the other tools. */
+  others: Set<string>;
 }
 
 /** Rules that only look at one tool at a time can be re-run for the edited tool alone. */
@@ -191,7 +204,8 @@ export function analyzeIncremental(
 ): { analysis: FileAnalysis; state: IncrementalState } | undefined {
   const { file, result } = prev;
   if (settings !== prev.settings || result.tools.length < MIN_TOOLS) return undefined;
-  if (result.tools.some((t) => t.language !== 'typescript')) return undefined;
+  const language = result.tools[0]?.language;
+  if (result.tools.some((t) => t.language !== language)) return undefined;
   if (result.files.some((f) => f.syntaxErrors.length > 0)) return undefined;
   const old = prev.text;
   // The edited region: [p, oldEnd) in the old text became [p, newEnd) in the new one.
@@ -204,6 +218,8 @@ export function analyzeIncremental(
   const k = result.tools.findIndex((t) => t.registration.span.file === file && t.registration.span.start < p && oldEnd < t.registration.span.end);
   if (k < 0) return undefined;
   const edited = result.tools[k];
+  // A registration inside another (a tool defined in a tool) cannot be blanked out on its own.
+  if (result.tools.some((t, i) => i !== k && overlaps(t.registration.span, edited.registration.span))) return undefined;
   // Other tools, moved to the new text's offsets (the ones before the edit are untouched).
   const seen = new WeakSet<object>();
   const others = result.tools.map((t, i) => (i === k ? t : shiftBounded(t, file, oldEnd, delta, seen)));
@@ -215,10 +231,28 @@ export function analyzeIncremental(
           text,
           others.filter((_, i) => i !== k).map((t) => t.registration.span),
         );
+  let pythonCalls: PythonCalls | undefined;
+  if (language === 'python') {
+    pythonCalls = prev.pythonCalls?.index === k && prev.blanked?.index === k ? prev.pythonCalls : pythonCallsAround(others, k, text, blanked, edited.registration.span.start, edited.registration.span.end + delta);
+    // Other code calling this tool's function (or this tool calling another's) may read what it does (a path check
+    // in a helper): that tool's facts would depend on text the partial analysis does not see.
+    const oldName = defName(edited, old);
+    if (oldName === undefined || pythonCalls.outside.has(oldName)) return undefined;
+    if ([...pythonCalls.others].some((n) => pythonCalls!.outsideTools.has(n))) return undefined;
+  }
   const partial = analyzeSource(file, blanked, host);
   if (partial.tools.length !== 1 || partial.files.some((f) => f.syntaxErrors.length > 0)) return undefined;
   const fresh = partial.tools[0];
   if (fresh.registration.span.start !== edited.registration.span.start) return undefined;
+  // The file-level facts come from the partial analysis: only when they cannot depend on the other tools.
+  if (fresh.framework !== edited.framework || others.some((t, i) => i !== k && t.framework !== fresh.framework)) return undefined;
+  if (!sameServers(partial, result)) return undefined;
+  if (pythonCalls) {
+    const newName = defName(fresh, text);
+    if (newName === undefined || pythonCalls.outside.has(newName)) return undefined;
+    const own = callNames(text, fresh.registration.span.start, fresh.registration.span.end);
+    if ([...pythonCalls.others].some((n) => own.has(n))) return undefined;
+  }
   const tools: ToolDefinition[] = others.map((t, i) => (i === k ? fresh : t));
   const files = partial.files.map((f) => {
     const before = result.files.find((x) => x.file === f.file);
@@ -230,8 +264,53 @@ export function analyzeIncremental(
   const perTool = prev.perTool.map((list, i) =>
     i === k ? runRules({ tools: [fresh], files }, ctx, onError, PER_TOOL_RULES) : shiftBounded(list, file, oldEnd, delta, seen),
   );
-  const state: IncrementalState = { file, text, settings, result: merged, perTool, blanked: { index: k, text: blanked } };
+  const state: IncrementalState = { file, text, settings, result: merged, perTool, blanked: { index: k, text: blanked }, pythonCalls };
   return { analysis: finish(state, runRules(merged, ctx, onError, WHOLE_FILE_RULES)), state };
+}
+
+function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
+  return a.start < b.end && b.start < a.end;
+}
+
+/** The servers the partial analysis found are those of the full one (a server is never declared inside a tool). */
+function sameServers(partial: AnalysisResult, before: AnalysisResult): boolean {
+  const ids = (r: AnalysisResult) => r.files.flatMap((f) => f.servers.map((x) => `${f.file}\0${x.id}`)).sort().join('\n');
+  return ids(partial) === ids(before);
+}
+
+/** The name of a Python tool's function, read at its handler (`def name(`), in `text`. */
+function defName(tool: ToolDefinition, text: string): string | undefined {
+  const h = tool.handler;
+  if (!h || h.span.file !== tool.file) return undefined;
+  return /\bdef\s+([\p{L}_][\p{L}\p{N}_]*)\s*\(/u.exec(text.slice(h.span.start, h.span.end))?.[1];
+}
+
+// A plain function call `name(` (not `obj.name(`). Only one-character look-behinds: blanked text has long runs of
+// spaces, and a `\s+` look-behind would rescan each run from every position in it.
+const CALL = /(?<![\p{L}\p{N}_.])([\p{L}_][\p{L}\p{N}_]*)\s*\(/gu;
+
+function callNames(text: string, start: number, end: number): Set<string> {
+  const out = new Set<string>();
+  const src = text.slice(start, end);
+  for (const m of src.matchAll(CALL)) {
+    // Not the `def name(` of a definition.
+    if (!/\bdef\s+$/.test(src.slice(Math.max(0, m.index! - 16), m.index))) out.add(m[1]);
+  }
+  return out;
+}
+
+function pythonCallsAround(others: ToolDefinition[], k: number, text: string, blanked: string, kStart: number, kEnd: number): PythonCalls {
+  const names = new Set<string>();
+  for (let i = 0; i < others.length; i++) {
+    if (i === k) continue;
+    const n = defName(others[i], text);
+    if (n !== undefined) names.add(n);
+  }
+  const outside = callNames(text, 0, kStart);
+  for (const n of callNames(text, kEnd, text.length)) outside.add(n);
+  const outsideTools = callNames(blanked, 0, kStart);
+  for (const n of callNames(blanked, kEnd, blanked.length)) outsideTools.add(n);
+  return { index: k, outside, outsideTools, others: names };
 }
 
 function runWholeFile(prev: IncrementalState, text: string, host: FileHost, settings: ToolsmithSettings, log: Log): Finding[] {
