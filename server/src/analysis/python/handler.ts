@@ -44,13 +44,20 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
    * `shlex.quote(x)`): what comes out of those is no longer the caller's text.
    */
   const paramsIn = (node: SyntaxNode): string[] => {
+    // No tainted name in the text at all: nothing can reach (most arguments of most calls).
+    const text = mod.text.slice(node.from, node.to);
+    let any = false;
+    for (const name of taint.keys()) if (text.includes(name)) { any = true; break; }
+    if (!any) return [];
     const found = new Set<string>();
     node.cursor().iterate((n) => {
       if (n.name === 'VariableName') {
+        // Untainted names (most of them) need no node: the keyword-name check only matters for a tainted one.
+        const t = taint.get(mod.src(n));
+        if (!t) return undefined;
         const next = n.node.nextSibling;
         if (next?.name === 'AssignOp' && n.node.parent?.name === 'ArgList') return false; // keyword name
-        const t = taint.get(mod.src(n));
-        if (t) for (const p of t) found.add(p);
+        for (const p of t) found.add(p);
       } else if (n.name === 'ParamList') return false;
       else if (n.name === 'CallExpression' && n.node.firstChild && CUTS_TAINT.test(calleeName(n.node.firstChild))) return false;
       return undefined;
@@ -70,9 +77,11 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
       }
       return mod.src(callee).slice(0, 80);
     }
-    const [head, ...rest] = d.split('.');
-    const inst = instanceOf.get(head);
-    if (inst && rest.length) return [inst, ...rest].join('.');
+    const dot = d.indexOf('.');
+    if (dot >= 0) {
+      const inst = instanceOf.get(d.slice(0, dot));
+      if (inst) return inst + d.slice(dot);
+    }
     return mod.qualifyName(d);
   };
 
@@ -364,6 +373,26 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
   };
 }
 
+/** Function-name lengths per module: the cheap exit below only looks at text ending right before a `(`. */
+const nameLengths = new WeakMap<PyModule, number[]>();
+
+/**
+ * Same answer as "some same-file function name followed by `(` occurs in src", without a scan of the body per
+ * function (200 tools in a file made that quadratic): the text right before each `(` is looked up by length.
+ */
+function callsSameFileFunction(mod: PyModule, src: string): boolean {
+  if (!mod.functions.size) return false;
+  let lengths = nameLengths.get(mod);
+  if (!lengths) {
+    lengths = [...new Set([...mod.functions.keys()].map((k) => k.length))];
+    nameLengths.set(mod, lengths);
+  }
+  for (let i = src.indexOf('('); i >= 0; i = src.indexOf('(', i + 1)) {
+    for (const len of lengths) if (len <= i && mod.functions.has(src.slice(i - len, i))) return true;
+  }
+  return false;
+}
+
 const NORMALIZES = /^(os\.path\.(realpath|abspath|normpath)|posixpath\.(realpath|abspath|normpath)|ntpath\.(realpath|abspath|normpath))$/;
 
 /**
@@ -376,7 +405,7 @@ function hasContainmentCheck(mod: PyModule, fn: SyntaxNode, depth: number): bool
   if (!body) return false;
   const src = mod.text.slice(body.from, body.to);
   // Cheap exit for the common handler: no check word and no call to a same-file function.
-  if (!/relative_to|commonpath|startswith/.test(src) && !(depth < 2 && [...mod.functions.keys()].some((name) => src.includes(`${name}(`)))) return false;
+  if (!/relative_to|commonpath|startswith/.test(src) && !(depth < 2 && callsSameFileFunction(mod, src))) return false;
   const normalized = new Set<string>();
   const isNormalizing = (call: SyntaxNode): boolean => {
     const callee = call.firstChild;

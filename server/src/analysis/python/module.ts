@@ -150,10 +150,11 @@ export class PyModule {
   }
 
   qualifyName(d: string): string {
-    const [head, ...rest] = d.split('.');
-    const imp = this.imports.get(head);
+    // Hot (every call in every handler): no split/join when the head is not an import.
+    const dot = d.indexOf('.');
+    const imp = this.imports.get(dot < 0 ? d : d.slice(0, dot));
     if (!imp) return d;
-    return [imp.qualified, ...rest].join('.');
+    return dot < 0 ? imp.qualified : imp.qualified + d.slice(dot);
   }
 
   // ---------------------------------------------------------------------------------------------- types
