@@ -329,6 +329,12 @@ function located<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: str
 const isString = (v: JsonValue): v is string => typeof v === 'string';
 const isBool = (v: JsonValue): v is boolean => typeof v === 'boolean';
 
+function withoutDescription(contract: JsonSchema): JsonSchema {
+  const out: JsonSchema = {};
+  for (const k of Object.keys(contract)) if (k !== 'description') out[k] = contract[k];
+  return out;
+}
+
 function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) => string | undefined, py: () => PythonVersionFact): ToolDefinition | undefined {
   const fn = reg.fn;
   if (!fn) return undefined;
@@ -476,7 +482,6 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
   // Never guessed: the tool keeps its docstring text for the rules, but the contract leaves the description out.
   const docDescription = typeof built.contract.description === 'string' ? built.contract.description : undefined;
   if (docUnresolved) {
-    delete built.contract.description;
     unresolved.push(docUnresolved);
   }
   if (framework === 'fastmcp' && majorOf(version) !== undefined && majorOf(version)! < 4)
@@ -533,7 +538,8 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
     });
   }
 
-  const contract = built.contract;
+  // Rebuilt rather than `delete`d: a deleted key turns the object into a slow dictionary for every rule reading it.
+  const contract = docUnresolved ? withoutDescription(built.contract) : built.contract;
   const handler = handlerFacts(mod, fn, params.filter((p) => !p.isContext).map((p) => p.name));
   const paramList = child(fn, 'ParamList');
   return {
