@@ -243,7 +243,9 @@ function renderMarkdown(): string {
       lines.push(`| ${name} | ${ms} | ${f?.total ?? 0} | ${f ? Object.keys(f.byTool).length : 0} |`);
     }
     lines.push('', 'What each linter reports on one tool of each shape (first file):', '', '| tool | toolsmith | fastmcp-lint | mcpolish |', '| --- | --- | --- | --- |');
-    const sample = Object.keys(cli.findings.toolsmith?.byTool ?? {}).filter((t) => /_[0-5]$/.test(t)).slice(0, 6);
+    // Tools 0..5 of the first file: one of each shape, whichever linter reported something on it (or none did).
+    const names = new Set(Object.values(cli.findings).flatMap((f) => Object.keys(f.byTool)));
+    const sample = [...names].filter((t) => /^[a-z_]+_[0-5]$/.test(t)).sort((a, b) => Number(a.slice(a.lastIndexOf('_') + 1)) - Number(b.slice(b.lastIndexOf('_') + 1)));
     for (const tool of sample) {
       const col = (n: string) => [...new Set(cli.findings[n]?.byTool[tool] ?? [])].join(', ') || '—';
       lines.push(`| \`${tool}\` | ${col('toolsmith')} | ${col('fastmcp-lint')} | ${col('mcpolish')} |`);
