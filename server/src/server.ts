@@ -216,9 +216,21 @@ function withdraw(source: string): void {
   for (const [target, sources] of contributions) if (sources.delete(source)) publish(target);
 }
 
+/** Open documents whose lenses were refreshed after their first analysis. */
+const lensesRefreshedFor = new Set<string>();
+
 function publishDocument(entry: DocumentAnalysis): void {
   contribute(entry.file, entry.analysis.findings, mapperFor(entry.file, entry.text));
+  const before = toolFingerprints.get(entry.uri);
   notifyToolsChanged(entry.uri, entry.analysis);
+  // The editor may have asked for this document's lenses before it was analysed, while the scan already knew its
+  // tools (so the fingerprint did not change): refresh once after the first analysis of every opened document.
+  if (!lensesRefreshedFor.has(entry.uri)) {
+    lensesRefreshedFor.add(entry.uri);
+    if (before === toolFingerprints.get(entry.uri) && capabilities.codeLensRefresh) {
+      void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+    }
+  }
 }
 
 /** Analyses a closed file from disk, updates the index and publishes (or clears) its diagnostics. */
@@ -299,6 +311,8 @@ async function scanWorkspace(folders: string[]): Promise<void> {
   const params: WorkspaceScannedParams = { filesScanned, toolFiles, tools, durationMs: Date.now() - started };
   connection.console.log(`workspace scan: ${filesScanned} files read, ${toolFiles} define tools (${tools} tools), ${params.durationMs} ms`);
   void connection.sendNotification(WorkspaceScannedNotification, params);
+  // Lenses computed while the scan was running may predate what it learnt about imported schema files.
+  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }
 
 function startScan(folders: string[]): void {
@@ -420,6 +434,7 @@ documents.onDidChangeContent((e) => {
 documents.onDidClose((e) => {
   const uri = e.document.uri;
   justOpened.delete(uri);
+  lensesRefreshedFor.delete(uri);
   scheduler.cancel(uri);
   documentAnalyses.delete(uri);
   incrementalStates.delete(uri);

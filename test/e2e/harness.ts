@@ -16,7 +16,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 // The .mjs helpers are shared with the demo script; tsx loads them directly.
 import { ensureCodeServer } from '../../scripts/ensure-code-server.mjs';
 import { launchOptions } from '../../scripts/ensure-chromium.mjs';
@@ -341,3 +341,18 @@ function killGroup(child: ChildProcess): void {
 }
 
 export const startWorkbench = (options: WorkbenchOptions) => Workbench.start(options);
+
+/** The document of the active webview (preview, playground) inside VS Code's two webview iframes. */
+export function activeWebviewFrame(w: Workbench): FrameLocator {
+  return w.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+}
+
+/** Polls `probe` every 200 ms until it holds; fails naming `what` after `timeoutMs`. */
+export async function until(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await probe().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}

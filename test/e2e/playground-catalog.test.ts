@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FrameLocator, Locator } from 'playwright-core';
-import { startWorkbench, root, type Workbench } from './harness';
+import { startWorkbench, root, type Workbench, activeWebviewFrame } from './harness';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-e2e-catalog-'));
 fs.mkdirSync(path.join(workspace, '.vscode'));
@@ -45,9 +45,7 @@ async function expand(row: Locator): Promise<void> {
   }
 }
 
-function playgroundFrame(w: Workbench): FrameLocator {
-  return w.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-}
+const playgroundFrame = activeWebviewFrame;
 
 test('a running server lists its resources and prompts in the tree; a click reads the resource in the playground', { timeout: 180_000 }, async () => {
   try {

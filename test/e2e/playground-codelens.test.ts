@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, until } from './harness';
 
 const serverFile = path.join(examplesDir, 'helpdesk-ts', 'src', 'server.ts');
 const original = fs.readFileSync(serverFile, 'utf8');
@@ -21,9 +21,7 @@ after(async () => {
   await wb?.stop();
 });
 
-function playgroundFrame(w: Workbench): FrameLocator {
-  return w.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-}
+const playgroundFrame = activeWebviewFrame;
 
 async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
   try {
@@ -32,15 +30,6 @@ async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
     await wb?.screenshot(`playground-failed-${name}`).catch(() => undefined);
     throw err;
   }
-}
-
-async function until(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 function lineOf(text: string, needle: string): number {

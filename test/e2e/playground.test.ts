@@ -6,17 +6,14 @@
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame } from './harness';
 
 let wb: Workbench | undefined;
 after(async () => {
   await wb?.stop();
 });
 
-/** The playground's document inside VS Code's webview iframes. */
-function playgroundFrame(w: Workbench): FrameLocator {
-  return w.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-}
+const playgroundFrame = activeWebviewFrame;
 
 /** Keeps a screenshot of what the workbench showed when a step failed. */
 async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame } from './harness';
 
 const serverFile = path.join(examplesDir, 'helpdesk-ts', 'src', 'server.ts');
 const original = fs.readFileSync(serverFile, 'utf8');
@@ -19,9 +19,7 @@ after(async () => {
   await wb?.stop();
 });
 
-function previewFrame(w: Workbench): FrameLocator {
-  return w.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-}
+const previewFrame = activeWebviewFrame;
 
 function lineOf(text: string, needle: string): number {
   const i = text.split('\n').findIndex((l) => l.includes(needle));

@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { startWorkbench, root, type Workbench } from './harness';
+import { startWorkbench, root, type Workbench, until } from './harness';
 import { ruleDocsUrl } from '../../server/src/lsp/docs';
 
 const fixtureDir = path.join(__dirname, 'fixtures', 'rules-workspace');
@@ -38,15 +38,6 @@ after(async () => {
   await wb?.stop();
   fs.rmSync(workspace, { recursive: true, force: true });
 });
-
-async function until(what: string, timeoutMs: number, probe: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await probe().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-}
 
 /** The active editor (the one with focus after opening a file). */
 function editor(page: Page): Locator {
