@@ -138,13 +138,18 @@ function mapperFor(file: string, text: string): SpanMapper {
   return new SpanMapper((f) => host.readFile(f), new Map([[file, text]]));
 }
 
+/** Asks the editor to request code lenses again, when it supports that. */
+function refreshCodeLenses(): void {
+  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+}
+
 function notifyToolsChanged(uri: string, analysis: FileAnalysis): void {
   const fingerprint = analysis.result.tools.length === 0 ? '' : JSON.stringify(analysis.result.tools.map((t) => [t.name.value, t.contract, t.unresolved.length]));
   if ((toolFingerprints.get(uri) ?? '') === fingerprint) return;
   toolFingerprints.set(uri, fingerprint);
   void connection.sendNotification(ToolsChangedNotification, { uri });
   // Lenses asked for before this analysis (or for the old set of tools) are stale: let the editor ask again.
-  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  refreshCodeLenses();
 }
 
 /**
@@ -227,9 +232,7 @@ function publishDocument(entry: DocumentAnalysis): void {
   // tools (so the fingerprint did not change): refresh once after the first analysis of every opened document.
   if (!lensesRefreshedFor.has(entry.uri)) {
     lensesRefreshedFor.add(entry.uri);
-    if (before === toolFingerprints.get(entry.uri) && capabilities.codeLensRefresh) {
-      void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
-    }
+    if (before === toolFingerprints.get(entry.uri)) refreshCodeLenses();
   }
 }
 
@@ -312,7 +315,7 @@ async function scanWorkspace(folders: string[]): Promise<void> {
   connection.console.log(`workspace scan: ${filesScanned} files read, ${toolFiles} define tools (${tools} tools), ${params.durationMs} ms`);
   void connection.sendNotification(WorkspaceScannedNotification, params);
   // Lenses computed while the scan was running may predate what it learnt about imported schema files.
-  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  refreshCodeLenses();
 }
 
 function startScan(folders: string[]): void {
@@ -338,7 +341,7 @@ async function applySettings(pushed: unknown): Promise<void> {
   settingsGeneration++;
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
   for (const entry of index.all()) if (!entry.open) analyzeDisk(entry.file);
-  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  refreshCodeLenses();
 }
 
 // ---- LSP handlers ----
