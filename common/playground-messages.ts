@@ -103,6 +103,27 @@ export interface PromptView {
   description?: string;
   arguments?: { name: string; description?: string; required?: boolean }[];
 }
+/** A resources/templates/list entry, with the RFC 6570 variables of its uriTemplate (read by the SDK's UriTemplate). */
+export interface ResourceTemplateView {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  mimeType?: string;
+  description?: string;
+  variables: TemplateVariable[];
+}
+export interface TemplateVariable {
+  name: string;
+  /** False for query variables ({?q} / {&q}): RFC 6570 drops an undefined one from the URI. */
+  required: boolean;
+  /** The expression it sits in, e.g. "{?q,limit}" (shown as the field's description). */
+  expression: string;
+}
+/** One prompts/get message as the webview shows it: its role and one content block of any kind. */
+export interface PromptMessageView {
+  role: string;
+  content: ContentView;
+}
 
 export type HostToWebview =
   | { type: 'init'; server: ServerView; tools: ToolView[]; selected?: string; lastArgs: Record<string, JsonObject>; history: HistoryEntry[] }
@@ -115,12 +136,20 @@ export type HostToWebview =
   | { type: 'result'; callId: string; result: ResultView }
   | { type: 'history'; history: HistoryEntry[] }
   | { type: 'log'; entry: LogEntry }
-  | { type: 'catalog'; resources: ResourceView[]; prompts: PromptView[]; error?: string }
-  | { type: 'resourceRead'; uri: string; contents: ContentView[]; error?: string }
-  | { type: 'promptGot'; name: string; text: string; error?: string }
+  | { type: 'catalog'; resources: ResourceView[]; templates: ResourceTemplateView[]; prompts: PromptView[]; error?: string }
+  /** A resources/read answer; `template` is set when the uri was expanded from that uriTemplate. */
+  | { type: 'resourceRead'; uri: string; contents: ContentView[]; error?: string; template?: string; violations?: Violation[] }
+  /**
+   * A prompts/get answer. `violations` (missing required arguments...) means nothing was sent; `error` alone is the
+   * server's refusal. `raw` is the result as JSON.
+   */
+  | { type: 'promptGot'; name: string; description?: string; messages: PromptMessageView[]; error?: string; violations?: Violation[]; raw?: string }
   | { type: 'pasted'; text: string }
-  /** Opens the resources and prompts section on one of them (from the Servers tree): a resource is read at once. */
-  | { type: 'showCatalog'; resource?: string; prompt?: string };
+  /**
+   * Opens the resources and prompts section on one of them (from the Servers tree): a resource is read at once, a
+   * template or a prompt with arguments waits for its values, a prompt without arguments is got at once.
+   */
+  | { type: 'showCatalog'; resource?: string; template?: string; prompt?: string };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -133,7 +162,9 @@ export type WebviewToHost =
   | { type: 'showLog' }
   | { type: 'listCatalog' }
   | { type: 'readResource'; uri: string }
-  | { type: 'getPrompt'; name: string; args: Record<string, string> }
+  | { type: 'readTemplate'; uriTemplate: string; values: Record<string, string>; force?: boolean }
+  /** force: send even when required arguments are missing (to see what the server itself answers). */
+  | { type: 'getPrompt'; name: string; args: Record<string, string>; force?: boolean }
   | { type: 'goToDefinition'; tool: string };
 
 export type Risk = 'low' | 'medium' | 'high' | 'critical' | 'unknown';
@@ -162,4 +193,41 @@ export function dryRunParameter(t: ToolView): string | undefined {
   const props = t.inputSchema?.properties as Record<string, { type?: unknown }> | undefined;
   if (!props) return undefined;
   return Object.keys(props).find((k) => /^(dry[_-]?run|preview[_-]?only|simulate)$/i.test(k) && (props[k]?.type === 'boolean' || props[k]?.type === undefined));
+}
+
+/** A JSON object schema with one string property per field, the required ones required: the form the webview draws. */
+export function stringFieldsSchema(fields: readonly { name: string; description?: string; required?: boolean }[]): JsonObject {
+  const properties: Record<string, JsonObject> = {};
+  for (const f of fields) properties[f.name] = { type: 'string', ...(f.description ? { description: f.description } : {}) };
+  const required = fields.filter((f) => f.required).map((f) => f.name);
+  return { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
+}
+
+/** The arguments form of a prompt (prompts/list gives each argument a name, a description and required). */
+export function promptArgumentsSchema(p: Pick<PromptView, 'arguments'>): JsonObject {
+  return stringFieldsSchema(p.arguments ?? []);
+}
+
+/** The variables form of a resource template. */
+export function templateVariablesSchema(t: Pick<ResourceTemplateView, 'variables'>): JsonObject {
+  return stringFieldsSchema(t.variables.map((v) => ({ name: v.name, required: v.required, description: variableHint(v.expression) })));
+}
+
+/** What the RFC 6570 operator of a variable's expression does to its value, for the form (plain {x}: nothing to say). */
+function variableHint(expression: string): string | undefined {
+  switch (expression.charAt(1)) {
+    case '?':
+    case '&':
+      return `query parameter ${expression}: left out of the URI when empty`;
+    case '+':
+      return `${expression}: reserved characters such as / and ? are kept as typed`;
+    case '#':
+      return `fragment ${expression}`;
+    case '/':
+      return `path segment ${expression}`;
+    case '.':
+      return `label ${expression}`;
+    default:
+      return undefined;
+  }
 }

@@ -19,8 +19,6 @@ import {
   type HostToWebview,
   type JsonObject,
   type LogEntry,
-  type PromptView,
-  type ResourceView,
   type ServerView,
   type ToolView,
   type WebviewToHost,
@@ -28,6 +26,7 @@ import {
 import { SchemaForm } from './form/index';
 import { button, h, setDisabled } from './form/dom';
 import { renderResult } from './playground/results';
+import { CatalogView, readText, type CatalogFocus } from './playground/catalog';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -56,7 +55,7 @@ const state = {
   catalogLoaded: false,
   catalogRequested: false,
   /** What the Servers tree asked to show once the catalog arrives. */
-  catalogFocus: undefined as { resource?: string; prompt?: string } | undefined,
+  catalogFocus: undefined as CatalogFocus | undefined,
 };
 
 // ---- layout -----------------------------------------------------------------------------------------------------
@@ -102,6 +101,7 @@ const app = h(
 document.body.append(app);
 
 const catalogBox = app.querySelector('.catalog-box') as HTMLDetailsElement;
+const catalog = new CatalogView(catalogHost, { post, copy: (text) => post({ type: 'copy', text }), readResource: (uri) => readResource(uri) });
 function requestCatalog(): void {
   state.catalogRequested = true;
   post({ type: 'listCatalog' });
@@ -317,55 +317,6 @@ function readResource(uri: string): void {
   post({ type: 'readResource', uri });
 }
 
-function renderCatalog(resources: ResourceView[], prompts: PromptView[], error?: string): void {
-  state.catalogLoaded = true;
-  state.catalogRequested = false;
-  catalogHost.replaceChildren();
-  if (error) catalogHost.append(h('div', { class: 'error' }, error));
-  catalogHost.append(h('h3', {}, 'Resources'));
-  if (!resources.length) catalogHost.append(h('div', { class: 'note' }, 'This server offers no resources.'));
-  for (const r of resources) {
-    catalogHost.append(h('div', { class: 'resource-row', 'data-uri': r.uri }, h('strong', {}, r.title ?? r.name ?? r.uri), ' ', h('code', {}, r.uri), r.mimeType ? ` ${r.mimeType}` : '', button('Read', () => readResource(r.uri), { secondary: true, name: 'read-resource' }), h('div', { class: 'resource-body' })));
-  }
-  catalogHost.append(h('h3', {}, 'Prompts'));
-  if (!prompts.length) catalogHost.append(h('div', { class: 'note' }, 'This server offers no prompts.'));
-  for (const p of prompts) {
-    const inputs = (p.arguments ?? []).map((a) => {
-      const f = h('vscode-textfield', { placeholder: a.name + (a.required ? ' *' : ''), 'data-arg': a.name, title: a.description ?? a.name }) as HTMLElement & { value: string };
-      return f;
-    });
-    const out = h('pre', { class: 'prompt-body' });
-    catalogHost.append(
-      h(
-        'div',
-        { class: 'prompt-row', 'data-prompt': p.name },
-        h('strong', {}, p.title ?? p.name),
-        p.description ? h('span', { class: 'note' }, ` ${p.description}`) : '',
-        h('div', { class: 'row' }, ...inputs, button('Get', () => post({ type: 'getPrompt', name: p.name, args: Object.fromEntries(inputs.map((i) => [i.dataset.arg!, i.value]).filter(([, v]) => v !== '')) }), { secondary: true, name: 'get-prompt' })),
-        out,
-      ),
-    );
-  }
-}
-
-/** Brings the resource or prompt the tree asked for into view; a resource is read at once. */
-function focusCatalog(focus: { resource?: string; prompt?: string }): void {
-  const row = focus.resource
-    ? catalogHost.querySelector<HTMLElement>(`.resource-row[data-uri="${CSS.escape(focus.resource)}"]`)
-    : focus.prompt
-      ? catalogHost.querySelector<HTMLElement>(`.prompt-row[data-prompt="${CSS.escape(focus.prompt)}"]`)
-      : null;
-  catalogHost.querySelectorAll('.focused').forEach((el) => el.classList.remove('focused'));
-  if (!row) {
-    catalogHost.prepend(h('div', { class: 'error' }, `${focus.resource ?? focus.prompt} is no longer listed by the server.`));
-    return;
-  }
-  row.classList.add('focused');
-  row.scrollIntoView({ block: 'center' });
-  if (focus.resource) readResource(focus.resource);
-  else row.querySelector<HTMLElement>('vscode-textfield')?.focus();
-}
-
 function addLog(e: LogEntry): void {
   const li = h('li', { class: `level-${e.level} source-${e.source}` }, h('span', { class: 'when' }, new Date(e.at).toLocaleTimeString()), h('span', { class: 'level' }, e.level), e.logger ? h('span', { class: 'logger' }, `[${e.logger}]`) : '', h('span', { class: 'text' }, e.text));
   logList.append(li);
@@ -430,31 +381,29 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       addLog(m.entry);
       break;
     case 'catalog':
-      renderCatalog(m.resources, m.prompts, m.error);
+      state.catalogLoaded = true;
+      state.catalogRequested = false;
+      catalog.render(m.resources, m.templates, m.prompts, m.error);
       if (state.catalogFocus) {
-        focusCatalog(state.catalogFocus);
+        catalog.focus(state.catalogFocus);
         state.catalogFocus = undefined;
       }
       break;
     case 'showCatalog':
-      state.catalogFocus = { resource: m.resource, prompt: m.prompt };
+      state.catalogFocus = { resource: m.resource, template: m.template, prompt: m.prompt };
       catalogBox.open = true;
       // Listed anew: the tree may know items this panel has not seen yet.
       requestCatalog();
       break;
     case 'resourceRead': {
-      const host = catalogHost.querySelector(`.resource-row[data-uri="${CSS.escape(m.uri)}"] .resource-body`) ?? resultHost;
-      const text = m.error ?? m.contents.map((c) => (c.type === 'resource' ? (c.text ?? `binary, ${c.blobBytes} bytes`) : '')).join('\n');
-      const pre = h('pre', { class: 'resource-read', 'data-uri': m.uri }, text);
-      if (host === resultHost) resultHost.append(h('div', { class: 'content' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, `read ${m.uri}`)), pre));
-      else host.replaceChildren(pre);
+      // In its catalog row when there is one, else with the results (a resource link of a tool result).
+      if (catalog.onResourceRead(m)) break;
+      resultHost.append(h('div', { class: 'content' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, `read ${m.uri}`)), readText(m)));
       break;
     }
-    case 'promptGot': {
-      const out = catalogHost.querySelector(`.prompt-row[data-prompt="${CSS.escape(m.name)}"] .prompt-body`);
-      if (out) out.textContent = m.error ?? m.text;
+    case 'promptGot':
+      catalog.onPromptGot(m);
       break;
-    }
     case 'pasted': {
       try {
         const v = JSON.parse(m.text);

@@ -4,19 +4,25 @@
  * the webview can show. The vscode glue (panel.ts) only wires a webview and a Memento to it; the webview
  * tests wire a Chromium page to it instead.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import type {
-  ContentView,
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  promptArgumentsSchema,
+  type ContentView,
   HistoryEntry,
   HostToWebview,
   JsonObject,
   LogEntry,
+  PromptMessageView,
+  PromptView,
+  ResourceTemplateView,
   ResultView,
   ServerView,
   ToolView,
+  Violation,
   WebviewToHost,
 } from '../../../common/playground-messages';
 import type { McpSession } from '../servers/session';
+import { expandTemplate, missingVariables, templateVariables } from '../servers/templates';
 import { validate } from './validate';
 import { maskText } from '../servers/secrets';
 
@@ -68,7 +74,11 @@ function base64Bytes(b64: string): number {
 }
 
 export function contentViews(result: CallToolResult): ContentView[] {
-  return (result.content ?? []).map((c): ContentView => {
+  return (result.content ?? []).map(contentView);
+}
+
+/** One content block (tool result or prompt message) as the webview shows it: big text cut, big binaries dropped. */
+export function contentView(c: ContentBlock): ContentView {
     switch (c.type) {
       case 'text':
         return { type: 'text', ...cut(c.text, TEXT_LIMIT) };
@@ -85,7 +95,40 @@ export function contentViews(result: CallToolResult): ContentView[] {
       default:
         return { type: 'unknown', json: cut(JSON.stringify(c, null, 2), RAW_LIMIT).text };
     }
+}
+
+/** resources/read contents as the webview shows them. */
+export function resourceContentViews(r: ReadResourceResult): ContentView[] {
+  return r.contents.map((c): ContentView => {
+    const x = c as { uri: string; mimeType?: string; text?: string; blob?: string };
+    return typeof x.text === 'string' ? { type: 'resource', uri: x.uri, mimeType: x.mimeType, ...cut(x.text, TEXT_LIMIT) } : { type: 'resource', uri: x.uri, mimeType: x.mimeType, blobBytes: base64Bytes(x.blob ?? '') };
   });
+}
+
+export function promptMessageViews(r: GetPromptResult): PromptMessageView[] {
+  return r.messages.map((m) => ({ role: m.role, content: contentView(m.content as ContentBlock) }));
+}
+
+export function templateView(t: { uriTemplate: string; name: string; title?: string; mimeType?: string; description?: string }): ResourceTemplateView {
+  let variables: ResourceTemplateView['variables'] = [];
+  try {
+    variables = templateVariables(t.uriTemplate);
+  } catch {
+    /* not a template the SDK can parse: listed without a form, reading it says why */
+  }
+  return { uriTemplate: t.uriTemplate, name: t.name, title: t.title, mimeType: t.mimeType, description: t.description, variables };
+}
+
+/** "Missing required argument(s): language (Programming language)" from the violations of a prompt's arguments. */
+function missingMessage(what: string, violations: Violation[], describe: (name: string) => string | undefined): string {
+  const missing = violations.filter((v) => v.keyword === 'required').map((v) => v.path.slice(1).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const others = violations.filter((v) => v.keyword !== 'required').map((v) => `${v.path.slice(1) || what}: ${v.message}`);
+  const parts: string[] = [];
+  if (missing.length) {
+    parts.push(`Missing required ${what}${missing.length === 1 ? '' : 's'}: ${missing.map((n) => (describe(n) ? `${n} (${describe(n)})` : n)).join(', ')}.`);
+  }
+  if (others.length) parts.push(others.join('; ') + '.');
+  return parts.join(' ');
 }
 
 function rawText(message: unknown): string {
@@ -201,37 +244,84 @@ export class PlaygroundController {
       case 'readResource':
         try {
           const r = await this.session.readResource(msg.uri);
-          const contents = r.contents.map((c): ContentView => {
-            const x = c as { uri: string; mimeType?: string; text?: string; blob?: string };
-            return typeof x.text === 'string' ? { type: 'resource', uri: x.uri, mimeType: x.mimeType, ...cut(x.text, TEXT_LIMIT) } : { type: 'resource', uri: x.uri, mimeType: x.mimeType, blobBytes: base64Bytes(x.blob ?? '') };
-          });
-          this.post({ type: 'resourceRead', uri: msg.uri, contents });
+          this.post({ type: 'resourceRead', uri: msg.uri, contents: resourceContentViews(r) });
         } catch (err) {
           this.post({ type: 'resourceRead', uri: msg.uri, contents: [], error: (err as Error).message });
         }
         return;
+      case 'readTemplate':
+        await this.readTemplate(msg.uriTemplate, msg.values, !!msg.force);
+        return;
       case 'getPrompt':
-        try {
-          const r = await this.session.getPrompt(msg.name, msg.args);
-          const text = r.messages.map((m) => `${m.role}: ${m.content.type === 'text' ? m.content.text : JSON.stringify(m.content)}`).join('\n\n');
-          this.post({ type: 'promptGot', name: msg.name, text });
-        } catch (err) {
-          this.post({ type: 'promptGot', name: msg.name, text: '', error: (err as Error).message });
-        }
+        await this.getPrompt(msg.name, msg.args, !!msg.force);
         return;
     }
   }
 
+  /**
+   * Expands a resource template with the values given (the SDK's UriTemplate) and reads the resulting URI. Required
+   * variables left empty are reported and nothing is sent, unless forced.
+   */
+  async readTemplate(uriTemplate: string, values: Record<string, string>, force = false): Promise<Extract<HostToWebview, { type: 'resourceRead' }>> {
+    let answer: Extract<HostToWebview, { type: 'resourceRead' }>;
+    let uri = '';
+    try {
+      const missing = force ? [] : missingVariables(uriTemplate, values);
+      uri = expandTemplate(uriTemplate, values);
+      if (missing.length) {
+        answer = {
+          type: 'resourceRead',
+          uri,
+          template: uriTemplate,
+          contents: [],
+          error: `Missing required variable${missing.length === 1 ? '' : 's'}: ${missing.map((v) => v.name).join(', ')}. Fill ${missing.length === 1 ? 'it' : 'them'} in to read ${uriTemplate}; nothing was sent.`,
+          violations: missing.map((v) => ({ path: `/${v.name}`, message: 'is required', keyword: 'required' })),
+        };
+      } else {
+        const r = await this.session.readResource(uri);
+        answer = { type: 'resourceRead', uri, template: uriTemplate, contents: resourceContentViews(r) };
+      }
+    } catch (err) {
+      answer = { type: 'resourceRead', uri, template: uriTemplate, contents: [], error: uri ? (err as Error).message : `${uriTemplate} is not a URI template the SDK can expand: ${(err as Error).message}` };
+    }
+    this.post(answer);
+    return answer;
+  }
+
+  /**
+   * prompts/get with the arguments given. The prompt's declared arguments (prompts/list) are checked first: a missing
+   * required one is reported by name and nothing is sent, unless forced (to see what the server itself answers).
+   */
+  async getPrompt(name: string, args: Record<string, string>, force = false): Promise<Extract<HostToWebview, { type: 'promptGot' }>> {
+    let answer: Extract<HostToWebview, { type: 'promptGot' }>;
+    const declared: PromptView | undefined = this.session.prompts.find((p) => p.name === name);
+    const check = declared && !force ? validate(promptArgumentsSchema(declared), args) : { valid: true, violations: [] };
+    if (!check.valid) {
+      const describe = (n: string) => declared?.arguments?.find((a) => a.name === n)?.description;
+      answer = { type: 'promptGot', name, messages: [], violations: check.violations, error: `${missingMessage('argument', check.violations, describe)} prompts/get was not sent.` };
+    } else {
+      try {
+        const r = await this.session.getPrompt(name, args);
+        answer = { type: 'promptGot', name, description: r.description, messages: promptMessageViews(r), raw: rawText(r) };
+      } catch (err) {
+        answer = { type: 'promptGot', name, messages: [], error: (err as Error).message };
+      }
+    }
+    this.post(answer);
+    return answer;
+  }
+
   private async catalog(): Promise<void> {
     try {
-      const [resources, prompts] = await Promise.all([this.session.listResources(), this.session.listPrompts()]);
+      const [resources, templates, prompts] = await Promise.all([this.session.listResources(), this.session.listResourceTemplates(), this.session.listPrompts()]);
       this.post({
         type: 'catalog',
         resources: resources.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType, description: r.description })),
+        templates: templates.map(templateView),
         prompts: prompts.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments })),
       });
     } catch (err) {
-      this.post({ type: 'catalog', resources: [], prompts: [], error: (err as Error).message });
+      this.post({ type: 'catalog', resources: [], templates: [], prompts: [], error: (err as Error).message });
     }
   }
 

@@ -219,7 +219,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
   // ---- panels -------------------------------------------------------------------------------------------------
   const panels = new Map<string, { panel: vscode.WebviewPanel; controller: PlaygroundController }>();
   /** Opens (or reveals) the server's playground on a tool, or on a resource (read at once) or prompt of its catalog. */
-  const openPanel = (c: ServerConfig, session: McpSession, tool?: string, catalog?: { resource?: string; prompt?: string }): void => {
+  const openPanel = (c: ServerConfig, session: McpSession, tool?: string, catalog?: { resource?: string; template?: string; prompt?: string }): void => {
     const showCatalog: HostToWebview | undefined = catalog ? { type: 'showCatalog', ...catalog } : undefined;
     const open = panels.get(c.id);
     if (open) {
@@ -344,7 +344,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
         const lens = arg as { uri?: string; toolName?: string } | undefined;
         let c: ServerConfig | undefined;
         let tool: string | undefined;
-        let catalog: { resource?: string; prompt?: string } | undefined;
+        let catalog: { resource?: string; template?: string; prompt?: string } | undefined;
         if (lens && typeof lens === 'object' && 'toolName' in lens) {
           tool = lens.toolName;
           await refreshing;
@@ -360,6 +360,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
           const n = arg as Node | undefined;
           if (n?.kind === 'tool') tool = n.tool.name;
           if (n?.kind === 'resource') catalog = { resource: n.resource.uri };
+          if (n?.kind === 'template') catalog = { template: n.template.uriTemplate };
           if (n?.kind === 'prompt') catalog = { prompt: n.prompt.name };
         }
         if (!c) {

@@ -24,6 +24,7 @@ import {
   type Prompt,
   type ReadResourceResult,
   type Resource,
+  type ResourceTemplate,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { maskText } from './secrets';
@@ -86,7 +87,7 @@ export interface SessionEvents {
   /** Something the author should know that is not an error of a call (junk on stdout...). */
   warning: [string];
   toolsChanged: [Tool[]];
-  /** The resources or prompts the server offers were (re)listed. */
+  /** The resources, resource templates or prompts the server offers were (re)listed. */
   catalogChanged: [];
 }
 
@@ -115,9 +116,11 @@ export class McpSession extends EventEmitter<SessionEvents> {
   tools: Tool[] = [];
   /** The last resources/list and prompts/list answers (empty when the server does not offer them). */
   resources: Resource[] = [];
+  /** The last resources/templates/list answer. */
+  resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
-  /** Why the last resources/list or prompts/list failed, if it did. */
-  catalogErrors: { resources?: string; prompts?: string } = {};
+  /** Why the last resources/list, resources/templates/list or prompts/list failed, if it did. */
+  catalogErrors: { resources?: string; templates?: string; prompts?: string } = {};
   readonly stderrTail: string[] = [];
   pid: number | undefined;
   exitCode: number | null | undefined;
@@ -175,6 +178,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.protocolVersion = undefined;
     this.tools = [];
     this.resources = [];
+    this.resourceTemplates = [];
     this.prompts = [];
     this.catalogErrors = {};
     this.exitCode = undefined;
@@ -204,7 +208,9 @@ export class McpSession extends EventEmitter<SessionEvents> {
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
       this.emit('log', n.params);
     });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.listResources().then(() => undefined, () => undefined));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+      Promise.all([this.listResources(), this.listResourceTemplates()]).then(() => undefined, () => undefined),
+    );
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.listPrompts().then(() => undefined, () => undefined));
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
@@ -263,6 +269,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     // The tree lists resources and prompts under the server. Not awaited: a server that is slow to list them (or never
     // answers) must not hold up the start; a failing list is shown in the tree, never fatal.
     void this.listResources().catch(() => undefined);
+    void this.listResourceTemplates().catch(() => undefined);
     void this.listPrompts().catch(() => undefined);
   }
 
@@ -413,6 +420,40 @@ export class McpSession extends EventEmitter<SessionEvents> {
 
   async readResource(uri: string): Promise<ReadResourceResult> {
     return this.requireClient().readResource({ uri });
+  }
+
+  /**
+   * resources/templates/list, every page. A server that answers "Method not found" has no templates: servers that
+   * only serve fixed resources often leave that handler out (the Python SDK's low-level Server does unless asked).
+   */
+  async listResourceTemplates(): Promise<ResourceTemplate[]> {
+    const client = this.requireClient();
+    if (!this.capabilities?.resources) return [];
+    try {
+      const templates: ResourceTemplate[] = [];
+      let cursor: string | undefined;
+      try {
+        do {
+          const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
+          templates.push(...page.resourceTemplates);
+          cursor = page.nextCursor;
+        } while (cursor);
+      } catch (err) {
+        if (!(err instanceof McpError && err.code === ErrorCode.MethodNotFound && templates.length === 0)) throw err;
+      }
+      if (this.client === client) {
+        this.resourceTemplates = templates;
+        delete this.catalogErrors.templates;
+        this.emit('catalogChanged');
+      }
+      return templates;
+    } catch (err) {
+      if (this.client === client) {
+        this.catalogErrors.templates = this.mask((err as Error)?.message ?? String(err));
+        this.emit('catalogChanged');
+      }
+      throw err;
+    }
   }
 
   async listPrompts(): Promise<Prompt[]> {

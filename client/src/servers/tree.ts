@@ -6,7 +6,7 @@ import type { ServerManager } from './manager';
 import type { ServerConfig } from './discovery';
 import { describeLaunch } from './discovery';
 import { maskText } from './secrets';
-import { groupChildren, groupText, promptText, resourceText, serverChildren, type GroupChild, type ServerChild } from './treeModel';
+import { groupChildren, groupText, promptText, resourceText, serverChildren, templateText, type GroupChild, type ServerChild } from './treeModel';
 
 export type Node =
   | { kind: 'server'; config: ServerConfig }
@@ -112,8 +112,20 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       item.id = `${node.group}:${node.config.id}`;
       item.description = text.description;
       item.tooltip = new vscode.MarkdownString(text.tooltip);
-      item.iconPath = new vscode.ThemeIcon(node.group === 'resources' ? 'files' : 'comment-discussion');
+      item.iconPath = new vscode.ThemeIcon(node.group === 'resources' ? 'files' : node.group === 'templates' ? 'symbol-namespace' : 'comment-discussion');
       item.contextValue = `toolsmith.${node.group}`;
+      return item;
+    }
+    if (node.kind === 'template') {
+      const text = templateText(node.template);
+      const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+      item.id = `template:${node.config.id}:${node.template.uriTemplate}`;
+      item.description = text.description;
+      item.tooltip = new vscode.MarkdownString(text.tooltip);
+      item.iconPath = new vscode.ThemeIcon('file-symlink-file');
+      item.contextValue = 'toolsmith.template';
+      // A click opens the playground on its variables form; the resource is read once they are given.
+      item.command = { title: 'Read in Playground', command: 'toolsmith.openPlayground', arguments: [node] };
       return item;
     }
     if (node.kind === 'resource' || node.kind === 'prompt') {
@@ -126,7 +138,7 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       item.tooltip = tip;
       item.iconPath = new vscode.ThemeIcon(node.kind === 'resource' ? 'file' : 'comment');
       item.contextValue = `toolsmith.${node.kind}`;
-      // A click opens the playground on it: a resource is read there, a prompt's arguments wait there.
+      // A click opens the playground on it: a resource is read there, a prompt is got there (once its arguments are given).
       item.command = { title: node.kind === 'resource' ? 'Read in Playground' : 'Open in Playground', command: 'toolsmith.openPlayground', arguments: [node] };
       return item;
     }

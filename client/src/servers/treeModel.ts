@@ -1,9 +1,10 @@
 /**
  * What the Servers tree shows under a running server, without vscode (tree.ts turns these into TreeItems):
- * its tools, then a "Resources" and a "Prompts" group when the server offers them.
+ * its tools, then "Resources", "Resource templates" and "Prompts" groups when the server offers them.
  */
-import type { Prompt, Resource, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from './discovery';
+import { templateVariables } from './templates';
 
 /** The part of a McpSession the tree reads. */
 export interface CatalogSource {
@@ -11,11 +12,13 @@ export interface CatalogSource {
   capabilities: Record<string, unknown> | undefined;
   tools: Tool[];
   resources: Resource[];
+  resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
-  catalogErrors: { resources?: string; prompts?: string };
+  catalogErrors: { resources?: string; templates?: string; prompts?: string };
 }
 
-export type CatalogGroup = 'resources' | 'prompts';
+/** 'templates' is a group of its own: a template is read only after its variables are given, unlike a resource. */
+export type CatalogGroup = 'resources' | 'templates' | 'prompts';
 
 export type ServerChild =
   | { kind: 'tool'; config: ServerConfig; tool: Tool }
@@ -23,6 +26,7 @@ export type ServerChild =
 
 export type GroupChild =
   | { kind: 'resource'; config: ServerConfig; resource: Resource }
+  | { kind: 'template'; config: ServerConfig; template: ResourceTemplate }
   | { kind: 'prompt'; config: ServerConfig; prompt: Prompt }
   | { kind: 'note'; text: string; error: boolean };
 
@@ -42,11 +46,13 @@ export function serverChildren(config: ServerConfig, session: CatalogSource | un
   const out: ServerChild[] = session.tools.map((tool) => ({ kind: 'tool', config, tool }));
   const groups: [CatalogGroup, unknown[]][] = [
     ['resources', session.resources],
+    ['templates', session.resourceTemplates],
     ['prompts', session.prompts],
   ];
   for (const [group, items] of groups) {
     const error = session.catalogErrors[group];
-    if (!session.capabilities?.[group] || (items.length === 0 && !error)) continue;
+    // Templates come with the resources capability.
+    if (!session.capabilities?.[group === 'templates' ? 'resources' : group] || (items.length === 0 && !error)) continue;
     out.push({ kind: 'group', config, group, count: items.length, ...(error ? { error } : {}) });
   }
   return out;
@@ -57,25 +63,45 @@ export function groupChildren(config: ServerConfig, session: CatalogSource | und
   const out: GroupChild[] =
     group === 'resources'
       ? session.resources.map((resource) => ({ kind: 'resource', config, resource }))
-      : session.prompts.map((prompt) => ({ kind: 'prompt', config, prompt }));
+      : group === 'templates'
+        ? session.resourceTemplates.map((template) => ({ kind: 'template', config, template }))
+        : session.prompts.map((prompt) => ({ kind: 'prompt', config, prompt }));
   const error = session.catalogErrors[group];
-  if (error) out.push({ kind: 'note', text: `${group}/list failed: ${error.split('\n')[0]}`, error: true });
+  if (error) out.push({ kind: 'note', text: `${LIST_METHOD[group]} failed: ${error.split('\n')[0]}`, error: true });
   return out;
 }
 
+const LIST_METHOD: Record<CatalogGroup, string> = { resources: 'resources/list', templates: 'resources/templates/list', prompts: 'prompts/list' };
+const GROUP_TEXT: Record<CatalogGroup, [string, string]> = {
+  resources: ['Resources', 'Resources the server lists (resources/list). Click one to read it in the playground.'],
+  templates: ['Resource templates', 'URI templates the server lists (resources/templates/list). Click one to give its variables and read the resource in the playground.'],
+  prompts: ['Prompts', 'Prompts the server lists (prompts/list). Click one to give its arguments and get it in the playground.'],
+};
+
 export function groupText(node: Extract<ServerChild, { kind: 'group' }>): ItemText {
-  const label = node.group === 'resources' ? 'Resources' : 'Prompts';
-  return {
-    label,
-    description: node.error && node.count === 0 ? 'could not be listed' : String(node.count),
-    tooltip: node.group === 'resources' ? 'Resources the server lists (resources/list). Click one to read it in the playground.' : 'Prompts the server lists (prompts/list). Click one to get it in the playground.',
-  };
+  const [label, tooltip] = GROUP_TEXT[node.group];
+  return { label, description: node.error && node.count === 0 ? 'could not be listed' : String(node.count), tooltip };
 }
 
 export function resourceText(r: Resource): ItemText {
   const label = r.title ?? r.name ?? r.uri;
   const description = [label !== r.uri ? r.uri : undefined, r.mimeType].filter(Boolean).join(' · ') || undefined;
   const tooltip = [`**${label}**`, `\`${r.uri}\``, r.description].filter(Boolean).join('\n\n');
+  return { label, description, tooltip };
+}
+
+export function templateText(t: ResourceTemplate): ItemText {
+  const label = t.title ?? t.name;
+  const description = [t.uriTemplate, t.mimeType].filter(Boolean).join(' · ');
+  let variables = '';
+  try {
+    variables = templateVariables(t.uriTemplate)
+      .map((v) => `${v.name}${v.required ? '*' : ''}`)
+      .join(', ');
+  } catch {
+    /* a template the SDK cannot parse still gets a row; reading it says why */
+  }
+  const tooltip = [`**${label}**`, `\`${t.uriTemplate}\``, t.description, variables ? `Variables: ${variables} (* required)` : undefined].filter(Boolean).join('\n\n');
   return { label, description, tooltip };
 }
 

@@ -5,7 +5,7 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpSession } from '../../../client/src/servers/session';
 import type { ServerConfig } from '../../../client/src/servers/discovery';
-import { groupChildren, groupText, promptText, resourceText, serverChildren, type GroupChild, type ServerChild } from '../../../client/src/servers/treeModel';
+import { groupChildren, groupText, promptText, resourceText, serverChildren, templateText, type GroupChild, type ServerChild } from '../../../client/src/servers/treeModel';
 import { nodeServer, pyServer, tsServer, root } from './helpers';
 
 const sessions: McpSession[] = [];
@@ -56,7 +56,7 @@ function shown(c: ServerConfig, s: McpSession): string[] {
 }
 function row(n: GroupChild): string {
   if (n.kind === 'note') return `${n.error ? '!' : ''}${n.text}`;
-  const t = n.kind === 'resource' ? resourceText(n.resource) : promptText(n.prompt);
+  const t = n.kind === 'resource' ? resourceText(n.resource) : n.kind === 'template' ? templateText(n.template) : promptText(n.prompt);
   return `${n.kind} ${t.label} — ${t.description ?? ''}`;
 }
 

@@ -20,6 +20,8 @@ type Select = HTMLElement & { value: string; disabled: boolean };
 
 export interface Ctx {
   root: Schema;
+  /** false: no per-field "{ }" switch to JSON (flat string forms such as prompt arguments have no use for it). */
+  jsonToggles?: boolean;
 }
 
 export interface Editor {
@@ -98,7 +100,7 @@ export class Field {
       h('span', { class: 'hint' }, typeHint(this.model, s)),
       ...(opts.extraHead ?? []),
     );
-    if (this.model.kind !== 'json') {
+    if (this.model.kind !== 'json' && ctx.jsonToggles !== false) {
       head.append(button('{ }', () => this.toggleJson(), { secondary: true, title: 'Edit this value as JSON', name: 'json-toggle' }));
     }
     this.control = h('div', { class: 'control' }, this.editor.el);

@@ -19,11 +19,14 @@ export class SchemaForm {
   private readonly topErrors: HTMLElement;
   private rawMode = false;
 
-  constructor(readonly schema: Schema) {
+  constructor(
+    readonly schema: Schema,
+    options: { jsonToggles?: boolean } = {},
+  ) {
     const rootSchema: Schema = schema && typeof schema === 'object' ? schema : {};
     // The arguments are always an object, even when the schema forgets to say so.
     const normalized = rootSchema.type === undefined && !rootSchema.anyOf && !rootSchema.oneOf ? { type: 'object', properties: {}, ...rootSchema } : rootSchema;
-    this.root = new Field({ root: normalized }, normalized, { required: true, path: '' });
+    this.root = new Field({ root: normalized, jsonToggles: options.jsonToggles }, normalized, { required: true, path: '' });
     this.root.el.classList.add('root');
     this.raw = h('vscode-textarea', { class: 'raw-json', rows: '10', spellcheck: 'false', 'aria-label': 'Arguments as JSON' }) as HTMLElement & { value: string; rows: number };
     this.rawError = h('div', { class: 'error', role: 'alert' });

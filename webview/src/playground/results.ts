@@ -30,6 +30,11 @@ function truncNote(shown: number, total?: number): HTMLElement | undefined {
   return total ? h('div', { class: 'note' }, `Showing the first ${shown.toLocaleString('en')} of ${total.toLocaleString('en')} characters.`) : undefined;
 }
 
+/** One content block (of a tool result or a prompt message), rendered as data. */
+export function renderContent(c: ContentView, actions: ResultActions): HTMLElement {
+  return block(c, actions);
+}
+
 function block(c: ContentView, actions: ResultActions): HTMLElement {
   switch (c.type) {
     case 'text': {

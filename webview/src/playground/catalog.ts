@@ -1,0 +1,213 @@
+/**
+ * The "Resources and prompts" section of the playground: resources (read with one click), resource templates (a form
+ * of their RFC 6570 variables, the URI they expand to, then resources/read) and prompts (a form of their declared
+ * arguments, then prompts/get and the messages it returns). Forms are the tools' SchemaForm over a JSON object schema
+ * of string properties; everything the server returns is rendered as data, never as markup.
+ */
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import {
+  promptArgumentsSchema,
+  templateVariablesSchema,
+  type HostToWebview,
+  type PromptView,
+  type ResourceTemplateView,
+  type ResourceView,
+  type WebviewToHost,
+} from '../../../common/playground-messages';
+import { SchemaForm } from '../form/index';
+import { button, h } from '../form/dom';
+import { renderContent } from './results';
+import './catalog.css';
+
+export interface CatalogActions {
+  post(m: WebviewToHost): void;
+  copy(text: string): void;
+  readResource(uri: string): void;
+}
+
+export interface CatalogFocus {
+  resource?: string;
+  template?: string;
+  prompt?: string;
+}
+
+type ResourceRead = Extract<HostToWebview, { type: 'resourceRead' }>;
+type PromptGot = Extract<HostToWebview, { type: 'promptGot' }>;
+
+/** The form values as prompts/get and the template expansion take them: strings only, empty ones left out. */
+function stringValues(form: SchemaForm | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(form?.getArgs() ?? {})) if (typeof v === 'string' && v !== '') out[k] = v;
+  return out;
+}
+
+export class CatalogView {
+  private readonly templateForms = new Map<string, SchemaForm>();
+  private readonly promptForms = new Map<string, SchemaForm>();
+  private prompts: PromptView[] = [];
+  private templates: ResourceTemplateView[] = [];
+
+  constructor(
+    readonly el: HTMLElement,
+    private readonly actions: CatalogActions,
+  ) {}
+
+  render(resources: ResourceView[], templates: ResourceTemplateView[], prompts: PromptView[], error?: string): void {
+    const el = this.el;
+    this.templateForms.clear();
+    this.promptForms.clear();
+    this.prompts = prompts;
+    this.templates = templates;
+    el.replaceChildren();
+    if (error) el.append(h('div', { class: 'error' }, error));
+    el.append(h('h3', {}, 'Resources'));
+    if (!resources.length) el.append(h('div', { class: 'note' }, 'This server offers no resources.'));
+    for (const r of resources) {
+      el.append(h('div', { class: 'resource-row', 'data-uri': r.uri }, h('strong', {}, r.title ?? r.name ?? r.uri), ' ', h('code', {}, r.uri), r.mimeType ? ` ${r.mimeType}` : '', button('Read', () => this.actions.readResource(r.uri), { secondary: true, name: 'read-resource' }), h('div', { class: 'resource-body' })));
+    }
+    el.append(h('h3', {}, 'Resource templates'));
+    if (!templates.length) el.append(h('div', { class: 'note' }, 'This server offers no resource templates.'));
+    for (const t of templates) el.append(this.templateRow(t));
+    el.append(h('h3', {}, 'Prompts'));
+    if (!prompts.length) el.append(h('div', { class: 'note' }, 'This server offers no prompts.'));
+    for (const p of prompts) el.append(this.promptRow(p));
+  }
+
+  private templateRow(t: ResourceTemplateView): HTMLElement {
+    const expanded = h('div', { class: 'expanded', 'aria-live': 'polite' });
+    const form = t.variables.length ? new SchemaForm(templateVariablesSchema(t), { jsonToggles: false }) : undefined;
+    if (form) this.templateForms.set(t.uriTemplate, form);
+    // The URI the values make, as the server's own UriTemplate class (the SDK's) expands it.
+    const preview = () => {
+      try {
+        expanded.textContent = `→ ${new UriTemplate(t.uriTemplate).expand(stringValues(form))}`;
+      } catch (err) {
+        expanded.textContent = `cannot expand: ${(err as Error).message}`;
+      }
+    };
+    preview();
+    const body = h('div', { class: 'resource-body' });
+    const row = h(
+      'div',
+      { class: 'template-row', 'data-template': t.uriTemplate },
+      h('div', {}, h('strong', {}, t.title ?? t.name), ' ', h('code', {}, t.uriTemplate), t.mimeType ? ` ${t.mimeType}` : ''),
+      t.description ? h('div', { class: 'note' }, t.description) : undefined,
+      form?.el,
+      expanded,
+      h('div', { class: 'row' }, button('Read', () => this.readTemplate(t.uriTemplate, false), { secondary: true, name: 'read-template' })),
+      body,
+    );
+    row.addEventListener('input', preview);
+    row.addEventListener('change', preview);
+    return row;
+  }
+
+  private promptRow(p: PromptView): HTMLElement {
+    const form = p.arguments?.length ? new SchemaForm(promptArgumentsSchema(p), { jsonToggles: false }) : undefined;
+    if (form) this.promptForms.set(p.name, form);
+    return h(
+      'div',
+      { class: 'prompt-row', 'data-prompt': p.name },
+      h('div', {}, h('strong', {}, p.title ?? p.name), p.title ? h('code', {}, ` ${p.name}`) : undefined),
+      p.description ? h('div', { class: 'note' }, p.description) : undefined,
+      form ? form.el : h('div', { class: 'note' }, 'No arguments.'),
+      h('div', { class: 'row' }, button('Get', () => this.getPrompt(p.name, false), { secondary: true, name: 'get-prompt' })),
+      h('div', { class: 'prompt-body' }),
+    );
+  }
+
+  private row(kind: 'template' | 'prompt', key: string): HTMLElement | null {
+    return this.el.querySelector<HTMLElement>(kind === 'template' ? `.template-row[data-template="${CSS.escape(key)}"]` : `.prompt-row[data-prompt="${CSS.escape(key)}"]`);
+  }
+
+  readTemplate(uriTemplate: string, force: boolean): void {
+    const form = this.templateForms.get(uriTemplate);
+    form?.clearErrors();
+    this.row('template', uriTemplate)?.querySelector('.resource-body')?.replaceChildren(h('div', { class: 'note' }, 'Reading…'));
+    this.actions.post({ type: 'readTemplate', uriTemplate, values: stringValues(form), force });
+  }
+
+  getPrompt(name: string, force: boolean): void {
+    const form = this.promptForms.get(name);
+    form?.clearErrors();
+    this.row('prompt', name)?.querySelector('.prompt-body')?.replaceChildren(h('div', { class: 'note' }, 'Getting…'));
+    this.actions.post({ type: 'getPrompt', name, args: stringValues(form), force });
+  }
+
+  /** Brings the item the tree asked for into view: a resource is read, a prompt or template without inputs is fetched. */
+  focus(focus: CatalogFocus): void {
+    const el = this.el;
+    const row = focus.resource
+      ? el.querySelector<HTMLElement>(`.resource-row[data-uri="${CSS.escape(focus.resource)}"]`)
+      : focus.template
+        ? this.row('template', focus.template)
+        : focus.prompt
+          ? this.row('prompt', focus.prompt)
+          : null;
+    el.querySelectorAll('.focused').forEach((x) => x.classList.remove('focused'));
+    if (!row) {
+      el.prepend(h('div', { class: 'error' }, `${focus.resource ?? focus.template ?? focus.prompt} is no longer listed by the server.`));
+      return;
+    }
+    row.classList.add('focused');
+    row.scrollIntoView({ block: 'center' });
+    if (focus.resource) this.actions.readResource(focus.resource);
+    else if (focus.template) {
+      const t = this.templates.find((x) => x.uriTemplate === focus.template);
+      if (t && t.variables.length === 0) this.readTemplate(t.uriTemplate, false);
+      else row.querySelector<HTMLElement>('vscode-textfield')?.focus();
+    } else if (focus.prompt) {
+      const p = this.prompts.find((x) => x.name === focus.prompt);
+      if (p && !p.arguments?.length) this.getPrompt(p.name, false);
+      else row.querySelector<HTMLElement>('vscode-textfield')?.focus();
+    }
+  }
+
+  /** Shows a read in its resource or template row; false when no row shows it (the caller puts it with the results). */
+  onResourceRead(m: ResourceRead): boolean {
+    if (m.template !== undefined) {
+      const row = this.row('template', m.template);
+      const body = row?.querySelector('.resource-body');
+      if (!row || !body) return false;
+      if (m.violations?.length) {
+        this.templateForms.get(m.template)?.showViolations(m.violations);
+        const anyway = button('Read anyway', () => this.readTemplate(m.template!, true), { secondary: true, name: 'read-template-anyway', title: 'Read the URI as it expands, to see what the server answers' });
+        body.replaceChildren(this.problem(m.error ?? '', anyway));
+      } else if (m.error) body.replaceChildren(this.problem(`resources/read ${m.uri} failed: ${m.error}`));
+      else body.replaceChildren(h('div', { class: 'note' }, 'resources/read ', h('code', {}, m.uri)), readText(m));
+      return true;
+    }
+    const host = this.el.querySelector(`.resource-row[data-uri="${CSS.escape(m.uri)}"] .resource-body`);
+    if (!host) return false;
+    host.replaceChildren(readText(m));
+    return true;
+  }
+
+  onPromptGot(m: PromptGot): void {
+    const body = this.row('prompt', m.name)?.querySelector('.prompt-body');
+    if (!body) return;
+    if (m.violations?.length) this.promptForms.get(m.name)?.showViolations(m.violations);
+    if (m.error) {
+      const anyway = m.violations?.length ? button('Send anyway', () => this.getPrompt(m.name, true), { secondary: true, name: 'get-prompt-anyway', title: "Send the arguments as they are, to test the server's own checks" }) : undefined;
+      body.replaceChildren(this.problem(m.violations?.length ? m.error : `prompts/get failed: ${m.error}`, anyway));
+      return;
+    }
+    const actions = { copy: (text: string) => this.actions.copy(text), readResource: (uri: string) => this.actions.readResource(uri) };
+    body.replaceChildren(
+      ...(m.description ? [h('div', { class: 'note' }, m.description)] : []),
+      ...(m.messages.length ? [] : [h('div', { class: 'note' }, 'No messages.')]),
+      ...m.messages.map((msg, i) => h('div', { class: 'prompt-message', 'data-role': msg.role, 'data-index': String(i) }, h('span', { class: 'role' }, msg.role), renderContent(msg.content, actions))),
+      ...(m.raw ? [h('details', { class: 'raw' }, h('summary', {}, 'Raw prompts/get result'), h('pre', {}, m.raw))] : []),
+    );
+  }
+
+  private problem(message: string, action?: HTMLElement): HTMLElement {
+    return h('div', { class: 'catalog-problem error', role: 'alert' }, h('div', {}, message), action ? h('div', { class: 'buttons' }, action) : undefined);
+  }
+}
+
+/** What resources/read returned, as text (binary contents by size). */
+export function readText(m: ResourceRead): HTMLElement {
+  const text = m.error ?? m.contents.map((c) => (c.type === 'resource' ? (c.text ?? `binary, ${c.blobBytes} bytes`) : '')).join('\n');
+  return h('pre', { class: 'resource-read', 'data-uri': m.uri }, text);
+}
