@@ -7,6 +7,8 @@ import * as path from 'node:path';
 import * as ts from 'typescript';
 import { analyzeTypeScript, clearSchemaCache } from '../server/src/analysis/typescript';
 import type { FileHost } from '../server/src/analysis/model';
+import { z } from 'zod';
+import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 
 export function generateServer(tools = 200, targetLines = 5000): string {
   const head = [
@@ -88,7 +90,52 @@ export function runBench(runs = 15, mode: 'cold' | 'warm' = 'cold'): { mode: str
   return { mode, lines: base.split('\n').length, tools, parseMs, analysisMs, ratio: analysisMs / parseMs };
 }
 
-if (require.main === module) {
+/**
+ * The floor of a cold analysis of `generateServer()`'s file under issue 3's own terms: its schemas rebuilt as real zod
+ * objects and converted by the SDK's converter, with nothing else (no parse, no walk, no rules). The 200 input schemas
+ * differ; the output schema is the same text in every tool, so (like the analysis's cache) it is built once.
+ */
+export function zodFloor(runs = 15): { parseMs: number; buildMs: number; convertMs: number; zodMs: number; ratio: number; convertRatio: number } {
+  const text = generateServer();
+  const convert = (schema: z.ZodType) => toJsonSchemaCompat(schema as unknown as Parameters<typeof toJsonSchemaCompat>[0], { strictUnions: true, pipeStrategy: 'input' });
+  const parse: number[] = [];
+  const build: number[] = [];
+  const conv: number[] = [];
+  for (let r = 0; r < runs + 3; r++) {
+    let t0 = performance.now();
+    ts.createSourceFile('/bench.ts', text + `// run ${r}\n`, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+    const p = performance.now() - t0;
+    t0 = performance.now();
+    const Limit = z.number().int().min(1).max(100).default(20).describe('Maximum number of results');
+    const schemas: z.ZodType[] = [];
+    for (let i = 0; i < 200; i++) {
+      schemas.push(
+        z.object({
+          query: z.string().min(1).max(200 + i).describe(`Free text to search for in catalogue ${i}`),
+          limit: Limit,
+          sort: z.enum(['relevance', 'price', 'date']).default('relevance').describe('Sort order'),
+          filters: z.object({ minPrice: z.number().nonnegative().optional(), tags: z.array(z.string()).max(10 + i).optional() }).optional(),
+        }),
+      );
+    }
+    schemas.push(z.object({ items: z.array(z.object({ id: z.string(), name: z.string() })) }));
+    const b = performance.now() - t0;
+    t0 = performance.now();
+    for (const s of schemas) convert(s);
+    const c = performance.now() - t0;
+    if (r >= 3) {
+      parse.push(p);
+      build.push(b);
+      conv.push(c);
+    }
+  }
+  const parseMs = median(parse);
+  const buildMs = median(build);
+  const convertMs = median(conv);
+  return { parseMs, buildMs, convertMs, zodMs: buildMs + convertMs, ratio: (buildMs + convertMs) / parseMs, convertRatio: convertMs / parseMs };
+}
+
+if (require.main === module && !process.env.TOOLSMITH_BENCH_IMPORTED) {
   for (const mode of ['cold', 'warm'] as const) {
     const r = runBench(15, mode);
     if (process.argv.includes('--json')) console.log(JSON.stringify(r));
@@ -97,4 +144,6 @@ if (require.main === module) {
         `ts-analysis (${mode}): ${r.lines} lines, ${r.tools} tools — createSourceFile ${r.parseMs.toFixed(1)} ms, full analysis ${r.analysisMs.toFixed(1)} ms (median), ratio ${r.ratio.toFixed(2)}x`,
       );
   }
+  const f = zodFloor();
+  console.log(`zod floor: createSourceFile ${f.parseMs.toFixed(1)} ms, zod build ${f.buildMs.toFixed(1)} ms + SDK conversion ${f.convertMs.toFixed(1)} ms, ratio ${f.ratio.toFixed(2)}x (conversion alone ${f.convertRatio.toFixed(2)}x)`);
 }
