@@ -231,7 +231,23 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
   };
 }
 
+/** The identifier a call chain starts from: `JSON` in `JSON.stringify(x)`, `a` in `a.b.c()`. */
+function rootIdentifier(node: ts.Expression): ts.Identifier | undefined {
+  let e = skipOuter(node);
+  for (;;) {
+    if (ts.isCallExpression(e) || ts.isPropertyAccessExpression(e) || ts.isElementAccessExpression(e)) e = skipOuter(e.expression);
+    else return ts.isIdentifier(e) ? e : undefined;
+  }
+}
+
 function staticValue(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): { v: unknown } | undefined {
+  // A call on a global (`JSON.stringify(items)`, `String(x)`) is never static: known without evaluating (a failed
+  // evaluation throws, which costs more than the rest of a handler's facts).
+  const n = skipOuter(node);
+  if (ts.isCallExpression(n)) {
+    const root = rootIdentifier(n.expression);
+    if (root && !lookupName(root.text, root, pf)) return undefined;
+  }
   try {
     return { v: evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 }) };
   } catch {
