@@ -39,6 +39,7 @@ import { toDiagnostic } from './lsp/diagnostics';
 import { codeActions, FIX_ALL_KIND } from './lsp/codeActions';
 import { hoverAt } from './lsp/hover';
 import { codeLenses } from './lsp/codeLens';
+import { LensSync, lensKey } from './lsp/lensSync';
 import { toolSummaries } from './lsp/summaries';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
@@ -75,8 +76,8 @@ interface DocumentAnalysis {
 const documentAnalyses = new Map<string, DocumentAnalysis>();
 /** Text of each open file when its dependents were last re-analysed (a re-analysis caused by a dependency does not propagate). */
 const propagatedText = new Map<string, string>();
-/** Fingerprint of each document's tools, to tell the client when they changed. */
-const toolFingerprints = new Map<string, string>();
+/** Each document's tools as last notified (name, contract, unresolved count), to tell the client when they changed. */
+const notifiedTools = new Map<string, ToolKey[]>();
 
 const EXTENSION_BY_LANGUAGE: Record<string, string> = { python: '.py', typescript: '.ts', typescriptreact: '.tsx', javascript: '.js', javascriptreact: '.jsx' };
 
@@ -143,13 +144,47 @@ function refreshCodeLenses(): void {
   if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }
 
-function notifyToolsChanged(uri: string, analysis: FileAnalysis): void {
-  const fingerprint = analysis.result.tools.length === 0 ? '' : JSON.stringify(analysis.result.tools.map((t) => [t.name.value, t.contract, t.unresolved.length]));
-  if ((toolFingerprints.get(uri) ?? '') === fingerprint) return;
-  toolFingerprints.set(uri, fingerprint);
-  void connection.sendNotification(ToolsChangedNotification, { uri });
-  // Lenses asked for before this analysis (or for the old set of tools) are stale: let the editor ask again.
+/** Refreshes the editor's lenses only when its last answer differs from the analysis (see lsp/lensSync.ts). */
+const lensSync = new LensSync(() => {
+  connection.console.log('code lenses: the editor has not asked for the current lenses since the last analysis; asking it to refresh');
   refreshCodeLenses();
+});
+
+interface ToolKey {
+  name: string | undefined;
+  contract: unknown;
+  unresolved: number;
+}
+
+/**
+ * A contract's JSON text, computed once per contract object: the incremental path keeps the untouched tools'
+ * contract objects from one keystroke to the next (and never mutates them), so typing serialises only the edited one.
+ */
+const contractTexts = new WeakMap<object, string>();
+function contractText(contract: unknown): string {
+  if (!contract || typeof contract !== 'object') return JSON.stringify(contract ?? null);
+  let text = contractTexts.get(contract);
+  if (text === undefined) contractTexts.set(contract, (text = JSON.stringify(contract)));
+  return text;
+}
+
+function sameTools(a: readonly ToolKey[], b: readonly ToolKey[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.name !== y.name || x.unresolved !== y.unresolved) return false;
+    if (x.contract !== y.contract && contractText(x.contract) !== contractText(y.contract)) return false;
+  }
+  return true;
+}
+
+function notifyToolsChanged(uri: string, analysis: FileAnalysis): void {
+  const tools = analysis.result.tools.map((t): ToolKey => ({ name: t.name.value, contract: t.contract, unresolved: t.unresolved.length }));
+  if (sameTools(notifiedTools.get(uri) ?? [], tools)) return;
+  if (tools.length) notifiedTools.set(uri, tools);
+  else notifiedTools.delete(uri);
+  void connection.sendNotification(ToolsChangedNotification, { uri });
 }
 
 /**
@@ -221,19 +256,11 @@ function withdraw(source: string): void {
   for (const [target, sources] of contributions) if (sources.delete(source)) publish(target);
 }
 
-/** Open documents whose lenses were refreshed after their first analysis. */
-const lensesRefreshedFor = new Set<string>();
-
 function publishDocument(entry: DocumentAnalysis): void {
-  contribute(entry.file, entry.analysis.findings, mapperFor(entry.file, entry.text));
-  const before = toolFingerprints.get(entry.uri);
+  const mapper = mapperFor(entry.file, entry.text);
+  contribute(entry.file, entry.analysis.findings, mapper);
   notifyToolsChanged(entry.uri, entry.analysis);
-  // The editor may have asked for this document's lenses before it was analysed, while the scan already knew its
-  // tools (so the fingerprint did not change): refresh once after the first analysis of every opened document.
-  if (!lensesRefreshedFor.has(entry.uri)) {
-    lensesRefreshedFor.add(entry.uri);
-    if (before === toolFingerprints.get(entry.uri)) refreshCodeLenses();
-  }
+  lensSync.analysed(entry.uri, lensKey(codeLenses(entry.analysis, entry.file, entry.uri, mapper)));
 }
 
 /** Analyses a closed file from disk, updates the index and publishes (or clears) its diagnostics. */
@@ -314,8 +341,6 @@ async function scanWorkspace(folders: string[]): Promise<void> {
   const params: WorkspaceScannedParams = { filesScanned, toolFiles, tools, durationMs: Date.now() - started };
   connection.console.log(`workspace scan: ${filesScanned} files read, ${toolFiles} define tools (${tools} tools), ${params.durationMs} ms`);
   void connection.sendNotification(WorkspaceScannedNotification, params);
-  // Lenses computed while the scan was running may predate what it learnt about imported schema files.
-  refreshCodeLenses();
 }
 
 function startScan(folders: string[]): void {
@@ -341,7 +366,6 @@ async function applySettings(pushed: unknown): Promise<void> {
   settingsGeneration++;
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
   for (const entry of index.all()) if (!entry.open) analyzeDisk(entry.file);
-  refreshCodeLenses();
 }
 
 // ---- LSP handlers ----
@@ -399,6 +423,7 @@ connection.onInitialized(() => {
 
 connection.onShutdown(() => {
   shuttingDown = true;
+  lensSync.dispose();
 });
 
 connection.onDidChangeConfiguration((change) => {
@@ -437,11 +462,11 @@ documents.onDidChangeContent((e) => {
 documents.onDidClose((e) => {
   const uri = e.document.uri;
   justOpened.delete(uri);
-  lensesRefreshedFor.delete(uri);
+  lensSync.closed(uri);
   scheduler.cancel(uri);
   documentAnalyses.delete(uri);
   incrementalStates.delete(uri);
-  toolFingerprints.delete(uri);
+  notifiedTools.delete(uri);
   const file = fileOfDocument(e.document);
   if (!file) return;
   openByFile.delete(file);
@@ -518,11 +543,15 @@ connection.onHover((params) => {
   return hoverAt(entry.analysis, entry.file, params.position, mapperFor(entry.file, entry.text));
 });
 
+// Answered from the current text, analysed now if the scheduled analysis has not run yet (analysisOf): the very
+// first request, sent right after didOpen, gets the lenses.
 connection.onCodeLens((params) => {
   const doc = documents.get(params.textDocument.uri);
   const entry = doc && analysisOf(doc);
   if (!entry) return [];
-  return codeLenses(entry.analysis, entry.file, entry.uri, mapperFor(entry.file, entry.text));
+  const lenses = codeLenses(entry.analysis, entry.file, entry.uri, mapperFor(entry.file, entry.text));
+  lensSync.answered(entry.uri, lensKey(lenses));
+  return lenses;
 });
 
 connection.onCodeAction((params) => {

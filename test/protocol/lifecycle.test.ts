@@ -167,25 +167,3 @@ test('settings: pulled through workspace/configuration at start and again on did
     await client.stop();
   }
 });
-
-test('code lens: the editor is asked to refresh its lenses once a document is analysed and when its tools change', async () => {
-  const dir = tempDir();
-  dirs.push(dir);
-  const client = await LspClient.start({ codeLensRefresh: true, initializationOptions: { diagnosticsDelayMs: 0, workspaceScan: false } });
-  try {
-    const uri = fileUri(path.join(dir, 'server.ts'));
-    const tool = (name: string) =>
-      `server.registerTool("${name}", { description: "Find tickets by text. Use when the user asks about tickets. Returns ids." }, async () => ({ content: [] }));\n`;
-    const head = 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nconst server = new McpServer({ name: "x", version: "1.0.0" });\n';
-    await client.open(uri, head + tool('search_tickets'));
-    await client.diagnosticsFor(uri, 1);
-    const refreshes = () => client.events.filter((e) => e.kind === 'codeLensRefresh').length;
-    await client.waitFor(() => refreshes() >= 1, 'a code lens refresh after the first analysis');
-    const afterOpen = refreshes();
-    const version = await client.change(uri, [{ range: { start: { line: 3, character: 0 }, end: { line: 3, character: 0 } }, text: tool('close_ticket') }]);
-    await client.diagnosticsFor(uri, version);
-    await client.waitFor(() => refreshes() > afterOpen, 'a code lens refresh after a tool was added');
-  } finally {
-    await client.stop();
-  }
-});
