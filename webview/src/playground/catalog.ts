@@ -155,11 +155,11 @@ export class CatalogView {
     else if (focus.template) {
       const t = this.templates.find((x) => x.uriTemplate === focus.template);
       if (t && t.variables.length === 0) this.readTemplate(t.uriTemplate, false);
-      else row.querySelector<HTMLElement>('vscode-textfield')?.focus();
+      else focusFirstField(row);
     } else if (focus.prompt) {
       const p = this.prompts.find((x) => x.name === focus.prompt);
       if (p && !p.arguments?.length) this.getPrompt(p.name, false);
-      else row.querySelector<HTMLElement>('vscode-textfield')?.focus();
+      else focusFirstField(row);
     }
   }
 
@@ -204,6 +204,13 @@ export class CatalogView {
   private problem(message: string, action?: HTMLElement): HTMLElement {
     return h('div', { class: 'catalog-problem error', role: 'alert' }, h('div', {}, message), action ? h('div', { class: 'buttons' }, action) : undefined);
   }
+}
+
+/** Puts the cursor in the row's first field, once the freshly made text field has rendered its input. */
+function focusFirstField(row: HTMLElement): void {
+  const field = row.querySelector<HTMLElement & { updateComplete?: Promise<unknown> }>('vscode-textfield');
+  if (!field) return;
+  void Promise.resolve(field.updateComplete).then(() => (field.shadowRoot?.querySelector('input') ?? field).focus());
 }
 
 /** What resources/read returned, as text (binary contents by size). */
