@@ -137,6 +137,13 @@ describe('prompts and resource templates in the playground', () => {
     assert.deepEqual(await wp.waitForPosted('readTemplate', since), { type: 'readTemplate', uriTemplate: 'notes://{folder}/{name}', values: { folder: 'work', name: 'plan 2026' }, force: false });
     await row.locator('.resource-read', { hasText: 'Note "plan 2026" in folder "work"' }).waitFor();
     assert.equal(await row.locator('.resource-body .note code').textContent(), 'notes://work/plan%202026');
+    // Another click in the tree lists the catalog anew: the values typed stay in the form.
+    const listed = wp.posted.length;
+    await wp.send({ type: 'showCatalog', prompt: 'review_code' });
+    await wp.waitForPosted('listCatalog', listed);
+    await promptRow(page, 'review_code').and(page.locator('.focused')).waitFor();
+    assert.equal(await row.locator('.field[data-path="/name"] vscode-textfield').evaluate((e) => (e as HTMLElement & { value: string }).value), 'plan 2026');
+    assert.equal(await row.locator('.expanded').textContent(), '→ notes://work/plan%202026');
   });
 
   test('a template with a required variable left empty says which; an HTML resource read shows as text', async () => {

@@ -46,6 +46,8 @@ export class CatalogView {
   private readonly promptForms = new Map<string, SchemaForm>();
   private prompts: PromptView[] = [];
   private templates: ResourceTemplateView[] = [];
+  /** The values typed in the forms before the last render, by "t:<uriTemplate>" / "p:<prompt name>". */
+  private typed = new Map<string, Record<string, unknown>>();
 
   constructor(
     readonly el: HTMLElement,
@@ -54,6 +56,11 @@ export class CatalogView {
 
   render(resources: ResourceView[], templates: ResourceTemplateView[], prompts: PromptView[], error?: string): void {
     const el = this.el;
+    // Listed anew (another item clicked in the tree, list_changed...): what was typed in a form stays.
+    const typed = new Map<string, Record<string, unknown>>();
+    for (const [k, f] of this.templateForms) typed.set(`t:${k}`, f.getArgs());
+    for (const [k, f] of this.promptForms) typed.set(`p:${k}`, f.getArgs());
+    this.typed = typed;
     this.templateForms.clear();
     this.promptForms.clear();
     this.prompts = prompts;
@@ -77,6 +84,8 @@ export class CatalogView {
     const expanded = h('div', { class: 'expanded', 'aria-live': 'polite' });
     const form = t.variables.length ? new SchemaForm(templateVariablesSchema(t), { jsonToggles: false }) : undefined;
     if (form) this.templateForms.set(t.uriTemplate, form);
+    const before = this.typed.get(`t:${t.uriTemplate}`);
+    if (form && before) form.setArgs(before);
     // The URI the values make, as the server's own UriTemplate class (the SDK's) expands it.
     const preview = () => {
       try {
@@ -105,6 +114,8 @@ export class CatalogView {
   private promptRow(p: PromptView): HTMLElement {
     const form = p.arguments?.length ? new SchemaForm(promptArgumentsSchema(p), { jsonToggles: false }) : undefined;
     if (form) this.promptForms.set(p.name, form);
+    const before = this.typed.get(`p:${p.name}`);
+    if (form && before) form.setArgs(before);
     return h(
       'div',
       { class: 'prompt-row', 'data-prompt': p.name },
