@@ -312,17 +312,24 @@ export class PlaygroundController {
   }
 
   private async catalog(): Promise<void> {
-    try {
-      const [resources, templates, prompts] = await Promise.all([this.session.listResources(), this.session.listResourceTemplates(), this.session.listPrompts()]);
-      this.post({
-        type: 'catalog',
-        resources: resources.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType, description: r.description })),
-        templates: templates.map(templateView),
-        prompts: prompts.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments })),
-      });
-    } catch (err) {
-      this.post({ type: 'catalog', resources: [], templates: [], prompts: [], error: (err as Error).message });
-    }
+    // Each list on its own: a server whose templates list fails still shows its resources and prompts.
+    const [resources, templates, prompts] = await Promise.allSettled([this.session.listResources(), this.session.listResourceTemplates(), this.session.listPrompts()]);
+    const failed = (
+      [
+        ['resources/list', resources],
+        ['resources/templates/list', templates],
+        ['prompts/list', prompts],
+      ] as const
+    )
+      .filter(([, r]) => r.status === 'rejected')
+      .map(([method, r]) => `${method} failed: ${((r as PromiseRejectedResult).reason as Error)?.message ?? String((r as PromiseRejectedResult).reason)}`);
+    this.post({
+      type: 'catalog',
+      resources: resources.status === 'fulfilled' ? resources.value.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType, description: r.description })) : [],
+      templates: templates.status === 'fulfilled' ? templates.value.map(templateView) : [],
+      prompts: prompts.status === 'fulfilled' ? prompts.value.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments })) : [],
+      ...(failed.length ? { error: failed.join('\n') } : {}),
+    });
   }
 
   async call(callId: string, toolName: string, args: JsonObject, force: boolean, dryRun: boolean): Promise<ResultView | undefined> {

@@ -176,3 +176,22 @@ test('a server whose resources/templates/list is "Method not found" has no templ
   assert.deepEqual(s.resourceTemplates, []);
   assert.deepEqual(serverChildren(config, s).filter((n) => n.kind === 'group').map((n) => (n.kind === 'group' ? n.group : '')), ['resources', 'prompts']);
 });
+
+test('a failing resources/templates/list: the group shows the error; the playground still lists resources and prompts', async () => {
+  const s = await started(tsServer('catalog.ts', 'broken-templates'));
+  await settled(s, (x) => !!x.catalogErrors.templates && x.prompts.length === 3 && x.resources.length === 1);
+  const group = serverChildren(config, s).find((n) => n.kind === 'group' && n.group === 'templates');
+  assert.ok(group?.kind === 'group');
+  if (group?.kind === 'group') assert.equal(groupText(group).description, 'could not be listed');
+  assert.deepEqual(
+    groupChildren(config, s, 'templates').map((n) => (n.kind === 'note' ? `${n.error ? '!' : ''}${n.text}` : n.kind)),
+    ['!resources/templates/list failed: MCP error -32603: template store offline'],
+  );
+  const { c, posted } = controllerFor(s);
+  await c.handle({ type: 'listCatalog' });
+  const cat = posted.find((m) => m.type === 'catalog');
+  assert.ok(cat?.type === 'catalog');
+  if (cat?.type !== 'catalog') return;
+  assert.equal(cat.error, 'resources/templates/list failed: MCP error -32603: template store offline');
+  assert.deepEqual([cat.resources.length, cat.templates.length, cat.prompts.length], [1, 0, 3]);
+});
