@@ -74,11 +74,14 @@ describe('prompts and resource templates in the playground', () => {
     const row = promptRow(page, 'review_code');
     await row.locator('vscode-button[data-action="get-prompt"]').click();
     await row.locator('.catalog-problem').waitFor();
-    assert.equal(await row.locator('.catalog-problem > div').first().textContent(), 'Missing required argument: language (Programming language of the code). prompts/get was not sent.');
+    assert.equal(await row.locator('.catalog-problem > .message').textContent(), 'Missing required argument: language (Programming language of the code). prompts/get was not sent.');
     assert.equal(await argField(row, 'language').locator('.error').textContent(), 'is required');
     assert.equal(await row.locator('.prompt-message').count(), 0);
+    const anyway = row.locator('vscode-button[data-action="get-prompt-anyway"]');
+    // A button of one line, not a tall box over the next prompt.
+    assert.ok(((await anyway.boundingBox())?.height ?? 0) < 40, `Send anyway is ${(await anyway.boundingBox())?.height} px high`);
     const since = wp.posted.length;
-    await row.locator('vscode-button[data-action="get-prompt-anyway"]').click();
+    await anyway.click();
     assert.equal((await wp.waitForPosted('getPrompt', since)).force, true);
     await row.locator('.catalog-problem', { hasText: 'prompts/get failed' }).waitFor();
     assert.match((await row.locator('.catalog-problem').textContent()) ?? '', /Invalid arguments for prompt review_code/);

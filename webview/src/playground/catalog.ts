@@ -213,7 +213,7 @@ export class CatalogView {
   }
 
   private problem(message: string, action?: HTMLElement): HTMLElement {
-    return h('div', { class: 'catalog-problem error', role: 'alert' }, h('div', {}, message), action ? h('div', { class: 'buttons' }, action) : undefined);
+    return h('div', { class: 'catalog-problem error', role: 'alert' }, h('div', { class: 'message' }, message), action ? h('div', { class: 'buttons' }, action) : undefined);
   }
 }
 
