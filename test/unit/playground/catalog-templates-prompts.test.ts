@@ -10,7 +10,7 @@ import { groupChildren, groupText, serverChildren, templateText } from '../../..
 import { expandTemplate, templateVariables } from '../../../client/src/servers/templates';
 import { PlaygroundController } from '../../../client/src/playground/controller';
 import { promptArgumentsSchema, templateVariablesSchema, type HostToWebview } from '../../../common/playground-messages';
-import { nodeServer, root, tsServer } from './helpers';
+import { nodeServer, pyServer, root, tsServer } from './helpers';
 
 const sessions: McpSession[] = [];
 after(() => Promise.all(sessions.map((s) => s.stop())));
@@ -194,4 +194,28 @@ test('a failing resources/templates/list: the group shows the error; the playgro
   if (cat?.type !== 'catalog') return;
   assert.equal(cat.error, 'resources/templates/list failed: MCP error -32603: template store offline');
   assert.deepEqual([cat.resources.length, cat.templates.length, cat.prompts.length], [1, 0, 3]);
+});
+
+test('Python server (official SDK): its template is listed and read with values, its prompt got with arguments', async () => {
+  const s = await started(pyServer('catalog.py'));
+  await settled(s, (x) => x.resourceTemplates.length > 0 && x.prompts.length > 0);
+  assert.deepEqual(
+    groupChildren(config, s, 'templates').map((n) => (n.kind === 'template' ? `${templateText(n.template).label} — ${templateText(n.template).description}` : n.kind)),
+    ['Note by folder and name — notes://{folder}/{name} · text/plain'],
+  );
+  const { c } = controllerFor(s);
+  const read = await c.readTemplate('notes://{folder}/{name}', { folder: 'home', name: 'list' });
+  assert.equal(read.error, undefined);
+  assert.equal(read.contents[0].type === 'resource' && read.contents[0].text, 'Python note "list" in folder "home"');
+  assert.deepEqual(s.prompts[0].arguments?.map((a) => [a.name, a.required === true]), [['language', true], ['focus', false]]);
+  const got = await c.getPrompt('review_code', { language: 'Python', focus: 'typing' });
+  assert.deepEqual(got.messages.map((m) => `${m.role}: ${m.content.type === 'text' ? m.content.text : m.content.type}`), [
+    'user: Please review this Python code, looking at typing first.',
+    'assistant: Sure: paste the Python code.',
+  ]);
+  const missing = await c.getPrompt('review_code', {});
+  assert.equal(missing.error, 'Missing required argument: language (Programming language of the code). prompts/get was not sent.');
+  const forced = await c.getPrompt('review_code', {}, true);
+  assert.ok(forced.error && !forced.violations, 'the Python server refuses it itself');
+  assert.match(forced.error ?? '', /language/);
 });
