@@ -119,6 +119,9 @@ export interface TemplateVariable {
   /** The expression it sits in, e.g. "{?q,limit}" (shown as the field's description). */
   expression: string;
 }
+/** What a completion/complete is about: a prompt (by name) or a resource template (by its uriTemplate). */
+export type CompletionRef = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+
 /** One prompts/get message as the webview shows it: its role and one content block of any kind. */
 export interface PromptMessageView {
   role: string;
@@ -136,7 +139,8 @@ export type HostToWebview =
   | { type: 'result'; callId: string; result: ResultView }
   | { type: 'history'; history: HistoryEntry[] }
   | { type: 'log'; entry: LogEntry }
-  | { type: 'catalog'; resources: ResourceView[]; templates: ResourceTemplateView[]; prompts: PromptView[]; error?: string }
+  /** `completions`: the server declares the completions capability (its forms may ask completion/complete). */
+  | { type: 'catalog'; resources: ResourceView[]; templates: ResourceTemplateView[]; prompts: PromptView[]; error?: string; completions?: boolean }
   /** A resources/read answer; `template` is set when the uri was expanded from that uriTemplate. */
   | { type: 'resourceRead'; uri: string; contents: ContentView[]; error?: string; template?: string; violations?: Violation[] }
   /**
@@ -145,6 +149,8 @@ export type HostToWebview =
    */
   | { type: 'promptGot'; name: string; description?: string; messages: PromptMessageView[]; error?: string; violations?: Violation[]; raw?: string }
   | { type: 'pasted'; text: string }
+  /** A completion/complete answer for one field of a template or prompt form (values empty when none or failed). */
+  | { type: 'completion'; requestId: number; values: string[]; hasMore?: boolean; total?: number; error?: string }
   /**
    * Opens the resources and prompts section on one of them (from the Servers tree): a resource is read at once, a
    * template or a prompt with arguments waits for its values, a prompt without arguments is got at once.
@@ -163,6 +169,11 @@ export type WebviewToHost =
   | { type: 'listCatalog' }
   | { type: 'readResource'; uri: string }
   | { type: 'readTemplate'; uriTemplate: string; values: Record<string, string>; force?: boolean }
+  /**
+   * completion/complete for one argument of a prompt or one variable of a resource template, with the other values
+   * typed so far as context. Sent only when the server declares the completions capability (see `catalog`).
+   */
+  | { type: 'complete'; requestId: number; ref: CompletionRef; argument: string; value: string; context: Record<string, string> }
   /** force: send even when required arguments are missing (to see what the server itself answers). */
   | { type: 'getPrompt'; name: string; args: Record<string, string>; force?: boolean }
   | { type: 'goToDefinition'; tool: string };

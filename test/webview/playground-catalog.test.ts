@@ -149,6 +149,40 @@ describe('prompts and resource templates in the playground', () => {
     assert.equal(await row.locator('.expanded').textContent(), '→ notes://work/plan%202026');
   });
 
+  test('completions: typing in a prompt argument shows the server suggestions; a click fills the field', async () => {
+    const { wp, page } = await playground(session);
+    await openCatalog(page);
+    const row = promptRow(page, 'review_code');
+    const language = argField(row, 'language');
+    const since = wp.posted.length;
+    await language.locator('vscode-textfield input').fill('ru');
+    await language.locator('.suggestions vscode-button').nth(1).waitFor();
+    assert.deepEqual(await language.locator('.suggestions vscode-button').allTextContents(), ['Ruby', 'Rust']);
+    const asked = wp.posted.slice(since).filter((m) => m.type === 'complete').pop();
+    assert.deepEqual(asked && { ...asked, requestId: 0 }, { type: 'complete', requestId: 0, ref: { type: 'ref/prompt', name: 'review_code' }, argument: 'language', value: 'ru', context: {} });
+    await language.locator('.suggestions vscode-button', { hasText: 'Rust' }).click();
+    assert.equal(await language.locator('.suggestions').count(), 0);
+    const got = wp.posted.length;
+    await row.locator('vscode-button[data-action="get-prompt"]').click();
+    assert.deepEqual((await wp.waitForPosted('getPrompt', got)).args, { language: 'Rust' });
+    await row.locator('.prompt-message pre', { hasText: 'Please review this Rust code.' }).waitFor();
+  });
+
+  test('completions: a template variable is completed from the values already given; the picked one expands into the URI', async () => {
+    const { page } = await playground(session);
+    await openCatalog(page);
+    const row = templateRow(page, 'notes://{folder}/{name}');
+    await row.locator('.field[data-path="/folder"] vscode-textfield input').fill('work');
+    const name = row.locator('.field[data-path="/name"]');
+    await name.locator('vscode-textfield input').focus();
+    await name.locator('.suggestions vscode-button').nth(1).waitFor();
+    assert.deepEqual(await name.locator('.suggestions vscode-button').allTextContents(), ['budget', 'plan 2026']);
+    await name.locator('.suggestions vscode-button', { hasText: 'plan 2026' }).click();
+    assert.equal(await row.locator('.expanded').textContent(), '→ notes://work/plan%202026');
+    await row.locator('vscode-button[data-action="read-template"]').click();
+    await row.locator('.resource-read', { hasText: 'Note "plan 2026" in folder "work"' }).waitFor();
+  });
+
   test('a template with a required variable left empty says which; an HTML resource read shows as text', async () => {
     const { page } = await playground(session);
     await openCatalog(page);

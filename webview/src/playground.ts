@@ -383,7 +383,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'catalog':
       state.catalogLoaded = true;
       state.catalogRequested = false;
-      catalog.render(m.resources, m.templates, m.prompts, m.error);
+      catalog.render(m.resources, m.templates, m.prompts, m.error, m.completions);
       if (state.catalogFocus) {
         catalog.focus(state.catalogFocus);
         state.catalogFocus = undefined;
@@ -403,6 +403,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     }
     case 'promptGot':
       catalog.onPromptGot(m);
+      break;
+    case 'completion':
+      catalog.onCompletion(m);
       break;
     case 'pasted': {
       try {

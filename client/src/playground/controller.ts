@@ -255,6 +255,14 @@ export class PlaygroundController {
       case 'getPrompt':
         await this.getPrompt(msg.name, msg.args, !!msg.force);
         return;
+      case 'complete':
+        try {
+          const c = await this.session.complete(msg.ref, msg.argument, msg.value, msg.context);
+          this.post({ type: 'completion', requestId: msg.requestId, values: c.values.slice(0, 100), hasMore: c.hasMore, total: c.total });
+        } catch (err) {
+          this.post({ type: 'completion', requestId: msg.requestId, values: [], error: (err as Error).message });
+        }
+        return;
     }
   }
 
@@ -329,6 +337,7 @@ export class PlaygroundController {
       templates: templates.status === 'fulfilled' ? templates.value.map(templateView) : [],
       prompts: prompts.status === 'fulfilled' ? prompts.value.map((p) => ({ name: p.name, title: p.title, description: p.description, arguments: p.arguments })) : [],
       ...(failed.length ? { error: failed.join('\n') } : {}),
+      completions: !!this.session.capabilities?.completions,
     });
   }
 

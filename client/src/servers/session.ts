@@ -18,6 +18,7 @@ import {
   ResourceListChangedNotificationSchema,
   ToolListChangedNotificationSchema,
   type CallToolResult,
+  type CompleteResult,
   type GetPromptResult,
   type JSONRPCMessage,
   type LoggingMessageNotification,
@@ -481,6 +482,12 @@ export class McpSession extends EventEmitter<SessionEvents> {
       }
       throw err;
     }
+  }
+
+  /** completion/complete: suggestions for one argument of a prompt or variable of a resource template. */
+  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: string, value: string, context: Record<string, string> = {}): Promise<CompleteResult['completion']> {
+    const r = await this.requireClient().complete({ ref, argument: { name: argument, value }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) });
+    return r.completion;
   }
 
   async getPrompt(name: string, args: Record<string, string>): Promise<GetPromptResult> {

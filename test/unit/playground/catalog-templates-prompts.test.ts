@@ -151,6 +151,24 @@ describe('a server with resource templates and prompts with arguments', () => {
     assert.match(forced.error ?? '', /language/);
   });
 
+  test('completion/complete: prompt argument by prefix, template variable from the other values given as context', async () => {
+    assert.ok(s.capabilities?.completions, 'the server declares completions');
+    const { c, posted } = controllerFor(s);
+    await c.handle({ type: 'complete', requestId: 1, ref: { type: 'ref/prompt', name: 'review_code' }, argument: 'language', value: 'r', context: {} });
+    await c.handle({ type: 'complete', requestId: 2, ref: { type: 'ref/resource', uri: 'notes://{folder}/{name}' }, argument: 'name', value: '', context: { folder: 'work' } });
+    await c.handle({ type: 'complete', requestId: 3, ref: { type: 'ref/resource', uri: 'notes://{folder}/{name}' }, argument: 'name', value: '', context: { folder: 'home' } });
+    await c.handle({ type: 'complete', requestId: 4, ref: { type: 'ref/prompt', name: 'no_such_prompt' }, argument: 'x', value: '', context: {} });
+    const answers = posted.filter((m) => m.type === 'completion').map((m) => (m.type === 'completion' ? [m.requestId, m.values, m.error ?? ''] : []));
+    assert.deepEqual(answers.slice(0, 3), [
+      [1, ['Ruby', 'Rust'], ''],
+      [2, ['budget', 'plan 2026'], ''],
+      [3, ['groceries'], ''],
+    ]);
+    assert.equal(answers[3][0], 4);
+    assert.deepEqual(answers[3][1], []);
+    assert.match(String(answers[3][2]), /Prompt no_such_prompt not found/);
+  });
+
   test('the webview messages of the catalog carry the templates with their variables', async () => {
     const { c, posted } = controllerFor(s);
     await c.handle({ type: 'listCatalog' });
@@ -164,6 +182,7 @@ describe('a server with resource templates and prompts with arguments', () => {
       ['pages://{id}', ['id']],
     ]);
     assert.deepEqual(cat.prompts.map((p) => p.name), ['review_code', 'show_everything', 'daily_summary']);
+    assert.equal(cat.completions, true);
   });
 });
 

@@ -8,6 +8,7 @@ import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
 import {
   promptArgumentsSchema,
   templateVariablesSchema,
+  type CompletionRef,
   type HostToWebview,
   type PromptView,
   type ResourceTemplateView,
@@ -33,6 +34,10 @@ export interface CatalogFocus {
 
 type ResourceRead = Extract<HostToWebview, { type: 'resourceRead' }>;
 type PromptGot = Extract<HostToWebview, { type: 'promptGot' }>;
+type Completion = Extract<HostToWebview, { type: 'completion' }>;
+
+/** Suggestions shown under a field at most (the spec caps an answer at 100 values). */
+const SUGGESTIONS_SHOWN = 20;
 
 /** The form values as prompts/get and the template expansion take them: strings only, empty ones left out. */
 function stringValues(form: SchemaForm | undefined): Record<string, string> {
@@ -48,14 +53,23 @@ export class CatalogView {
   private templates: ResourceTemplateView[] = [];
   /** The values typed in the forms before the last render, by "t:<uriTemplate>" / "p:<prompt name>". */
   private typed = new Map<string, Record<string, unknown>>();
+  /** The server declares completions: the forms ask completion/complete as the author types. */
+  private completions = false;
+  private completionSeq = 0;
+  /** The field each completion request is for, and the newest request of each field (older answers are dropped). */
+  private readonly pendingCompletions = new Map<number, { field: HTMLElement; form: SchemaForm; name: string; changed: () => void }>();
+  private readonly latestCompletion = new WeakMap<HTMLElement, number>();
+  private readonly completionTimers = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
 
   constructor(
     readonly el: HTMLElement,
     private readonly actions: CatalogActions,
   ) {}
 
-  render(resources: ResourceView[], templates: ResourceTemplateView[], prompts: PromptView[], error?: string): void {
+  render(resources: ResourceView[], templates: ResourceTemplateView[], prompts: PromptView[], error?: string, completions = false): void {
     const el = this.el;
+    this.completions = completions;
+    this.pendingCompletions.clear();
     // Listed anew (another item clicked in the tree, list_changed...): what was typed in a form stays.
     const typed = new Map<string, Record<string, unknown>>();
     for (const [k, f] of this.templateForms) typed.set(`t:${k}`, f.getArgs());
@@ -108,6 +122,7 @@ export class CatalogView {
     );
     row.addEventListener('input', preview);
     row.addEventListener('change', preview);
+    if (form) this.watchCompletions(row, form, { type: 'ref/resource', uri: t.uriTemplate }, preview);
     return row;
   }
 
@@ -116,7 +131,7 @@ export class CatalogView {
     if (form) this.promptForms.set(p.name, form);
     const before = this.typed.get(`p:${p.name}`);
     if (form && before) form.setArgs(before);
-    return h(
+    const row = h(
       'div',
       { class: 'prompt-row', 'data-prompt': p.name },
       h('div', {}, h('strong', {}, p.title ?? p.name), p.title ? h('code', {}, ` ${p.name}`) : undefined),
@@ -125,6 +140,64 @@ export class CatalogView {
       h('div', { class: 'row' }, button('Get', () => this.getPrompt(p.name, false), { secondary: true, name: 'get-prompt' })),
       h('div', { class: 'prompt-body' }),
     );
+    if (form) this.watchCompletions(row, form, { type: 'ref/prompt', name: p.name }, () => undefined);
+    return row;
+  }
+
+  /**
+   * Asks completion/complete for the field being typed in (or just entered), with the form's other values as context,
+   * once typing pauses; the answer is shown under the field as suggestions to click.
+   */
+  private watchCompletions(row: HTMLElement, form: SchemaForm, ref: CompletionRef, changed: () => void): void {
+    if (!this.completions) return;
+    const ask = (ev: Event) => {
+      const target = ev.target as HTMLElement | null;
+      if (!target || target.closest('.suggestions')) return;
+      const field = target.closest<HTMLElement>('.field[data-path]');
+      const path = field?.dataset.path;
+      if (!field || !path || path === '/' || field.classList.contains('root')) return;
+      const name = path.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
+      clearTimeout(this.completionTimers.get(field));
+      this.completionTimers.set(
+        field,
+        setTimeout(() => {
+          const { [name]: value = '', ...context } = stringValues(form);
+          const requestId = ++this.completionSeq;
+          this.latestCompletion.set(field, requestId);
+          this.pendingCompletions.set(requestId, { field, form, name, changed });
+          this.actions.post({ type: 'complete', requestId, ref, argument: name, value, context });
+        }, 150),
+      );
+    };
+    row.addEventListener('input', ask);
+    row.addEventListener('focusin', ask);
+  }
+
+  onCompletion(m: Completion): void {
+    const p = this.pendingCompletions.get(m.requestId);
+    this.pendingCompletions.delete(m.requestId);
+    if (!p || this.latestCompletion.get(p.field) !== m.requestId || !p.field.isConnected) return;
+    p.field.querySelector(':scope > .suggestions')?.remove();
+    if (!m.error && m.values.length === 0) return;
+    const box = h('div', { class: 'suggestions', 'aria-label': `Suggestions for ${p.name} (completion/complete)` });
+    if (m.error) box.append(h('span', { class: 'note' }, `completion/complete failed: ${m.error}`));
+    else {
+      box.append(h('span', { class: 'note' }, 'Suggestions:'));
+      for (const v of m.values.slice(0, SUGGESTIONS_SHOWN)) {
+        box.append(
+          button(v, () => {
+            p.form.setArgs({ ...p.form.getArgs(), [p.name]: v });
+            box.remove();
+            p.changed();
+          }, { secondary: true, name: 'suggestion', title: `Use ${v}` }),
+        );
+      }
+      const more = (m.total ?? m.values.length) - Math.min(m.values.length, SUGGESTIONS_SHOWN);
+      if (more > 0 || m.hasMore) box.append(h('span', { class: 'note' }, more > 0 ? `and ${more} more: type to narrow` : 'and more: type to narrow'));
+    }
+    const control = p.field.querySelector(':scope > .control');
+    if (control) control.after(box);
+    else p.field.append(box);
   }
 
   private row(kind: 'template' | 'prompt', key: string): HTMLElement | null {
