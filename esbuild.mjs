@@ -26,6 +26,17 @@ const tokenizerOutOfClient = {
 };
 
 /**
+ * In the client, `require('./playground-bundle')` (client/src/playground/lazy.ts) resolves at run time to
+ * dist/playground.js (built below): the MCP SDK Client, zod and ajv load when a server first starts, not at activation.
+ */
+const playgroundOutOfClient = {
+  name: 'playground-out-of-client',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/playground-bundle$/ }, () => ({ path: './playground.js', external: true }));
+  },
+};
+
+/**
  * In the CLI, the TypeScript front-end (with the whole TypeScript compiler and zod: ~11 MB of the 12) is its own
  * bundle, dist/cli-typescript.js, required on first use: a Python-only `toolsmith check` (or `--version`) no longer
  * parses it at start-up. analyze.ts already requires it lazily; only where the module comes from changes.
@@ -41,7 +52,8 @@ const typescriptFrontEndOutOfCli = {
 
 const builds = [
   // jsonc-parser's "main" is a UMD build whose inner require('./impl/...') calls esbuild cannot follow: use its ESM build.
-  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' }, plugins: [tokenizerOutOfClient] },
+  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' }, plugins: [tokenizerOutOfClient, playgroundOutOfClient] },
+  { ...nodeCommon, entryPoints: { playground: 'client/src/playground/playground-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { tokenizer: 'client/src/preview/tokenizer-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { cli: 'server/src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [typescriptFrontEndOutOfCli] },

@@ -5,6 +5,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
 
@@ -29,6 +30,49 @@ export function bundleSizes() {
   return rows.sort((a, b) => a[0].localeCompare(b[0]));
 }
 
+/** The files of a .vsix (a zip): name -> a reader of its bytes. Enough of the zip format for what vsce writes. */
+export function vsixEntries(file) {
+  const buf = fs.readFileSync(file);
+  const eocd = buf.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (eocd < 0) throw new Error(`${file} is not a zip file`);
+  const entries = new Map();
+  let p = buf.readUInt32LE(eocd + 16);
+  for (let i = buf.readUInt16LE(eocd + 10); i > 0; i--) {
+    const method = buf.readUInt16LE(p + 10);
+    const size = buf.readUInt32LE(p + 20);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const local = buf.readUInt32LE(p + 42);
+    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
+    entries.set(name, () => {
+      const start = local + 30 + buf.readUInt16LE(local + 26) + buf.readUInt16LE(local + 28);
+      const data = buf.subarray(start, start + size);
+      return method === 8 ? zlib.inflateRawSync(data) : data;
+    });
+    p += 46 + nameLen + buf.readUInt16LE(p + 30) + buf.readUInt16LE(p + 32);
+  }
+  return entries;
+}
+
+/**
+ * The bundles load some of their parts at run time (client.js requires ./playground.js and ./tokenizer.js on first
+ * use): a .vsix whose "files" allow-list forgot one activates fine and fails at the first Start. Refuse to hand it out.
+ */
+export function checkLazyBundlesShipped(vsix) {
+  const entries = vsixEntries(vsix);
+  const missing = [];
+  for (const bundle of ['client.js', 'server.js', 'cli.js']) {
+    const read = entries.get(`extension/dist/${bundle}`);
+    if (!read) {
+      missing.push(`dist/${bundle}`);
+      continue;
+    }
+    for (const m of read().toString('utf8').matchAll(/require\("\.\/([\w.-]+\.js)"\)/g)) {
+      if (!entries.has(`extension/dist/${m[1]}`)) missing.push(`dist/${m[1]} (required by dist/${bundle})`);
+    }
+  }
+  if (missing.length) throw new Error(`${path.basename(vsix)} lacks ${[...new Set(missing)].join(', ')}: add it to the package.json "files" list.`);
+}
+
 /** Builds with --production and packages; returns the absolute path of the .vsix. */
 export function packageExtension(out = defaultVsix) {
   ensureDeps();
@@ -45,6 +89,7 @@ export function packageExtension(out = defaultVsix) {
   const hasFlock = spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
   if (hasFlock) execFileSync('flock', ['/tmp/toolsmith-build.lock', 'sh', '-c', script], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   else execFileSync('sh', ['-c', script], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  checkLazyBundlesShipped(out);
   return out;
 }
 

@@ -13,7 +13,8 @@ import { LaunchRefused, ServerManager } from '../servers/manager';
 import { maskEnv, maskText } from '../servers/secrets';
 import type { McpSession } from '../servers/session';
 import { ServersTree, type Node } from '../servers/tree';
-import { PlaygroundController } from './controller';
+import type { PlaygroundController } from './controller';
+import { playgroundBundle } from './lazy';
 import { makeNonce, playgroundHtml } from './html';
 
 export interface PlaygroundDeps {
@@ -246,6 +247,8 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     });
     let initialTool = tool;
     let initialCatalog = showCatalog;
+    // The session is running, so the MCP stack is loaded already: this require is a cache hit.
+    const { PlaygroundController } = playgroundBundle();
     const controller = new PlaygroundController(c.id, c.name, session, {
       post: (m) => {
         if (m.type === 'init' && initialTool) {

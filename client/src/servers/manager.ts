@@ -5,7 +5,8 @@
  */
 import { EventEmitter } from 'node:events';
 import type { DiscoveryResult, ServerConfig } from './discovery';
-import { McpSession, SessionError, type LaunchSpec, type SessionOptions } from './session';
+import type { McpSession, LaunchSpec, SessionOptions } from './session';
+import { playgroundBundle } from '../playground/lazy';
 
 export class LaunchRefused extends Error {
   constructor(
@@ -51,12 +52,13 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
     return this.configs.find((c) => c.id === id);
   }
 
-  /** The session of a server, created (not started) on first use. */
+  /** The session of a server, created (not started) on first use: the first one loads the MCP stack (lazy.ts). */
   session(id: string): McpSession | undefined {
     let s = this.sessions.get(id);
     if (!s) {
       const c = this.config(id);
       if (!c) return undefined;
+      const { McpSession } = playgroundBundle();
       s = new McpSession({ command: c.command, args: c.args, cwd: c.cwd }, this.host.sessionOptions);
       s.on('status', () => this.emit('changed'));
       s.on('toolsChanged', () => this.emit('changed'));
@@ -119,5 +121,3 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
     }
   }
 }
-
-export { SessionError };
