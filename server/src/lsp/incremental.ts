@@ -72,16 +72,19 @@ export function analyzeFull(file: string, text: string, host: FileHost, settings
 }
 
 /**
- * Shifts every offset at or after `from` by `delta`, in place: spans of this file and `*Offset` numbers. In place
- * because the previous state is dropped right after (a failed incremental step is replaced by a full analysis).
- * `seen` spans one step, so an object reachable twice (a tool's span reused by its finding) moves once.
- * JSON values (the published contract, parameter schemas, literal values) hold no source offsets: not walked, so
- * a schema property that happens to be named `...Offset` is never moved.
+ * Calls `visit` with each source offset in `value`: the start and end of this file's spans and every `*Offset`
+ * number. JSON values (the published contract, parameter schemas, literal values) hold no source offsets: not walked,
+ * so a schema property that happens to be named `...Offset` is never taken for one. Each object is visited once per
+ * `seen` (findings share span objects with their tool).
  */
-function shift<T>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
+function forEachOffset(
+  value: object,
+  file: string,
+  seen: { has(o: object): boolean; add(o: object): unknown },
+  visit: (owner: Record<string, unknown>, key: string, offset: number) => void,
+): void {
   // Runs on every tool and finding of the file at each keystroke: plain loops, no per-object allocation.
   const walk = (v: object): void => {
-    // Findings share span objects with their tool: each object is moved once.
     if (seen.has(v)) return;
     seen.add(v);
     if (Array.isArray(v)) {
@@ -94,45 +97,41 @@ function shift<T>(value: T, file: string, from: number, delta: number, seen: Wea
       if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
       const x = o[k];
       if (typeof x === 'number') {
-        if (x >= from && ((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset'))) o[k] = x + delta;
+        if ((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset')) visit(o, k, x);
       } else if (x && typeof x === 'object' && !JSON_VALUED.has(k)) walk(x);
     }
   };
-  if (value && typeof value === 'object') walk(value);
+  walk(value);
+}
+
+/**
+ * Shifts every offset at or after `from` by `delta`, in place. In place because the previous state is dropped right
+ * after (a failed incremental step is replaced by a full analysis). `seen` spans one step, so an object reachable
+ * twice (a tool's span reused by its finding) moves once.
+ */
+function shift<T>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
+  if (value && typeof value === 'object') {
+    forEachOffset(value, file, seen, (o, k, x) => {
+      if (x >= from) o[k] = x + delta;
+    });
+  }
   return value;
 }
 
 /**
- * An upper bound of the offsets `shift` could move in a tool or a finding list (starts/ends of this file's spans,
- * `*Offset` numbers), kept per object. A tool that ends before the edit has nothing to move: typing in the middle
- * of a file walks only the tools after it.
+ * An upper bound of the offsets `shift` could move in a tool or a finding list, kept per object. A tool that ends
+ * before the edit has nothing to move: typing in the middle of a file walks only the tools after it.
  */
 const offsetBounds = new WeakMap<object, number>();
 
 function offsetBound(value: object, file: string): number {
   let bound = offsetBounds.get(value);
   if (bound === undefined) {
-    bound = -1;
-    const seen = new Set<object>();
-    const walk = (v: object): void => {
-      if (seen.has(v)) return;
-      seen.add(v);
-      if (Array.isArray(v)) {
-        for (const x of v) if (x && typeof x === 'object') walk(x);
-        return;
-      }
-      const o = v as Record<string, unknown>;
-      const isSpan = o.file === file && typeof o.start === 'number' && typeof o.end === 'number';
-      for (const k in o) {
-        if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
-        const x = o[k];
-        if (typeof x === 'number') {
-          if (x > bound! && ((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset'))) bound = x;
-        } else if (x && typeof x === 'object' && !JSON_VALUED.has(k)) walk(x);
-      }
-    };
-    walk(value);
-    offsetBounds.set(value, bound);
+    let max = -1;
+    forEachOffset(value, file, new Set<object>(), (_o, _k, x) => {
+      if (x > max) max = x;
+    });
+    offsetBounds.set(value, (bound = max));
   }
   return bound;
 }
