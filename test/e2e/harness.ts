@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { after } from 'node:test';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
 // The .mjs helpers are shared with the demo script; tsx loads them directly.
 import { ensureCodeServer } from '../../scripts/ensure-code-server.mjs';
@@ -355,4 +356,31 @@ export async function until(what: string, timeoutMs: number, probe: () => Promis
     await new Promise((r) => setTimeout(r, 200));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+}
+
+/** An example file a test file edits, with its text from before the edits. */
+export interface EditedExample {
+  file: string;
+  original: string;
+  /** Writes the original text back (also done after the test file's tests, whatever happened). */
+  restore(): void;
+}
+
+/**
+ * For test files that edit a file of examples/ (by default helpdesk-ts/src/server.ts): reads its text now and puts
+ * it back once the file's tests are done, whatever happened. Call it at the top level of the test file.
+ */
+export function editsExample(relPath = 'helpdesk-ts/src/server.ts'): EditedExample {
+  const file = path.join(examplesDir, relPath);
+  const original = fs.readFileSync(file, 'utf8');
+  const restore = () => fs.writeFileSync(file, original);
+  after(restore);
+  return { file, original, restore };
+}
+
+/** The 1-based number of the first line of `text` containing `needle` (fails when there is none). */
+export function lineOf(text: string, needle: string): number {
+  const i = text.split('\n').findIndex((l) => l.includes(needle));
+  if (i < 0) throw new Error(`${JSON.stringify(needle)} not found`);
+  return i + 1;
 }

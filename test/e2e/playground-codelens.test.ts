@@ -9,15 +9,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, until } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, until, editsExample, lineOf } from './harness';
 
-const serverFile = path.join(examplesDir, 'helpdesk-ts', 'src', 'server.ts');
-const original = fs.readFileSync(serverFile, 'utf8');
+// The tests edit the example server: put back once they are done, whatever happened.
+const { file: serverFile, original, restore } = editsExample();
 let wb: Workbench | undefined;
 
 after(async () => {
-  // The test edits and saves the example: put it back whatever happened.
-  fs.writeFileSync(serverFile, original);
   await wb?.stop();
 });
 
@@ -30,12 +28,6 @@ async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
     await wb?.screenshot(`playground-failed-${name}`).catch(() => undefined);
     throw err;
   }
-}
-
-function lineOf(text: string, needle: string): number {
-  const i = text.split('\n').findIndex((l) => l.includes(needle));
-  assert.ok(i >= 0, `${needle} not found`);
-  return i + 1;
 }
 
 async function goToLine(page: Page, line: number): Promise<void> {
@@ -152,7 +144,7 @@ test('restartOnSave: saving an edit of server.ts restarts the session, which pub
   await page.locator('.part.panel .view-lines', { hasText: 'server.ts saved: restarting' }).waitFor({ timeout: 15_000 });
   await wb.screenshot('playground-restart-on-save');
   console.log(`restart-on-save: save -> restarted ${((Date.now() - savedAt) / 1000).toFixed(1)} s, test ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  fs.writeFileSync(serverFile, original);
+  restore();
 }));
 
 /** The text of the "MCP: helpdesk" output channel, which the extension host keeps in a file under the logs folder. */

@@ -8,24 +8,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, editsExample, lineOf } from './harness';
 
-const serverFile = path.join(examplesDir, 'helpdesk-ts', 'src', 'server.ts');
-const original = fs.readFileSync(serverFile, 'utf8');
+// The tests edit the example server: put back once they are done, whatever happened.
+const { file: serverFile, original, restore } = editsExample();
 let wb: Workbench | undefined;
 
 after(async () => {
-  fs.writeFileSync(serverFile, original);
   await wb?.stop();
 });
 
 const previewFrame = activeWebviewFrame;
-
-function lineOf(text: string, needle: string): number {
-  const i = text.split('\n').findIndex((l) => l.includes(needle));
-  assert.ok(i >= 0, `${needle} not found`);
-  return i + 1;
-}
 
 test('"Fix" on a finding in the preview applies the quick fix to the file and the finding goes away', { timeout: 180_000 }, async () => {
   try {
@@ -79,6 +72,6 @@ test('"Fix" on a finding in the preview applies the quick fix to the file and th
     console.error(`notifications: ${JSON.stringify(await wb?.notifications().catch(() => []))}\nextension log:\n${wb?.readExtensionLog().slice(-3000)}\nextension host errors:\n${wb?.extensionHostErrors()}`);
     throw err;
   } finally {
-    fs.writeFileSync(serverFile, original);
+    restore();
   }
 });

@@ -8,24 +8,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, editsExample, lineOf } from './harness';
 
-const serverFile = path.join(examplesDir, 'helpdesk-ts', 'src', 'server.ts');
-const original = fs.readFileSync(serverFile, 'utf8');
+// The tests edit the example server: put back once they are done, whatever happened.
+const { file: serverFile, original, restore } = editsExample();
 let wb: Workbench | undefined;
 
 after(async () => {
-  fs.writeFileSync(serverFile, original);
   await wb?.stop();
 });
 
 const previewFrame = activeWebviewFrame;
-
-function lineOf(text: string, needle: string): number {
-  const i = text.split('\n').findIndex((l) => l.includes(needle));
-  assert.ok(i >= 0, `${needle} not found`);
-  return i + 1;
-}
 
 test('Preview Contract from the palette, then the live diff of a stale server and its restart', { timeout: 600_000 }, async () => {
   wb = await startWorkbench({ workspace: examplesDir, trusted: true, vsix: process.env.TOOLSMITH_E2E_VSIX });
@@ -77,7 +70,7 @@ test('Preview Contract from the palette, then the live diff of a stale server an
   await frame.locator('.live-summary', { hasText: 'matches the running server exactly' }).waitFor({ timeout: 90_000 });
   assert.equal(await frame.locator('tr[data-diff-path]').count(), 0);
   await wb.screenshot('preview-live-restarted');
-  fs.writeFileSync(serverFile, original);
+  restore();
 });
 
 test('no tool under the cursor: a quick pick of every workspace tool, TypeScript and Python', { timeout: 300_000 }, async () => {
