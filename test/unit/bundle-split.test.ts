@@ -5,7 +5,7 @@
 // is not built, does not work on its own, or is not shipped in the .vsix.
 //
 // The production build runs into a private folder (symlinks to the sources), so the shared dist/ is left alone.
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -37,6 +37,9 @@ before(() => {
   clientJs = fs.readFileSync(path.join(out, 'dist', 'client.js'), 'utf8');
   playgroundJs = fs.readFileSync(path.join(out, 'dist', 'playground.js'), 'utf8');
 });
+
+// Only the private folder goes: rm does not follow the symlinks into the checkout.
+after(() => fs.rmSync(out, { recursive: true, force: true }));
 
 test('production dist/client.js holds neither the MCP SDK Client, its stdio transport, zod nor ajv', (t) => {
   t.diagnostic(`dist/client.js ${(clientJs.length / 1024).toFixed(1)} KiB, dist/playground.js ${(playgroundJs.length / 1024).toFixed(1)} KiB`);
