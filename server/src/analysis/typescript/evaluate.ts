@@ -83,17 +83,17 @@ export function zodMajorOf(v: object): 3 | 4 {
 
 // ---- the allow-list -------------------------------------------------------------------------------------------
 
-const NS_COMMON = [
+const NS_COMMON = new Set([
   'string', 'number', 'boolean', 'null', 'undefined', 'literal', 'enum', 'nativeEnum', 'array', 'tuple', 'object', 'record',
   'union', 'discriminatedUnion', 'intersection', 'nullable', 'optional', 'lazy', 'any', 'unknown', 'never',
-];
-const NS_V4_ONLY = [
+]);
+const NS_V4_ONLY = new Set([
   'int', 'strictObject', 'looseObject', 'partialRecord', 'nullish', 'email', 'url', 'httpUrl', 'uuid', 'uuidv4', 'uuidv6', 'uuidv7', 'guid',
   'ipv4', 'ipv6', 'cidrv4', 'cidrv6', 'base64', 'base64url', 'e164', 'jwt', 'emoji', 'nanoid', 'cuid', 'cuid2', 'ulid', 'xid', 'ksuid',
   'hostname', 'int32', 'uint32', 'float32', 'float64', 'keyof', 'stringbool', 'json', 'xor',
-];
+]);
 /** Zod constructs JSON Schema cannot carry: allowed (so the rest of the schema still resolves) but reported. */
-const UNREPRESENTABLE_NS = ['date', 'bigint', 'int64', 'uint64', 'custom', 'function', 'map', 'set', 'symbol', 'void', 'nan', 'promise', 'instanceof', 'preprocess', 'transform', 'file'];
+const UNREPRESENTABLE_NS = new Set(['date', 'bigint', 'int64', 'uint64', 'custom', 'function', 'map', 'set', 'symbol', 'void', 'nan', 'promise', 'instanceof', 'preprocess', 'transform', 'file']);
 const UNREPRESENTABLE_METHODS = ['transform'];
 const SUB_NAMESPACES: Record<string, string[]> = {
   iso: ['date', 'datetime', 'time', 'duration'],
@@ -147,6 +147,23 @@ export function evaluate(node: ts.Expression, pf: ParsedFile, ctx: EvalContext):
     return evalInner(node, pf, ctx);
   } finally {
     ctx.depth--;
+  }
+}
+
+/**
+ * `evaluate` as if with `{ ...ctx, unrepresentable: [], depth: 0 }` (a side evaluation whose unrepresentable
+ * constructs are dropped), without copying the context: its two fields are swapped in and restored.
+ */
+export function evaluateDetached(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): unknown {
+  const unrepresentable = ctx.unrepresentable;
+  const depth = ctx.depth;
+  ctx.unrepresentable = [];
+  ctx.depth = 0;
+  try {
+    return evaluate(node, pf, ctx);
+  } finally {
+    ctx.unrepresentable = unrepresentable;
+    ctx.depth = depth;
   }
 }
 
@@ -287,8 +304,11 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 function setKey(obj: Record<string, unknown>, key: string, value: unknown): void {
-  // defineProperty: a key named "__proto__" must stay a plain key
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  // defineProperty: a key named "__proto__" must stay a plain key, and a key already there may be a getter (from a
+  // spread). A key found nowhere on the object or its prototype gets the same own data property from an assignment,
+  // at a fraction of the cost.
+  if (!(key in obj)) obj[key] = value;
+  else Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function propertyKey(name: ts.PropertyName, pf: ParsedFile, ctx: EvalContext): string {
@@ -353,8 +373,11 @@ const ZOD_MODULES: Record<string, 3 | 4 | 'bare' | 'mini'> = {
   'zod/v4/mini': 'mini',
 };
 
+// Immutable: one instance per major rather than one per `z` read.
+const Z4_NS = new ZodNs(ZOD_V4, 4, 'z');
+const Z3_NS = new ZodNs(ZOD_V3, 3, 'z');
 function zodNs(major: 3 | 4): ZodNs {
-  return new ZodNs(major === 4 ? ZOD_V4 : ZOD_V3, major, 'z');
+  return major === 4 ? Z4_NS : Z3_NS;
 }
 
 export function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
@@ -459,7 +482,7 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
     }
     const allowed =
       target.path === 'z'
-        ? NS_COMMON.includes(name) || (target.major === 4 && NS_V4_ONLY.includes(name)) || UNREPRESENTABLE_NS.includes(name)
+        ? NS_COMMON.has(name) || (target.major === 4 && NS_V4_ONLY.has(name)) || UNREPRESENTABLE_NS.has(name)
         : SUB_NAMESPACES[target.path]?.includes(name);
     if (!allowed || typeof target.obj[name] !== 'function') return fail(`\`${target.path}.${name}\` is not a supported zod ${target.major} function`, node, pf);
     return new ZodFn(target.obj, name, target.major, true, target.path);
@@ -559,12 +582,11 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
     // A registry id lives for the whole process and would collide on the next analysis.
     if (isPlainObject(m) && 'id' in m) fail('`.meta({ id })` (registry ids) is not supported', node, pf);
   }
-  const construct = callee.onNamespace ? `${callee.nsPath === 'z' ? 'z' : `z.${callee.nsPath}`}.${name}()` : `.${name}()`;
   // zod 3: zod-to-json-schema never throws, it writes something approximate; the constructs it cannot carry are
   // listed from the source. zod 4: listed after conversion, exactly where the SDK's conversion fails (schemaOrigin).
   if (callee.major === 3) {
-    if ((UNREPRESENTABLE_NS.includes(name) && callee.onNamespace && callee.nsPath === 'z') || (UNREPRESENTABLE_METHODS.includes(name) && !callee.onNamespace)) {
-      ctx.unrepresentable.push({ construct, span: spanOf(node, pf) });
+    if ((UNREPRESENTABLE_NS.has(name) && callee.onNamespace && callee.nsPath === 'z') || (UNREPRESENTABLE_METHODS.includes(name) && !callee.onNamespace)) {
+      ctx.unrepresentable.push({ construct: constructOf(callee), span: spanOf(node, pf) });
     }
   }
   const fn = (target as Record<string, unknown>)[name];
@@ -576,8 +598,13 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
     if (err instanceof Unresolvable) throw err;
     return fail(`zod rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
   }
-  if (callee.major === 4 && ctx.origins && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(ctx.origins, result, construct, node, pf);
+  if (callee.major === 4 && ctx.origins && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(ctx.origins, result, callee, node, pf);
   return result;
+}
+
+/** How a construct is named in messages: `z.date()`, `z.iso.date()`, `.transform()`. */
+function constructOf(callee: ZodFn): string {
+  return callee.onNamespace ? `${callee.nsPath === 'z' ? 'z' : `z.${callee.nsPath}`}.${callee.name}()` : `.${callee.name}()`;
 }
 
 // ---- where a zod 4 schema was written ---------------------------------------------------------------------------
@@ -585,16 +612,17 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
 type Zod4Internals = { _zod?: { def?: { type?: string; in?: object; out?: object; innerType?: object }; parent?: object } };
 /** The call that built each zod 4 schema instance (the innermost one: `.optional()` does not hide `z.date()`). */
 interface Origin {
-  construct: string;
+  /** The function called; its construct name is only spelled out for the rare schema that fails to convert. */
+  callee: ZodFn;
   node: ts.Node;
   pf: ParsedFile;
 }
 
 /** A Map per analysis rather than a module WeakMap: zod schemas live as long as the analysis, and Map is cheaper. */
-function recordOrigin(origins: Map<object, Origin>, schema: object, construct: string, node: ts.Node, pf: ParsedFile): void {
+function recordOrigin(origins: Map<object, Origin>, schema: object, callee: ZodFn, node: ts.Node, pf: ParsedFile): void {
   if (origins.has(schema)) return;
-  // The span is computed only for the rare schema that fails to convert.
-  const origin: Origin = { construct, node, pf };
+  // The span and name are computed only for the rare schema that fails to convert.
+  const origin: Origin = { callee, node, pf };
   origins.set(schema, origin);
   // `.transform(f)` is pipe(this, transform(f)): the transform instance zod built inside belongs to this call.
   const def = (schema as Zod4Internals)._zod?.def;
@@ -615,7 +643,7 @@ export function schemaOrigin(origins: Map<object, Origin> | undefined, schema: o
     found = origins.get(s) ?? found;
     s = (s as Zod4Internals)._zod?.parent;
   }
-  return found && { construct: found.construct, span: spanOf(found.node, found.pf) };
+  return found && { construct: constructOf(found.callee), span: spanOf(found.node, found.pf) };
 }
 
 /** Evaluates to a string or throws Unresolvable. */

@@ -5,7 +5,7 @@
  */
 import ts from 'typescript';
 import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '../model';
-import { evaluate, type EvalContext } from './evaluate';
+import { evaluateDetached, type EvalContext } from './evaluate';
 import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
 
 const SK = ts.SyntaxKind;
@@ -249,7 +249,7 @@ function staticValue(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): { v
     if (root && !lookupName(root.text, root, pf)) return undefined;
   }
   try {
-    return { v: evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 }) };
+    return { v: evaluateDetached(node, pf, ctx) };
   } catch {
     return undefined;
   }

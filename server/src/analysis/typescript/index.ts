@@ -9,7 +9,7 @@
 import ts from 'typescript';
 import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas } from '../../contract/typescript';
-import { evaluate, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
@@ -28,7 +28,7 @@ function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext
   const a0 = expr.arguments?.[0];
   if (!a0) return undefined;
   try {
-    const v = evaluate(a0, pf, { ...ctx, unrepresentable: [], depth: 0 });
+    const v = evaluateDetached(a0, pf, ctx);
     if (v && typeof v === 'object' && typeof (v as { name?: unknown }).name === 'string') return (v as { name: string }).name;
   } catch {
     /* a server name we cannot read statically is simply unknown */
@@ -266,7 +266,7 @@ function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries:
       const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
       if (valueNode) {
         try {
-          const v = evaluate(valueNode, lit.pf, { ...ctx, unrepresentable: [], depth: 0 });
+          const v = evaluateDetached(valueNode, lit.pf, ctx);
           value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue);
         } catch {
           value = undefined;

@@ -5,7 +5,7 @@
  */
 import ts from 'typescript';
 import type { ConstraintFact, JsonSchema, JsonValue, ParameterDefinition, Span } from '../model';
-import { evaluate, Unresolvable, ZodFn, ZodNs, type EvalContext } from './evaluate';
+import { evaluateDetached, Unresolvable, ZodFn, ZodNs, type EvalContext } from './evaluate';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile } from './project';
 
 export interface ShapeEntry {
@@ -101,7 +101,7 @@ function isZodNamespace(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): 
   const n = skipOuter(node);
   if (!ts.isIdentifier(n) && !(ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.expression))) return false;
   try {
-    return evaluate(n, pf, { ...ctx, unrepresentable: [], depth: 0 }) instanceof ZodNs;
+    return evaluateDetached(n, pf, ctx) instanceof ZodNs;
   } catch {
     return false;
   }
@@ -109,7 +109,7 @@ function isZodNamespace(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): 
 
 function isZodNamespaceFunction(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): boolean {
   try {
-    const v = evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 });
+    const v = evaluateDetached(node, pf, ctx);
     return v instanceof ZodFn && v.onNamespace;
   } catch {
     return false;
@@ -134,7 +134,7 @@ export interface ChainFacts {
 function staticArg(node: ts.Expression | undefined, pf: ParsedFile, ctx: EvalContext): JsonValue | undefined {
   if (!node) return undefined;
   try {
-    const v = evaluate(node, pf, { ...ctx, unrepresentable: [], depth: 0 });
+    const v = evaluateDetached(node, pf, ctx);
     // What the JSON round trip below returns unchanged.
     if (typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) return v;
     if (v instanceof RegExp) return v.source;
