@@ -259,6 +259,7 @@ export class CatalogView {
         body.replaceChildren(this.problem(m.error ?? '', anyway));
       } else if (m.error) body.replaceChildren(this.problem(`resources/read ${m.uri} failed: ${m.error}`));
       else body.replaceChildren(h('div', { class: 'note' }, 'resources/read ', h('code', {}, m.uri)), readText(m));
+      reveal(body);
       return true;
     }
     const host = this.el.querySelector(`.resource-row[data-uri="${CSS.escape(m.uri)}"] .resource-body`);
@@ -274,6 +275,7 @@ export class CatalogView {
     if (m.error) {
       const anyway = m.violations?.length ? button('Send anyway', () => this.getPrompt(m.name, true), { secondary: true, name: 'get-prompt-anyway', title: "Send the arguments as they are, to test the server's own checks" }) : undefined;
       body.replaceChildren(this.problem(m.violations?.length ? m.error : `prompts/get failed: ${m.error}`, anyway));
+      reveal(body);
       return;
     }
     const actions = { copy: (text: string) => this.actions.copy(text), readResource: (uri: string) => this.actions.readResource(uri) };
@@ -283,11 +285,21 @@ export class CatalogView {
       ...m.messages.map((msg, i) => h('div', { class: 'prompt-message', 'data-role': msg.role, 'data-index': String(i) }, h('span', { class: 'role' }, msg.role), renderContent(msg.content, actions))),
       ...(m.raw ? [h('details', { class: 'raw' }, h('summary', {}, 'Raw prompts/get result'), h('pre', {}, m.raw))] : []),
     );
+    reveal(body);
   }
 
   private problem(message: string, action?: HTMLElement): HTMLElement {
     return h('div', { class: 'catalog-problem error', role: 'alert' }, h('div', { class: 'message' }, message), action ? h('div', { class: 'buttons' }, action) : undefined);
   }
+}
+
+/**
+ * Scrolls an answer (read, messages, problem) into view: it lands under the Read/Get button, which in a real editor is
+ * often at the bottom edge of the panel (the row is centred and then grows with suggestions), so it arrived unseen.
+ * On the next frame: the answer's buttons (web components) have rendered by then and given it its full height.
+ */
+function reveal(body: Element): void {
+  requestAnimationFrame(() => body.scrollIntoView({ block: 'nearest' }));
 }
 
 /** Puts the cursor in the row's first field, once the freshly made text field has rendered its input. */
