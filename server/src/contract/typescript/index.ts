@@ -16,8 +16,6 @@ import type { JsonSchema, JsonValue } from '../../analysis/model';
 /** SDK versions whose tools/list output this module reproduces exactly (see docs/contract-fidelity.md). */
 export const PREDICTED_SDK_RANGE = '1.32.x';
 
-const EMPTY_OBJECT_JSON_SCHEMA = { type: 'object', properties: {} };
-
 export interface TsToolValues {
   name: string | undefined;
   title?: unknown;
@@ -118,14 +116,25 @@ export class ConvertedSchema {
   ) {}
 }
 
-export function convertSchema(v: unknown, io: 'input' | 'output'): { json?: JsonSchema; notObject: boolean } {
-  if (v instanceof ConvertedSchema) return { json: v.json, notObject: v.notObject };
+/**
+ * The published JSON Schema of an inputSchema / outputSchema value. `shared` is set when `json` is a cached
+ * ConvertedSchema's (it belongs to the cache: copy it before handing it out); otherwise `json` is a fresh plain copy.
+ */
+export function convertSchema(v: unknown, io: 'input' | 'output'): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
+  if (v instanceof ConvertedSchema) return { json: v.json, notObject: v.notObject, shared: true };
   const stored = storedSchema(v);
   const obj = stored ? normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) : undefined;
-  if (!obj) return { json: io === 'input' ? { ...EMPTY_OBJECT_JSON_SCHEMA } : undefined, notObject: !!stored };
+  // A fresh object each time (nested ones too): the result is handed out as is.
+  if (!obj) return { json: io === 'input' ? { type: 'object', properties: {} } : undefined, notObject: !!stored };
   const json = toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: io });
   return { json: toJson(json) as JsonSchema, notObject: false };
 }
+
+/**
+ * Stands for a converted schema in the tool object while the rest of it is copied to plain JSON; the schema (plain
+ * JSON already) is put back in its place afterwards instead of being copied a second time.
+ */
+const SCHEMA_SLOT = null;
 
 /**
  * The zod 4 schema instances that make the SDK's conversion of `v` fail (zod: "... cannot be represented in JSON
@@ -168,10 +177,14 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
   if (values.title !== undefined) tool.title = values.title;
   if (values.description !== undefined) tool.description = values.description;
   let inputSchemaNotObject = false;
+  let input: { json?: JsonSchema; shared?: boolean } | undefined;
+  let output: { json?: JsonSchema; shared?: boolean } | undefined;
   if (opts.inputResolved) {
     try {
       const r = convertSchema(values.inputSchema, 'input');
-      tool.inputSchema = r.json;
+      // An undefined json stays as is: the copy below drops the key, as it always did.
+      tool.inputSchema = r.json === undefined ? undefined : SCHEMA_SLOT;
+      input = r;
       inputSchemaNotObject = r.notObject;
     } catch (err) {
       errors.push({ part: 'inputSchema', reason: err instanceof Error ? err.message : String(err) });
@@ -192,10 +205,17 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
   if (opts.outputResolved && values.outputSchema) {
     try {
       const r = convertSchema(values.outputSchema, 'output');
-      if (r.json) tool.outputSchema = r.json;
+      if (r.json) {
+        tool.outputSchema = SCHEMA_SLOT;
+        output = r;
+      }
     } catch (err) {
       errors.push({ part: 'outputSchema', reason: err instanceof Error ? err.message : String(err) });
     }
   }
-  return { contract: toJson(tool) as JsonSchema, inputSchemaNotObject, errors };
+  const contract = toJson(tool) as JsonSchema;
+  // Same keys, same order: each slot is replaced by its schema (a copy of a cached one, never the cache's own).
+  if (input?.json !== undefined) contract.inputSchema = input.shared ? toJson(input.json) : input.json;
+  if (output?.json !== undefined) contract.outputSchema = output.shared ? toJson(output.json) : output.json;
+  return { contract, inputSchemaNotObject, errors };
 }
