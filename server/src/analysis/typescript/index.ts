@@ -183,7 +183,8 @@ interface Part {
   node: ts.Expression;
   pf: ParsedFile;
   ok: boolean;
-  fingerprint?: string;
+  /** `${key}\u0000${fingerprint}`: the schema cache key, built (and hashed by the Map) once for the lookup and the store. */
+  cacheKey?: string;
 }
 
 /** Converted schemas by the text fingerprint of their expression (and its dependencies): see `fingerprint`. */
@@ -200,9 +201,12 @@ function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression
   } catch {
     fp = undefined;
   }
-  const hit = fp !== undefined ? schemaCache.get(`${key}\u0000${fp}`) : undefined;
-  if (hit) return { value: hit, node, pf, ok: true, fingerprint: fp };
-  return { ...evalPart(key, node, pf, ctx, unresolved), fingerprint: fp };
+  const cacheKey = fp !== undefined ? `${key}\u0000${fp}` : undefined;
+  const hit = cacheKey !== undefined ? schemaCache.get(cacheKey) : undefined;
+  if (hit) return { value: hit, node, pf, ok: true, cacheKey };
+  const part = evalPart(key, node, pf, ctx, unresolved);
+  part.cacheKey = cacheKey;
+  return part;
 }
 
 function unresolvedOf(part: string, err: unknown, fallback: Span): Unresolved {
@@ -255,6 +259,12 @@ function keyOf(p: ts.ObjectLiteralElementLike): string | undefined {
 const CONFIG_KEYS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta'] as const;
 type ConfigKey = (typeof CONFIG_KEYS)[number];
 
+/** `JSON.parse(JSON.stringify(v) ?? 'null')`, without serialising the values it returns unchanged (hints are booleans). */
+function jsonRoundTrip(v: unknown): JsonValue {
+  if (typeof v === 'boolean' || typeof v === 'string' || v === null || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) return v as JsonValue;
+  return JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue;
+}
+
 function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries: AnnotationEntry[] } {
   const lit = objectLiteralOf(part.node, part.pf, ctx);
   const entries: AnnotationEntry[] = [];
@@ -267,7 +277,7 @@ function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries:
       if (valueNode) {
         try {
           const v = evaluateDetached(valueNode, lit.pf, ctx);
-          value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue);
+          value = v === undefined ? undefined : jsonRoundTrip(v);
         } catch {
           value = undefined;
         }
@@ -283,7 +293,7 @@ function annotationEntries(part: Part, ctx: EvalContext): { span: Span; entries:
     for (const [key, v] of Object.entries(part.value)) {
       let value: JsonValue | undefined;
       try {
-        value = v === undefined ? undefined : (JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue);
+        value = v === undefined ? undefined : jsonRoundTrip(v);
       } catch {
         value = undefined; // not JSON data (a schema, a cycle): unknown, not guessed
       }
@@ -456,10 +466,10 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     }
   }
   for (const [key, part] of [['inputSchema', input], ['outputSchema', output]] as const) {
-    if (!part?.ok || !part.fingerprint || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
+    if (!part?.ok || !part.cacheKey || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
     if (ctx.unrepresentable.length) continue; // keeps the spans of what JSON Schema cannot carry exact: recompute
     if (schemaCache.size > 5000) schemaCache.clear();
-    schemaCache.set(`${key}\u0000${part.fingerprint}`, new ConvertedSchema(contract[key] as JsonSchema | undefined, key === 'inputSchema' && contractResult.inputSchemaNotObject));
+    schemaCache.set(part.cacheKey, new ConvertedSchema(contract[key] as JsonSchema | undefined, key === 'inputSchema' && contractResult.inputSchemaNotObject));
   }
   const inputJson = contract.inputSchema as JsonSchema | undefined;
   const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
@@ -491,7 +501,13 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     unrepresentable,
   };
   if (title) tool.title = title;
-  if (descLoc) tool.description = { ...descLoc, origin: descriptionOrigin };
+  if (descLoc) {
+    // `{ ...descLoc, origin }` spelled out (same keys, same order): a spread of a small object costs more.
+    tool.description =
+      'unresolved' in descLoc
+        ? { value: descLoc.value, span: descLoc.span, unresolved: descLoc.unresolved, origin: descriptionOrigin }
+        : { value: descLoc.value, span: descLoc.span, origin: descriptionOrigin };
+  }
   if (input) tool.inputSchemaSpan = spanOf(input.node, input.pf);
   if (input?.ok && !contractResult.inputSchemaNotObject) {
     const shape = shapeLiteral(input.node, input.pf, ctx);

@@ -81,6 +81,7 @@ export function registrationKind(call: ts.CallExpression): 'registerTool' | 'too
 }
 
 const SERVER_CLASS = /^(McpServer|Server)$/;
+const FIRST_NODE = ts.SyntaxKind.FirstNode;
 
 /** Sets every node's parent and collects registration calls and server declarations, in document order. */
 function walkFile(pf: ParsedFile): void {
@@ -97,6 +98,8 @@ function walkFile(pf: ParsedFile): void {
         if (ts.isNewExpression(init) && SERVER_CLASS.test(init.expression.getText(sf).replace(/^.*\./, ''))) serverDeclarations.push(d);
       }
     }
+    // Tokens (identifiers, literals, keywords: every kind below FirstNode) have no children: no call to find none.
+    if (node.kind < FIRST_NODE) return;
     const saved = parent;
     parent = node;
     ts.forEachChild(node, visit);
