@@ -71,12 +71,12 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
       if (!language || !rule.languages.includes(language)) continue;
       const out: RuleFinding[] = [];
       try {
-        if (rule.checkTool) for (const tool of tools) for (const f of rule.checkTool(tool, ctx)) out.push(f);
+        if (rule.checkTool) for (const tool of tools) pushAll(out, rule.checkTool(tool, ctx));
         if (rule.checkServer) {
           group.servers ??= groupByServer(tools, facts);
-          for (const server of group.servers) for (const f of rule.checkServer(server.tools, facts, ctx)) out.push(f);
+          for (const server of group.servers) pushAll(out, rule.checkServer(server.tools, facts, ctx));
         }
-        if (rule.checkFile) for (const fact of facts) for (const f of rule.checkFile(fact, tools, ctx)) out.push(f);
+        if (rule.checkFile) for (const fact of facts) pushAll(out, rule.checkFile(fact, tools, ctx));
       } catch (err) {
         const key = `${rule.id}\0${file}\0${err instanceof Error ? err.message : String(err)}`;
         if (!reportedErrors.has(key)) {
@@ -98,6 +98,16 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
     }
   }
   return sortFindings(findings.filter((f) => !isSuppressed(f, ctx)));
+}
+
+/**
+ * `for (const f of found) out.push(f)`. Rules return arrays: indexed, one loop site here instead of a for-of over
+ * fifty rules' results (a call site that sees them all allocates an iterator and a result object per finding).
+ */
+function pushAll(out: RuleFinding[], found: Iterable<RuleFinding>): void {
+  if (Array.isArray(found)) {
+    for (let i = 0; i < found.length; i++) out.push(found[i] as RuleFinding);
+  } else for (const f of found) out.push(f);
 }
 
 /** Tools grouped by the server instance they are registered on; servers declared with no tool get an empty group. */

@@ -40,12 +40,13 @@ export function findSecret(text: string): { what: string; match: string } | unde
   return undefined;
 }
 
-const strings = (v: JsonValue | undefined, out: string[] = []): string[] => {
+/** Every string in `v`, depth first (arrays in order, objects by key order), appended to `out`. */
+function strings(v: JsonValue | undefined, out: string[] = []): string[] {
   if (typeof v === 'string') out.push(v);
-  else if (Array.isArray(v)) v.forEach((x) => strings(x, out));
-  else if (v && typeof v === 'object') Object.values(v).forEach((x) => strings(x, out));
+  else if (Array.isArray(v)) for (let i = 0; i < v.length; i++) strings(v[i], out);
+  else if (v && typeof v === 'object') for (const k of Object.keys(v)) strings(v[k], out);
   return out;
-};
+}
 
 /** Narrows a literal's span to the secret when the source spells it as is. */
 function narrow(ctx: RuleContext, span: Span, match: string): Span {
@@ -54,20 +55,31 @@ function narrow(ctx: RuleContext, span: Span, match: string): Span {
   return i < 0 ? span : { file: span.file, start: span.start + i, end: span.start + i + match.length };
 }
 
+function whereOf(place: { where: string; param?: string }): string {
+  if (place.param === undefined) return place.where;
+  if (place.where === 'schema') return `the schema of \`${place.param}\` (examples, enum, const)`;
+  return `the ${place.where} of \`${place.param}\``;
+}
+
 export const secretInContract: Rule = {
   id: 'secret-in-contract',
   defaultSeverity: 'error',
   languages: ['typescript', 'python'],
   summary: 'An API key or token literal in a description, default or example the model reads.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
-    const places: { where: string; values: string[]; span: Span }[] = [];
+    // `where` is spelled out only for a place that holds a secret (almost none do): a fixed text or a parameter's.
+    const places: { where: string; param?: string; values: string[]; span: Span }[] = [];
     if (tool.description?.value) places.push({ where: 'the tool description', values: [tool.description.value], span: tool.description.span });
     if (tool.title?.value) places.push({ where: 'the title', values: [tool.title.value], span: tool.title.span });
     for (const p of tool.parameters) {
-      if (p.description?.value) places.push({ where: `the description of \`${p.name}\``, values: [p.description.value], span: p.description.span });
-      if (p.defaultValue?.value !== undefined) places.push({ where: `the default of \`${p.name}\``, values: strings(p.defaultValue.value), span: p.defaultValue.span });
+      if (p.description?.value) places.push({ where: 'description', param: p.name, values: [p.description.value], span: p.description.span });
+      if (p.defaultValue?.value !== undefined) places.push({ where: 'default', param: p.name, values: strings(p.defaultValue.value), span: p.defaultValue.span });
       const s = p.schema;
-      if (s) places.push({ where: `the schema of \`${p.name}\` (examples, enum, const)`, values: strings([s.examples ?? null, s.enum ?? null, s.const ?? null, s.example ?? null]), span: p.typeSpan ?? p.span });
+      if (s) {
+        const values: string[] = [];
+        for (const v of [s.examples, s.enum, s.const, s.example]) if (v !== undefined) strings(v, values);
+        places.push({ where: 'schema', param: p.name, values, span: p.typeSpan ?? p.span });
+      }
     }
     const outSchema = tool.contract.outputSchema;
     if (outSchema !== undefined && tool.outputSchemaSpan) places.push({ where: 'the outputSchema', values: strings(outSchema), span: tool.outputSchemaSpan });
@@ -82,7 +94,7 @@ export const secretInContract: Rule = {
           span: narrow(ctx, place.span, found.match),
           tool: tool.name.value ?? null,
           message:
-            `${place.where} contains what looks like ${found.what}. Every client that lists this server's tools receives it, and the model ` +
+            `${whereOf(place)} contains what looks like ${found.what}. Every client that lists this server's tools receives it, and the model ` +
             'reads it on every turn and may repeat it. Revoke that key, remove it from the contract, and read secrets from the environment in the handler.',
           fixes: [],
         });
