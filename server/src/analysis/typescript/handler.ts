@@ -111,26 +111,33 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     required: new Set(Array.isArray(inputJson?.required) ? (inputJson.required as string[]) : []),
   };
   const catchVars = scope.catchVars;
-  const sourcesOf = (node: ts.Node): Set<string> => {
-    const out = new Set<string>();
-    const visit = (n: ts.Node): void => {
-      if (ts.isPropertyAccessExpression(n) && argsObject && ts.isIdentifier(n.expression) && n.expression.text === argsObject) {
-        out.add(n.name.text);
-        return;
-      }
-      if (ts.isIdentifier(n)) {
-        for (const s of taint.get(n.text) ?? []) out.add(s);
-        return;
-      }
-      if (ts.isPropertyAccessExpression(n)) {
-        visit(n.expression);
-        return;
-      }
-      ts.forEachChild(n, visit);
-    };
-    visit(node);
+  // The input properties an expression reads, added to `into` in the order met. One visitor for the whole handler
+  // (not a closure and a Set per expression): it writes to the set of the call in progress.
+  let into = new Set<string>();
+  const visitSources = (n: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(n) && argsObject && ts.isIdentifier(n.expression) && n.expression.text === argsObject) {
+      into.add(n.name.text);
+      return;
+    }
+    if (ts.isIdentifier(n)) {
+      const t = taint.get(n.text);
+      if (t) for (const s of t) into.add(s);
+      return;
+    }
+    if (ts.isPropertyAccessExpression(n)) {
+      visitSources(n.expression);
+      return;
+    }
+    ts.forEachChild(n, visitSources);
+  };
+  const sourcesInto = (node: ts.Node, out: Set<string>): Set<string> => {
+    const saved = into;
+    into = out;
+    visitSources(node);
+    into = saved;
     return out;
   };
+  const sourcesOf = (node: ts.Node): Set<string> => sourcesInto(node, new Set<string>());
 
   const calls: CallFact[] = [];
   const returns: ReturnFact[] = [];
@@ -156,7 +163,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
           if (src.size) {
             const names: string[] = [];
             bindingNames(d.name, names);
-            for (const name of names) taint.set(name, new Set([...(taint.get(name) ?? []), ...src]));
+            for (const name of names) taint.set(name, union(taint.get(name), src));
           }
         }
         break;
@@ -165,7 +172,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
         const b = n as ts.BinaryExpression;
         if (b.operatorToken.kind === SK.EqualsToken && ts.isIdentifier(b.left)) {
           const src = sourcesOf(b.right);
-          if (src.size) taint.set(b.left.text, new Set([...(taint.get(b.left.text) ?? []), ...src]));
+          if (src.size) taint.set(b.left.text, union(taint.get(b.left.text), src));
         }
         break;
       }
@@ -199,7 +206,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     const params = new Set<string>();
     let shell = false;
     for (const a of n.arguments) {
-      for (const s of sourcesOf(a)) params.add(s);
+      sourcesInto(a, params);
       const obj = skipOuter(a);
       if (ts.isObjectLiteralExpression(obj)) {
         for (const p of obj.properties) {
@@ -229,6 +236,13 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     raises,
     hasPathContainmentCheck: hasResolve && hasWithinTest,
   };
+}
+
+/** `new Set([...a, ...b])`: a new set (a's members first), without the two intermediate arrays. */
+function union(a: Set<string> | undefined, b: Set<string>): Set<string> {
+  const out = new Set(a);
+  for (const s of b) out.add(s);
+  return out;
 }
 
 /** The identifier a call chain starts from: `JSON` in `JSON.stringify(x)`, `a` in `a.b.c()`. */

@@ -201,69 +201,69 @@ export function chainFacts(expr0: ts.Expression, pf0: ParsedFile, ctx: EvalConte
   let description: ChainFacts['description'];
   let defaultSpan: Span | undefined;
   // innermost first: the order zod applies them
-  for (const c of calls.reverse()) {
+  // (No closures per call here: `v()` and `push()` below are inlined, one allocation less each per chain call.)
+  for (let ci = calls.length - 1; ci >= 0; ci--) {
+    const c = calls[ci];
     const span = methodSpan(c.call, c.pf);
     const a0 = c.call.arguments[0];
-    const v = () => staticArg(a0, c.pf, ctx);
-    const push = (keyword: string, value: JsonValue | undefined) => constraints.push({ keyword, value, span });
     switch (c.name) {
       case 'array':
         kind = 'array';
         break;
       case 'min':
       case 'gte':
-        push(kind === 'string' ? 'minLength' : kind === 'array' ? 'minItems' : 'minimum', v());
+        constraints.push(cf(kind === 'string' ? 'minLength' : kind === 'array' ? 'minItems' : 'minimum', staticArg(a0, c.pf, ctx), span));
         break;
       case 'max':
       case 'lte':
-        push(kind === 'string' ? 'maxLength' : kind === 'array' ? 'maxItems' : 'maximum', v());
+        constraints.push(cf(kind === 'string' ? 'maxLength' : kind === 'array' ? 'maxItems' : 'maximum', staticArg(a0, c.pf, ctx), span));
         break;
       case 'length':
-        push(kind === 'array' ? 'minItems' : 'minLength', v());
-        push(kind === 'array' ? 'maxItems' : 'maxLength', v());
+        constraints.push(cf(kind === 'array' ? 'minItems' : 'minLength', staticArg(a0, c.pf, ctx), span));
+        constraints.push(cf(kind === 'array' ? 'maxItems' : 'maxLength', staticArg(a0, c.pf, ctx), span));
         break;
       case 'nonempty':
-        push(kind === 'array' ? 'minItems' : 'minLength', 1);
+        constraints.push(cf(kind === 'array' ? 'minItems' : 'minLength', 1, span));
         break;
       case 'gt':
-        push('exclusiveMinimum', v());
+        constraints.push(cf('exclusiveMinimum', staticArg(a0, c.pf, ctx), span));
         break;
       case 'lt':
-        push('exclusiveMaximum', v());
+        constraints.push(cf('exclusiveMaximum', staticArg(a0, c.pf, ctx), span));
         break;
       case 'positive':
-        push('exclusiveMinimum', 0);
+        constraints.push(cf('exclusiveMinimum', 0, span));
         break;
       case 'negative':
-        push('exclusiveMaximum', 0);
+        constraints.push(cf('exclusiveMaximum', 0, span));
         break;
       case 'nonnegative':
-        push('minimum', 0);
+        constraints.push(cf('minimum', 0, span));
         break;
       case 'nonpositive':
-        push('maximum', 0);
+        constraints.push(cf('maximum', 0, span));
         break;
       case 'int':
-        push('type', 'integer');
+        constraints.push(cf('type', 'integer', span));
         break;
       case 'multipleOf':
       case 'step':
-        push('multipleOf', v());
+        constraints.push(cf('multipleOf', staticArg(a0, c.pf, ctx), span));
         break;
       case 'regex':
       case 'startsWith':
       case 'endsWith':
       case 'includes':
-        push('pattern', v());
+        constraints.push(cf('pattern', staticArg(a0, c.pf, ctx), span));
         break;
       case 'describe':
-        push('description', v());
+        constraints.push(cf('description', staticArg(a0, c.pf, ctx), span));
         description = { span: argSpan(c.call, c.pf) ?? span, origin: 'describe' };
         break;
       case 'meta': {
-        const m = v();
+        const m = staticArg(a0, c.pf, ctx);
         if (m && typeof m === 'object' && !Array.isArray(m)) {
-          for (const [k, val] of Object.entries(m)) push(k, val);
+          for (const [k, val] of Object.entries(m)) constraints.push(cf(k, val, span));
           if ('description' in m) description = { span: argSpan(c.call, c.pf) ?? span, origin: 'meta' };
         }
         break;
@@ -271,14 +271,18 @@ export function chainFacts(expr0: ts.Expression, pf0: ParsedFile, ctx: EvalConte
       case 'default':
       case 'prefault':
       case 'catch':
-        push('default', v());
+        constraints.push(cf('default', staticArg(a0, c.pf, ctx), span));
         defaultSpan = argSpan(c.call, c.pf) ?? span;
         break;
       default:
-        if (FORMAT_METHODS[c.name] && kind === 'string') push('format', FORMAT_METHODS[c.name]);
+        if (FORMAT_METHODS[c.name] && kind === 'string') constraints.push(cf('format', FORMAT_METHODS[c.name], span));
     }
   }
   return { kind, constraints, description, defaultSpan };
+}
+
+function cf(keyword: string, value: JsonValue | undefined, span: Span): ConstraintFact {
+  return { keyword, value, span };
 }
 
 /** `.max(100)`: from the method name to the closing parenthesis. */
