@@ -33,12 +33,15 @@ export const descriptionHiddenInstructions: Rule = {
   languages: ['typescript', 'python'],
   summary: 'Zero-width / bidi characters or injection phrasing in any text the model reads.',
   checkTool(tool, ctx) {
-    const texts: { what: string; value: string | undefined; span: Span }[] = [];
-    if (tool.description) texts.push({ what: `the description of ${toolLabel(tool)}`, value: tool.description.value, span: tool.description.span });
-    if (tool.title) texts.push({ what: `the title of ${toolLabel(tool)}`, value: tool.title.value, span: tool.title.span });
+    // What each text is, spelled out only for a finding (almost no text has one).
+    const texts: { what: 'description' | 'title' | 'parameter'; param?: string; value: string | undefined; span: Span }[] = [];
+    if (tool.description) texts.push({ what: 'description', value: tool.description.value, span: tool.description.span });
+    if (tool.title) texts.push({ what: 'title', value: tool.title.value, span: tool.title.span });
     for (const p of tool.parameters) {
-      if (p.description) texts.push({ what: `the description of parameter "${p.name}"`, value: p.description.value, span: p.description.span });
+      if (p.description) texts.push({ what: 'parameter', param: p.name, value: p.description.value, span: p.description.span });
     }
+    const whatOf = (t: (typeof texts)[number]): string =>
+      t.what === 'parameter' ? `the description of parameter "${t.param}"` : `the ${t.what} of ${toolLabel(tool)}`;
     const out: RuleFinding[] = [];
     for (const t of texts) {
       if (t.value === undefined) continue;
@@ -51,7 +54,7 @@ export const descriptionHiddenInstructions: Rule = {
           toolFinding(
             tool,
             first,
-            `${capitalize(t.what)} contains ${hidden.length} invisible character${hidden.length > 1 ? 's' : ''} (${names}): ` +
+            `${capitalize(whatOf(t))} contains ${hidden.length} invisible character${hidden.length > 1 ? 's' : ''} (${names}): ` +
               'a reviewer cannot see them but the model reads them — the usual way to smuggle instructions or to make text ' +
               'read differently than it looks. Remove them.',
             edits.length ? [{ title: 'Remove invisible characters', edits, safe: true }] : [],
@@ -65,7 +68,7 @@ export const descriptionHiddenInstructions: Rule = {
           toolFinding(
             tool,
             t.span,
-            `${capitalize(t.what)} reads like a prompt injection: it ${what}. Text the model reads as part of the tool contract ` +
+            `${capitalize(whatOf(t))} reads like a prompt injection: it ${what}. Text the model reads as part of the tool contract ` +
               'must describe the tool, not instruct the model — clients flag such tools and users lose trust. Describe what ' +
               'the tool does and let the host decide what the model may do.',
           ),
