@@ -295,6 +295,12 @@ function argSpan(call: ts.CallExpression, pf: ParsedFile): Span | undefined {
   return call.arguments[0] ? spanOf(call.arguments[0], pf) : undefined;
 }
 
+/** A key other than description/default/title (what `Object.keys(schema).filter(...).length > 0` said, stopping at the first). */
+function hasTypingKey(schema: JsonSchema): boolean {
+  for (const k of Object.keys(schema)) if (k !== 'description' && k !== 'default' && k !== 'title') return true;
+  return false;
+}
+
 /** One ParameterDefinition per published property, located in source where the shape is written statically. */
 export function parametersOf(inputExpr: ts.Expression | undefined, pf: ParsedFile, ctx: EvalContext, inputJson: JsonSchema | undefined, fallback: Span): ParameterDefinition[] {
   const entries = inputExpr ? shapeEntries(inputExpr, pf, ctx) ?? [] : [];
@@ -316,7 +322,7 @@ export function parametersOf(inputExpr: ts.Expression | undefined, pf: ParsedFil
       schema,
       required: props ? required.has(name) : false,
       constraints: facts?.constraints ?? [],
-      untyped: facts?.kind === 'any' || (schema !== undefined && Object.keys(schema).filter((k) => k !== 'description' && k !== 'default' && k !== 'title').length === 0),
+      untyped: facts?.kind === 'any' || (schema !== undefined && !hasTypingKey(schema)),
     };
     const desc = schema?.description;
     if (typeof desc === 'string') {
