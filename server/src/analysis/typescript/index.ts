@@ -183,6 +183,8 @@ interface Part {
   node: ts.Expression;
   pf: ParsedFile;
   ok: boolean;
+  /** The value is this key of what `node` evaluates to (a config spread, or a whole config written elsewhere). */
+  pick?: string;
   /** `${key}\u0000${fingerprint}`: the schema cache key, built (and hashed by the Map) once for the lookup and the store. */
   cacheKey?: string;
 }
@@ -207,6 +209,24 @@ function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression
   const part = evalPart(key, node, pf, ctx, unresolved);
   part.cacheKey = cacheKey;
   return part;
+}
+
+/**
+ * The value of a schema part built again, recording where each zod 4 schema instance is written (`schemaOrigin`).
+ * Only for a schema the SDK cannot convert (rare): the first evaluation records nothing, which spares a Map entry per
+ * zod call. Evaluation is deterministic, so the rebuilt schema has the same structure; consts are evaluated again
+ * (a fresh const cache) so that every instance it contains was built, and located, by this evaluation.
+ */
+function withOrigins(part: Part, ctx: EvalContext): { value: unknown; origins: NonNullable<EvalContext['origins']> | undefined } {
+  const origins: NonNullable<EvalContext['origins']> = new Map();
+  try {
+    const whole = evaluate(part.node, part.pf, { ...ctx, unrepresentable: [], depth: 0, consts: new Map(), origins });
+    const value = part.pick === undefined ? whole : isPlainObject(whole) ? whole[part.pick] : undefined;
+    return { value, origins };
+  } catch {
+    // Cannot happen for a part that evaluated once; should it, the constructs are listed without their sites.
+    return { value: part.value, origins: undefined };
+  }
 }
 
 function unresolvedOf(part: string, err: unknown, fallback: Span): Unresolved {
@@ -368,7 +388,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
         if (ts.isSpreadAssignment(p)) {
           const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
           if (spread.ok && isPlainObject(spread.value)) {
-            for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: p.expression, pf: lit.pf, ok: true };
+            for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: p.expression, pf: lit.pf, ok: true, pick: k };
           }
           continue;
         }
@@ -384,7 +404,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     } else {
       const whole = evalPart('config', config, pf, ctx, unresolved);
       if (whole.ok && isPlainObject(whole.value)) {
-        for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: config, pf, ok: true };
+        for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: config, pf, ok: true, pick: k };
       } else if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
     }
   } else {
@@ -458,8 +478,9 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   for (const e of contractResult.errors) {
     const part = parts[e.part];
     if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
-    for (const schema of unrepresentableSchemas(part.value, e.part === 'inputSchema' ? 'input' : 'output')) {
-      const origin = schemaOrigin(ctx.origins, schema);
+    const located = withOrigins(part, ctx);
+    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output')) {
+      const origin = schemaOrigin(located.origins, schema);
       const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
       const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
       if (!unrepresentable.some((x) => x.span.start === u.span.start && x.span.end === u.span.end && x.span.file === u.span.file)) unrepresentable.push(u);
@@ -538,7 +559,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const pf = parseFile(file, text);
   const project = new Project(host);
   const versions = workspaceVersions(host, file);
-  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), origins: new Map() };
+  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map() };
   const sites: Site[] = [];
   collectSites(pf, ctx, (s) => sites.push(s));
   const tools: ToolDefinition[] = [];
