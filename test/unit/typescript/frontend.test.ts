@@ -308,3 +308,19 @@ test('workspace versions: the SDK version is read from the workspace, zod 3 fold
   const z4 = analyze({ 'main.ts': HEAD + `server.registerTool("x", { inputSchema: { a: z.string() } }, async () => ({ content: [] }));` });
   assert.equal((z4.result.tools[0].contract.inputSchema as { additionalProperties?: unknown }).additionalProperties, undefined);
 });
+
+test('a contract changed by whoever reads it does not leak into the next analysis (the schema cache keeps its own copy)', () => {
+  const text = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const server = new McpServer({ name: "b", version: "1" });
+server.registerTool("t", { inputSchema: { q: z.string().describe("Q") } }, async () => ({ content: [] }));
+`;
+  const host: FileHost = { readFile: () => undefined, fileExists: () => false };
+  const file = path.join(ROOT, '__cache_copy__.ts');
+  const first = analyzeTypeScript(file, text, host);
+  const props = (first.tools[0].contract.inputSchema as { properties: Record<string, { description?: string }> }).properties;
+  props.q.description = 'changed by a reader';
+  // Another text, same schema expression: the converted schema comes from the cache.
+  const second = analyzeTypeScript(file, text + '\n// edited\n', host);
+  assert.equal((second.tools[0].contract.inputSchema as { properties: Record<string, { description?: string }> }).properties.q.description, 'Q');
+});

@@ -110,10 +110,14 @@ export function isObjectSchema(v: unknown): boolean {
 
 /** A schema already converted (reused from an earlier analysis of the same text). */
 export class ConvertedSchema {
+  readonly json: JsonSchema | undefined;
+  /** Keeps its own copy: the JSON of the analysis that converted it is handed out and may be changed by its reader. */
   constructor(
-    readonly json: JsonSchema | undefined,
+    json: JsonSchema | undefined,
     readonly notObject: boolean,
-  ) {}
+  ) {
+    this.json = json === undefined ? undefined : (toJson(json) as JsonSchema);
+  }
 }
 
 /**
