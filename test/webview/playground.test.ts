@@ -112,6 +112,26 @@ describe('forms over real zod output (TypeScript SDK)', () => {
     assert.deepEqual(msg.args, { name: 'Bo', count: 1, color: 'red', verbose: false, units: 'metric' });
   });
 
+  test('a Servers-tree click on the tool already shown keeps what was typed; a new call clears the last result', async () => {
+    const { wp, page } = await playground(session);
+    await selectTool(page, 'make_profile');
+    await fill(page, '/name', 'Bo');
+    // The click that opened the panel on this tool can arrive after the first keystrokes.
+    await wp.send({ type: 'select', tool: 'make_profile' });
+    assert.equal(await control(page, '/name').locator('vscode-textfield input').inputValue(), 'Bo');
+    await fill(page, '/count', '1');
+    await chooseIn(page, '/color', 'red');
+    await call(wp);
+    assert.equal(await outcome(page), 'ok');
+    // The next call's answer is never confused with this one: the old result goes when the call is sent.
+    await fill(page, '/count', '2.5');
+    const since = wp.posted.length;
+    await page.locator('vscode-button[data-action="call"]').click();
+    await page.locator('.notice').filter({ hasText: 'do not match the inputSchema' }).waitFor();
+    assert.equal(wp.posted.slice(since).filter((m) => m.type === 'call').length, 1);
+    assert.equal(await page.locator('.result-host .result').count(), 0, 'the previous result is gone');
+  });
+
   test('validation: messages at each field, integers refuse decimals, "Send anyway" reaches the server', async () => {
     const { wp, page } = await playground(session);
     await selectTool(page, 'make_profile');

@@ -256,6 +256,8 @@ function send(tool: string, args: JsonObject, force: boolean, dryRun: boolean): 
   const callId = `c${Date.now().toString(36)}-${++callSeq}`;
   state.pending = { args, dryRun, tool };
   state.running = { callId, tool };
+  // The previous result is not this call's: it goes, so nothing on screen is mistaken for the new answer.
+  resultHost.replaceChildren();
   progressEl.textContent = 'Calling…';
   updateActions();
   post({ type: 'call', callId, tool, args, force, dryRun });
@@ -355,6 +357,9 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     }
     case 'select':
+      // A click in the Servers tree on the tool already shown keeps what was typed (the click that opened the panel
+      // can arrive after the first keystrokes); another tool starts from a fresh form.
+      if (m.tool === state.selected && state.form) break;
       if (persisted.drafts) delete persisted.drafts[m.tool];
       selectTool(m.tool);
       break;
