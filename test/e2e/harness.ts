@@ -17,7 +17,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after } from 'node:test';
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core';
+import { chromium, type Browser, type FrameLocator, type Locator, type Page } from 'playwright-core';
 // The .mjs helpers are shared with the demo script; tsx loads them directly.
 import { ensureCodeServer } from '../../scripts/ensure-code-server.mjs';
 import { launchOptions } from '../../scripts/ensure-chromium.mjs';
@@ -383,4 +383,14 @@ export function lineOf(text: string, needle: string): number {
   const i = text.split('\n').findIndex((l) => l.includes(needle));
   if (i < 0) throw new Error(`${JSON.stringify(needle)} not found`);
   return i + 1;
+}
+
+/** Expands a collapsed tree row through its twistie, until the tree says it is expanded. */
+export async function expandTreeRow(row: Locator): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await row.getAttribute('aria-expanded')) !== 'true') {
+    if (Date.now() > deadline) throw new Error(`could not expand "${await row.innerText()}"`);
+    await row.locator('.monaco-tl-twistie').click();
+    await new Promise((r) => setTimeout(r, 300));
+  }
 }

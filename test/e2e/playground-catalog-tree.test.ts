@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { startWorkbench, root, type Workbench, activeWebviewFrame, until } from './harness';
+import { startWorkbench, root, type Workbench, activeWebviewFrame, until, expandTreeRow } from './harness';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-e2e-catalog-tree-'));
 const wire = path.join(workspace, 'requests.ndjson');
@@ -76,15 +76,6 @@ async function inView(el: Locator): Promise<boolean> {
   });
 }
 
-/** Expands a collapsed tree row through its twistie, until the tree says it is expanded. */
-async function expand(row: Locator): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while ((await row.getAttribute('aria-expanded')) !== 'true') {
-    if (Date.now() > deadline) throw new Error(`could not expand "${await row.innerText()}"`);
-    await row.locator('.monaco-tl-twistie').click();
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 test('tree: a resource template is read from its variables form; a prompt is got from its arguments form, a missing one named', { timeout: 240_000 }, async () => {
   try {
@@ -117,7 +108,7 @@ test('tree: a resource template is read from its variables form; a prompt is got
     assert.match(await prompts.innerText(), /Prompts\s*3/);
 
     // --- A resource template: its variables form, the URI it expands to, the read.
-    await expand(templates);
+    await expandTreeRow(templates);
     const note = row('Note by folder and name');
     await note.waitFor({ timeout: 15_000 });
     assert.match(await note.innerText(), /notes:\/\/\{folder\}\/\{name\} · text\/plain/);
@@ -144,7 +135,7 @@ test('tree: a resource template is read from its variables form; a prompt is got
 
     // --- A prompt with arguments: opened on its form, nothing got yet.
     await unhover();
-    await expand(prompts);
+    await expandTreeRow(prompts);
     const review = row('Review code');
     await review.waitFor({ timeout: 15_000 });
     assert.match(await review.innerText(), /review_code \(language\*, focus\)/);

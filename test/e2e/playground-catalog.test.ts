@@ -9,8 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FrameLocator, Locator } from 'playwright-core';
-import { startWorkbench, root, type Workbench, activeWebviewFrame } from './harness';
+import { startWorkbench, root, type Workbench, activeWebviewFrame, expandTreeRow } from './harness';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-e2e-catalog-'));
 fs.mkdirSync(path.join(workspace, '.vscode'));
@@ -35,15 +34,6 @@ after(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-/** Expands a collapsed tree row through its twistie, until the tree says it is expanded. */
-async function expand(row: Locator): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while ((await row.getAttribute('aria-expanded')) !== 'true') {
-    if (Date.now() > deadline) throw new Error(`could not expand "${await row.innerText()}"`);
-    await row.locator('.monaco-tl-twistie').click();
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 const playgroundFrame = activeWebviewFrame;
 
@@ -79,7 +69,7 @@ test('a running server lists its resources and prompts in the tree; a click read
 
     // Expand Resources; a click on the resource opens the playground and reads it.
     assert.equal(await resources.getAttribute('aria-expanded'), 'false', 'groups start collapsed');
-    await expand(resources);
+    await expandTreeRow(resources);
     const readme = row('Readme');
     await readme.waitFor({ timeout: 15_000 });
     assert.match(await readme.innerText(), /Readme\s*fixture:\/\/notes\/readme · text\/plain/);
@@ -90,7 +80,7 @@ test('a running server lists its resources and prompts in the tree; a click read
 
     // The prompt: the playground shows it, ready for its argument.
     await page.mouse.move(900, 700);
-    await expand(prompts);
+    await expandTreeRow(prompts);
     const review = row('Review code');
     await review.waitFor({ timeout: 15_000 });
     assert.match(await review.innerText(), /Review code\s*review_code \(language\*\)/);

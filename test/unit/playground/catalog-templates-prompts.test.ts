@@ -8,9 +8,8 @@ import { McpSession } from '../../../client/src/servers/session';
 import type { ServerConfig } from '../../../client/src/servers/discovery';
 import { groupChildren, groupText, serverChildren, templateText } from '../../../client/src/servers/treeModel';
 import { expandTemplate, templateVariables } from '../../../client/src/servers/templates';
-import { PlaygroundController } from '../../../client/src/playground/controller';
-import { promptArgumentsSchema, templateVariablesSchema, type HostToWebview } from '../../../common/playground-messages';
-import { nodeServer, pyServer, root, tsServer } from './helpers';
+import { promptArgumentsSchema, templateVariablesSchema } from '../../../common/playground-messages';
+import { nodeServer, playgroundOn, pyServer, root, tsServer } from './helpers';
 
 const sessions: McpSession[] = [];
 after(() => Promise.all(sessions.map((s) => s.stop())));
@@ -34,17 +33,7 @@ async function settled(s: McpSession, done: (s: McpSession) => boolean): Promise
 }
 
 function controllerFor(session: McpSession) {
-  const posted: HostToWebview[] = [];
-  const store = new Map<string, unknown>();
-  const c = new PlaygroundController('catalog', 'catalog', session, {
-    post: (m) => posted.push(m),
-    copy: async () => undefined,
-    readClipboard: async () => '',
-    memento: { get: <T>(k: string) => store.get(k) as T | undefined, update: async (k: string, v: unknown) => void store.set(k, v) },
-    timeoutMs: () => 20_000,
-    start: async () => undefined,
-  });
-  return { c, posted };
+  return playgroundOn(session, 'catalog', 'catalog');
 }
 
 describe('a server with resource templates and prompts with arguments', () => {

@@ -3,9 +3,8 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpSession } from '../../../client/src/servers/session';
-import { PlaygroundController, TEXT_LIMIT } from '../../../client/src/playground/controller';
-import type { HostToWebview } from '../../../common/playground-messages';
-import { nodeServer, tsServer } from './helpers';
+import { TEXT_LIMIT } from '../../../client/src/playground/controller';
+import { nodeServer, playgroundOn, tsServer } from './helpers';
 
 const sessions: McpSession[] = [];
 after(() => Promise.all(sessions.map((s) => s.stop())));
@@ -14,17 +13,7 @@ async function controllerFor(spec: ConstructorParameters<typeof McpSession>[0]) 
   const session = new McpSession(spec);
   sessions.push(session);
   await session.start();
-  const posted: HostToWebview[] = [];
-  const store = new Map<string, unknown>();
-  const c = new PlaygroundController('id', 'name', session, {
-    post: (m) => posted.push(m),
-    copy: async () => undefined,
-    readClipboard: async () => '',
-    memento: { get: <T>(k: string) => store.get(k) as T | undefined, update: async (k: string, v: unknown) => void store.set(k, v) },
-    timeoutMs: () => 20_000,
-    start: async () => undefined,
-  });
-  return { c, posted, session, store };
+  return { ...playgroundOn(session), session };
 }
 
 test('a 20 MB result reaches the webview cut to a readable size, with its real size; the session stays usable', async () => {
