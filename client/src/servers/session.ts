@@ -106,6 +106,13 @@ interface ProgressSink {
 
 const DEFAULTS = { initializeTimeoutMs: 15_000, maxMessageBytes: 256 * 1024 * 1024, stderrTailLines: 40 };
 
+/** Why a catalog list failed, by list (masked like the log). */
+export interface CatalogErrors {
+  resources?: string;
+  templates?: string;
+  prompts?: string;
+}
+
 export class McpSession extends EventEmitter<SessionEvents> {
   status: SessionStatus = 'stopped';
   /** Why the session is crashed/failed, in words. */
@@ -121,7 +128,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   resourceTemplates: ResourceTemplate[] = [];
   prompts: Prompt[] = [];
   /** Why the last resources/list, resources/templates/list or prompts/list failed, if it did. */
-  catalogErrors: { resources?: string; templates?: string; prompts?: string } = {};
+  catalogErrors: CatalogErrors = {};
   readonly stderrTail: string[] = [];
   pid: number | undefined;
   exitCode: number | null | undefined;
@@ -392,31 +399,57 @@ export class McpSession extends EventEmitter<SessionEvents> {
     return tools;
   }
 
-  async listResources(): Promise<Resource[]> {
-    const client = this.requireClient();
-    if (!this.capabilities?.resources) return [];
+  /**
+   * Every page of one catalog list (resources, templates, prompts), kept on the session with its error. An answer from
+   * a session that was restarted meanwhile is stale: what the new one lists is kept instead.
+   */
+  private async listCatalog<T>(
+    key: keyof CatalogErrors,
+    client: Client,
+    page: (params: { cursor: string } | undefined) => Promise<{ items: T[]; nextCursor?: string }>,
+    keep: (items: T[]) => void,
+    /** An error that means "nothing to list" rather than a failure. */
+    meansEmpty?: (err: unknown, listed: T[]) => boolean,
+  ): Promise<T[]> {
     try {
-      const resources: Resource[] = [];
+      const items: T[] = [];
       let cursor: string | undefined;
-      do {
-        const page = await client.listResources(cursor ? { cursor } : undefined);
-        resources.push(...page.resources);
-        cursor = page.nextCursor;
-      } while (cursor);
-      // An answer from a session that was restarted meanwhile is stale: keep what the new one lists.
+      try {
+        do {
+          const p = await page(cursor ? { cursor } : undefined);
+          items.push(...p.items);
+          cursor = p.nextCursor;
+        } while (cursor);
+      } catch (err) {
+        if (!meansEmpty?.(err, items)) throw err;
+      }
       if (this.client === client) {
-        this.resources = resources;
-        delete this.catalogErrors.resources;
+        keep(items);
+        delete this.catalogErrors[key];
         this.emit('catalogChanged');
       }
-      return resources;
+      return items;
     } catch (err) {
       if (this.client === client) {
-        this.catalogErrors.resources = this.mask((err as Error)?.message ?? String(err));
+        this.catalogErrors[key] = this.mask((err as Error)?.message ?? String(err));
         this.emit('catalogChanged');
       }
       throw err;
     }
+  }
+
+  async listResources(): Promise<Resource[]> {
+    const client = this.requireClient();
+    if (!this.capabilities?.resources) return [];
+    return this.listCatalog(
+      'resources',
+      client,
+      async (params) => {
+        const r = await client.listResources(params);
+        return { items: r.resources, nextCursor: r.nextCursor };
+      },
+      (items) => (this.resources = items),
+    );
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
@@ -430,58 +463,30 @@ export class McpSession extends EventEmitter<SessionEvents> {
   async listResourceTemplates(): Promise<ResourceTemplate[]> {
     const client = this.requireClient();
     if (!this.capabilities?.resources) return [];
-    try {
-      const templates: ResourceTemplate[] = [];
-      let cursor: string | undefined;
-      try {
-        do {
-          const page = await client.listResourceTemplates(cursor ? { cursor } : undefined);
-          templates.push(...page.resourceTemplates);
-          cursor = page.nextCursor;
-        } while (cursor);
-      } catch (err) {
-        if (!(err instanceof McpError && err.code === ErrorCode.MethodNotFound && templates.length === 0)) throw err;
-      }
-      if (this.client === client) {
-        this.resourceTemplates = templates;
-        delete this.catalogErrors.templates;
-        this.emit('catalogChanged');
-      }
-      return templates;
-    } catch (err) {
-      if (this.client === client) {
-        this.catalogErrors.templates = this.mask((err as Error)?.message ?? String(err));
-        this.emit('catalogChanged');
-      }
-      throw err;
-    }
+    return this.listCatalog(
+      'templates',
+      client,
+      async (params) => {
+        const r = await client.listResourceTemplates(params);
+        return { items: r.resourceTemplates, nextCursor: r.nextCursor };
+      },
+      (items) => (this.resourceTemplates = items),
+      (err, listed) => err instanceof McpError && err.code === ErrorCode.MethodNotFound && listed.length === 0,
+    );
   }
 
   async listPrompts(): Promise<Prompt[]> {
     const client = this.requireClient();
     if (!this.capabilities?.prompts) return [];
-    try {
-      const prompts: Prompt[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listPrompts(cursor ? { cursor } : undefined);
-        prompts.push(...page.prompts);
-        cursor = page.nextCursor;
-      } while (cursor);
-      // An answer from a session that was restarted meanwhile is stale: keep what the new one lists.
-      if (this.client === client) {
-        this.prompts = prompts;
-        delete this.catalogErrors.prompts;
-        this.emit('catalogChanged');
-      }
-      return prompts;
-    } catch (err) {
-      if (this.client === client) {
-        this.catalogErrors.prompts = this.mask((err as Error)?.message ?? String(err));
-        this.emit('catalogChanged');
-      }
-      throw err;
-    }
+    return this.listCatalog(
+      'prompts',
+      client,
+      async (params) => {
+        const r = await client.listPrompts(params);
+        return { items: r.prompts, nextCursor: r.nextCursor };
+      },
+      (items) => (this.prompts = items),
+    );
   }
 
   /** completion/complete: suggestions for one argument of a prompt or variable of a resource template. */
