@@ -394,3 +394,25 @@ export async function expandTreeRow(row: Locator): Promise<void> {
     await new Promise((r) => setTimeout(r, 300));
   }
 }
+
+/** Opens the MCP Toolsmith container's Servers view: its sidebar and a finder for its rows by label. */
+export async function openServersView(w: Workbench) {
+  const sidebar = await w.openViewContainer('MCP Toolsmith');
+  await w.waitForView('Servers');
+  return { sidebar, row: (label: string | RegExp) => sidebar.locator('.monaco-list-row', { hasText: label }).first() };
+}
+
+/**
+ * A step runner for a test file: when a step fails, a screenshot `<prefix>-<name>` keeps what the workbench showed.
+ * `current` reads the file's workbench at the moment of failure (tests start and stop their own).
+ */
+export function screenshotOnFailure(current: () => Workbench | undefined, prefix: string) {
+  return async <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      await current()?.screenshot(`${prefix}-${name}`).catch(() => undefined);
+      throw err;
+    }
+  };
+}

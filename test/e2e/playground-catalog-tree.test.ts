@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Locator } from 'playwright-core';
-import { startWorkbench, root, type Workbench, activeWebviewFrame, until, expandTreeRow } from './harness';
+import { startWorkbench, root, type Workbench, activeWebviewFrame, until, expandTreeRow, openServersView } from './harness';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-e2e-catalog-tree-'));
 const wire = path.join(workspace, 'requests.ndjson');
@@ -84,9 +84,7 @@ test('tree: a resource template is read from its variables form; a prompt is got
     await wb.waitForLog(/Toolsmith activated in (\d+) ms/, 120_000);
     const started = Date.now();
     const { page } = wb;
-    const sidebar = await wb.openViewContainer('MCP Toolsmith');
-    await wb.waitForView('Servers');
-    const row = (label: string | RegExp) => sidebar.locator('.monaco-list-row', { hasText: label }).first();
+    const { sidebar, row } = await openServersView(wb);
     // Moves the pointer off the tree and closes its hover, which would cover the rows below.
     const unhover = async () => {
       await page.mouse.move(900, 700);

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startWorkbench, root, type Workbench, activeWebviewFrame, expandTreeRow } from './harness';
+import { startWorkbench, root, type Workbench, activeWebviewFrame, expandTreeRow, openServersView } from './harness';
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-e2e-catalog-'));
 fs.mkdirSync(path.join(workspace, '.vscode'));
@@ -44,9 +44,7 @@ test('a running server lists its resources and prompts in the tree; a click read
     await wb.waitForLog(/Toolsmith activated in (\d+) ms/, 120_000);
     const started = Date.now();
     const { page } = wb;
-    const sidebar = await wb.openViewContainer('MCP Toolsmith');
-    await wb.waitForView('Servers');
-    const row = (label: string | RegExp) => sidebar.locator('.monaco-list-row', { hasText: label }).first();
+    const { sidebar, row } = await openServersView(wb);
     await row('fixture').waitFor({ state: 'visible', timeout: 60_000 });
     // Stopped: no groups.
     assert.equal(await sidebar.locator('.monaco-list-row', { hasText: /^Resources/ }).count(), 0);

@@ -9,7 +9,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FrameLocator, Locator, Page } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, until, editsExample, lineOf } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, until, editsExample, lineOf, screenshotOnFailure } from './harness';
 
 // The tests edit the example server: put back once they are done, whatever happened.
 const { file: serverFile, original, restore } = editsExample();
@@ -21,14 +21,7 @@ after(async () => {
 
 const playgroundFrame = activeWebviewFrame;
 
-async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    await wb?.screenshot(`playground-failed-${name}`).catch(() => undefined);
-    throw err;
-  }
-}
+const step = screenshotOnFailure(() => wb, 'playground-failed');
 
 async function goToLine(page: Page, line: number): Promise<void> {
   await page.keyboard.press('Control+G');

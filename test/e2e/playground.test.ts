@@ -6,7 +6,7 @@
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { FrameLocator } from 'playwright-core';
-import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame } from './harness';
+import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, openServersView, screenshotOnFailure } from './harness';
 
 let wb: Workbench | undefined;
 after(async () => {
@@ -15,24 +15,14 @@ after(async () => {
 
 const playgroundFrame = activeWebviewFrame;
 
-/** Keeps a screenshot of what the workbench showed when a step failed. */
-async function step<T>(name: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    await wb?.screenshot(`playground-failed-${name}`).catch(() => undefined);
-    throw err;
-  }
-}
+const step = screenshotOnFailure(() => wb, 'playground-failed');
 
 test('sidebar -> start server -> tool form -> call -> result', { timeout: 600_000 }, () => step('trusted', async () => {
   wb = await startWorkbench({ workspace: examplesDir, trusted: true, vsix: process.env.TOOLSMITH_E2E_VSIX });
   await wb.waitForLog(/Toolsmith activated in (\d+) ms/, 120_000);
   const { page } = wb;
 
-  const sidebar = await wb.openViewContainer('MCP Toolsmith');
-  await wb.waitForView('Servers');
-  const row = (label: string) => sidebar.locator('.monaco-list-row', { hasText: label }).first();
+  const { sidebar, row } = await openServersView(wb);
   await row('helpdesk').waitFor({ state: 'visible', timeout: 60_000 });
   await row('docs').waitFor({ state: 'visible', timeout: 30_000 });
   assert.match(await row('helpdesk').innerText(), /stopped/);
@@ -92,8 +82,7 @@ test('Restricted Mode: the Servers view says so and nothing is launched', { time
   wb = undefined;
   wb = await startWorkbench({ workspace: examplesDir, trusted: false, vsix: process.env.TOOLSMITH_E2E_VSIX });
   await wb.dismissModals();
-  const sidebar = await wb.openViewContainer('MCP Toolsmith');
-  await wb.waitForView('Servers');
+  const { sidebar } = await openServersView(wb);
   await sidebar.locator('.monaco-list-row', { hasText: 'Restricted Mode: servers are not launched' }).waitFor({ timeout: 60_000 });
   await sidebar.locator('.monaco-list-row', { hasText: 'helpdesk' }).first().click();
   await wb.page.locator('.notification-toast', { hasText: 'not trusted' }).first().waitFor({ timeout: 30_000 });
