@@ -5,33 +5,16 @@
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { analyzeFull, analyzeIncremental, type IncrementalState } from '../../server/src/lsp/incremental';
-import { analyzeFile, type FileAnalysis } from '../../server/src/service';
-import { createFileHost } from '../../server/src/host';
+import { analyzeFull, analyzeIncremental } from '../../server/src/lsp/incremental';
+import { analyzeFile } from '../../server/src/service';
 import { DEFAULT_SETTINGS } from '../../common/settings';
+import { at, host, quiet, replayEdits, type Edit } from './incremental-replay';
 import { generatePythonServer } from '../../bench/py-analysis';
 import { LspClient, fileUri } from './harness';
 
 const FILE = '/virtual/bench/server.py';
-const host = createFileHost();
-const quiet = () => {};
 
-function canonical(a: FileAnalysis) {
-  return {
-    tools: a.result.tools.map((t) => JSON.stringify(t)),
-    files: a.result.files.map((f) => JSON.stringify({ ...f, dependencies: [...f.dependencies].sort() })),
-    findings: a.findings.map((f) => JSON.stringify(f)).sort(),
-  };
-}
-
-const at = (text: string, needle: string, from = 0) => {
-  const i = text.indexOf(needle, from);
-  assert.ok(i >= 0, `the generated file contains ${needle}`);
-  return i;
-};
 const insert = (text: string, i: number, s: string) => text.slice(0, i) + s + text.slice(i);
-
-type Edit = { label: string; apply(text: string): string; incremental: boolean };
 
 const EDITS: Edit[] = [
   { label: 'type in a docstring', incremental: true, apply: (t) => insert(t, at(t, '"""Search things', at(t, 'def tool_10(')) + 9, 'x') },
@@ -46,19 +29,7 @@ const EDITS: Edit[] = [
 ];
 
 test('Python: incremental analysis equals a full analysis after every kind of edit', () => {
-  let text = generatePythonServer(20, 600);
-  let state: IncrementalState = analyzeFull(FILE, text, host, DEFAULT_SETTINGS, quiet).state;
-  assert.deepEqual(canonical(analyzeFull(FILE, text, host, DEFAULT_SETTINGS, quiet).analysis), canonical(analyzeFile(FILE, text, host, DEFAULT_SETTINGS)));
-  for (const edit of EDITS) {
-    const next = edit.apply(text);
-    assert.notEqual(next, text, `${edit.label}: the edit changes the text`);
-    text = next;
-    const step = analyzeIncremental(state, text, host, DEFAULT_SETTINGS, quiet);
-    assert.equal(step !== undefined, edit.incremental, `${edit.label}: ${edit.incremental ? 'incremental' : 'full'} path`);
-    const got = step ?? analyzeFull(FILE, text, host, DEFAULT_SETTINGS, quiet);
-    assert.deepEqual(canonical(got.analysis), canonical(analyzeFile(FILE, text, host, DEFAULT_SETTINGS)), `${edit.label}: same tools, facts and findings as a full analysis`);
-    state = got.state;
-  }
+  const { text } = replayEdits(FILE, generatePythonServer(20, 600), EDITS);
   // The edits above produced findings a user sees: the placeholder and the duplicate name are reported.
   const ids = new Set(analyzeFile(FILE, text, host, DEFAULT_SETTINGS).findings.map((f) => f.ruleId));
   assert.ok(ids.has('description-placeholder') && ids.has('tool-name-duplicate'), [...ids].join(', '));

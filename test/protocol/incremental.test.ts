@@ -4,30 +4,11 @@
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { analyzeFull, analyzeIncremental, type IncrementalState } from '../../server/src/lsp/incremental';
-import { analyzeFile } from '../../server/src/service';
-import { createFileHost } from '../../server/src/host';
-import { DEFAULT_SETTINGS } from '../../common/settings';
-import type { FileAnalysis } from '../../server/src/service';
+import { at, replayEdits, type Edit } from './incremental-replay';
 import { generateServer } from '../../bench/lsp-latency';
 import { LspClient, fileUri } from './harness';
 
 const FILE = '/virtual/bench/server.ts';
-const host = createFileHost();
-const quiet = () => {};
-
-function canonical(a: FileAnalysis) {
-  const findings = a.findings.map((f) => JSON.stringify(f)).sort();
-  return { tools: a.result.tools.map((t) => JSON.stringify(t)), files: a.result.files.map((f) => JSON.stringify({ ...f, dependencies: [...f.dependencies].sort() })), findings };
-}
-
-type Edit = { label: string; apply(text: string): string; incremental: boolean };
-
-const at = (text: string, needle: string, from = 0) => {
-  const i = text.indexOf(needle, from);
-  assert.ok(i >= 0, `the generated file contains ${needle}`);
-  return i;
-};
 
 const EDITS: Edit[] = [
   { label: 'type a character in a description', incremental: true, apply: (t) => { const i = at(t, "description: 'Find", at(t, "'search_note_40'")) + 18; return t.slice(0, i) + 'x' + t.slice(i); } },
@@ -43,21 +24,7 @@ const EDITS: Edit[] = [
 ];
 
 test('incremental analysis equals a full analysis after every kind of edit', () => {
-  let text = generateServer(80, 2000);
-  let state: IncrementalState = analyzeFull(FILE, text, host, DEFAULT_SETTINGS, quiet).state;
-  assert.deepEqual(canonical(analyzeFull(FILE, text, host, DEFAULT_SETTINGS, quiet).analysis), canonical(analyzeFile(FILE, text, host, DEFAULT_SETTINGS)));
-  let incrementalSteps = 0;
-  for (const edit of EDITS) {
-    const next = edit.apply(text);
-    assert.notEqual(next, text, `${edit.label}: the edit changes the text`);
-    text = next;
-    const step = analyzeIncremental(state, text, host, DEFAULT_SETTINGS, quiet);
-    assert.equal(step !== undefined, edit.incremental, `${edit.label}: ${edit.incremental ? 'incremental' : 'full'} path`);
-    const got = step ?? analyzeFull(FILE, text, host, DEFAULT_SETTINGS, quiet);
-    if (step) incrementalSteps++;
-    assert.deepEqual(canonical(got.analysis), canonical(analyzeFile(FILE, text, host, DEFAULT_SETTINGS)), `${edit.label}: same tools, facts and findings as a full analysis`);
-    state = got.state;
-  }
+  const { incrementalSteps } = replayEdits(FILE, generateServer(80, 2000), EDITS);
   assert.equal(incrementalSteps, EDITS.filter((e) => e.incremental).length);
 });
 
