@@ -17,24 +17,20 @@ const nodeCommon = {
   // The analysis core must not pull the vscode API; only the client marks it external.
 };
 
-/** In the client, `require('./tokenizer-bundle')` resolves at run time to dist/tokenizer.js (built below), not inline. */
-const tokenizerOutOfClient = {
-  name: 'tokenizer-out-of-client',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/tokenizer-bundle$/ }, () => ({ path: './tokenizer.js', external: true }));
-  },
-};
-
 /**
- * In the client, `require('./playground-bundle')` (client/src/playground/lazy.ts) resolves at run time to
- * dist/playground.js (built below): the MCP SDK Client, zod and ajv load when a server first starts, not at activation.
+ * In the client, `require('./<name>-bundle')` resolves at run time to dist/<name>.js (built below), not inline: the
+ * tokenizer loads on the first preview; the playground (MCP SDK Client, zod, ajv, client/src/playground/lazy.ts) when
+ * a server first starts — neither at activation.
  */
-const playgroundOutOfClient = {
-  name: 'playground-out-of-client',
-  setup(build) {
-    build.onResolve({ filter: /^\.\/playground-bundle$/ }, () => ({ path: './playground.js', external: true }));
-  },
-};
+function outOfClient(name) {
+  const filter = new RegExp(`^\\./${name}-bundle$`);
+  return {
+    name: `${name}-out-of-client`,
+    setup(build) {
+      build.onResolve({ filter }, () => ({ path: `./${name}.js`, external: true }));
+    },
+  };
+}
 
 /**
  * In the CLI, the TypeScript front-end (with the whole TypeScript compiler and zod: ~11 MB of the 12) is its own
@@ -52,7 +48,7 @@ const typescriptFrontEndOutOfCli = {
 
 const builds = [
   // jsonc-parser's "main" is a UMD build whose inner require('./impl/...') calls esbuild cannot follow: use its ESM build.
-  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' }, plugins: [tokenizerOutOfClient, playgroundOutOfClient] },
+  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' }, plugins: [outOfClient('tokenizer'), outOfClient('playground')] },
   { ...nodeCommon, entryPoints: { playground: 'client/src/playground/playground-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { tokenizer: 'client/src/preview/tokenizer-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
