@@ -2,7 +2,7 @@
  * `toolsmith` — the same analysis headless, for CI and scripts.
  *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix]
  *   toolsmith contract <file> [--json]
- * Exit codes: 0 clean, 1 findings at error level, 2 usage or I/O error.
+ * Exit codes: 0 clean, 1 findings at error level, 2 usage or I/O error or a file not analysed (named on stderr).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -18,6 +18,7 @@ import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
 import { SKIPPED_DIRS } from './lsp/workspaceIndex';
+import { MAX_SOURCE_BYTES, readSourceFileSync } from './sourceFile';
 
 declare const TOOLSMITH_VERSION: string | undefined;
 const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1.0';
@@ -30,6 +31,8 @@ Usage:
       and hidden folders are skipped) and report findings. Default path: the current directory.
       --format, -f   stylish (default, for people), json (one object per finding), sarif (SARIF 2.1.0)
       --fix          apply every safe fix, write the files, then report what is left
+      --max-file-size N
+                     analyse files up to N MiB (default 1); larger ones are skipped, named, and exit 2
   toolsmith contract <file> [--json]
       Print the tools/list contract predicted from the source ({"tools": [...]} with --json).
 
@@ -37,7 +40,8 @@ Options:
   -h, --help       show this help
   -v, --version    print the version
 
-Exit codes: 0 no error-level findings, 1 error-level findings, 2 usage or I/O error.
+Exit codes: 0 no error-level findings, 1 error-level findings, 2 usage or I/O error, or a file that was found
+but not analysed (not a regular file, too large, unreadable, or an internal error), named on stderr.
 Settings are read from .toolsmithrc.json or the "toolsmith" key of package.json (nearest to the current directory).`;
 
 class UsageError extends Error {}
@@ -77,26 +81,33 @@ export function loadSettings(startDir: string): ToolsmithSettings {
   return loadSettingsFrom(startDir).settings;
 }
 
-function readText(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    throw new UsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-}
-
 interface Workspace {
   files: string[];
-  /** Texts of the analysed files (updated in place by --fix). */
+  /** Texts of the analysed files (updated in place by --fix), without their byte order mark. */
   texts: Map<string, string>;
+  /** Files that began with a UTF-8 byte order mark: --fix writes it back. */
+  withBom: Set<string>;
+  /** Files found but not read (not a regular file, too large, unreadable), with the reason: exit 2. */
+  skipped: { file: string; message: string }[];
   analyze(file: string, text: string): FileAnalysis;
 }
 
-function openWorkspace(paths: string[], settings: ToolsmithSettings): Workspace {
-  const files: string[] = [];
-  for (const p of paths) collectFiles(path.resolve(p), files, true);
-  const unique = [...new Set(files)];
-  const texts = new Map(unique.map((f) => [f, readText(f)]));
+function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: number): Workspace {
+  const found: string[] = [];
+  for (const p of paths) collectFiles(path.resolve(p), found, true);
+  const texts = new Map<string, string>();
+  const withBom = new Set<string>();
+  const skipped: Workspace['skipped'] = [];
+  for (const file of new Set(found)) {
+    const read = readSourceFileSync(file, maxBytes);
+    if (!read.ok) {
+      skipped.push({ file, message: read.reason === 'too-large' ? `${read.message} (raise it with --max-file-size)` : read.message });
+      continue;
+    }
+    texts.set(file, read.text);
+    if (read.bom) withBom.add(file);
+  }
+  const files = [...texts.keys()];
   // Cross-file imports read the in-memory texts first, so a fix pass sees the fixes of the previous one.
   const host = runHost(texts);
   const logged = new Set<string>();
@@ -106,7 +117,7 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings): Workspace 
     logged.add(key);
     process.stderr.write(`toolsmith: internal error (please report): ${m}\n`);
   };
-  return { files: unique, texts, analyze: (file, text) => analyzeFile(file, text, host, settings, log) };
+  return { files, texts, withBom, skipped, analyze: (file, text) => analyzeFile(file, text, host, settings, log) };
 }
 
 /**
@@ -137,6 +148,7 @@ function runHost(texts: Map<string, string>): FileHost {
 function runCheck(args: string[]): number {
   let format = 'stylish' as Format; // assigned through setFormat; the cast keeps TS from narrowing it to the initial literal
   let fix = false;
+  let maxBytes = MAX_SOURCE_BYTES;
   const paths: string[] = [];
   const setFormat = (value: string | undefined) => {
     if (value === undefined) throw new UsageError('--format needs a value (stylish, json or sarif)');
@@ -148,6 +160,7 @@ function runCheck(args: string[]): number {
     if (a === '--format' || a === '-f') setFormat(args[++i]);
     else if (a.startsWith('--format=')) setFormat(a.slice('--format='.length));
     else if (a === '--fix') fix = true;
+    else if (a === '--max-file-size' || a.startsWith('--max-file-size=')) maxBytes = parseMaxFileSize(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else paths.push(a);
   }
@@ -160,7 +173,7 @@ function runCheck(args: string[]): number {
     if (err instanceof SettingsError) throw new UsageError(err.message);
     throw err;
   }
-  const ws = openWorkspace(paths, settings);
+  const ws = openWorkspace(paths, settings, maxBytes);
   if (fix) {
     const originals = new Map(ws.texts);
     const outcome = fixUntilStable(ws.files, ws.texts, ws.analyze);
@@ -168,15 +181,16 @@ function runCheck(args: string[]): number {
       const text = ws.texts.get(file);
       if (text === undefined || text === originals.get(file)) continue;
       try {
-        fs.writeFileSync(file, text);
+        fs.writeFileSync(file, ws.withBom.has(file) ? `\uFEFF${text}` : text);
       } catch (err) {
         throw new UsageError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
       }
     }
     if (outcome.applied) process.stderr.write(`toolsmith: applied ${outcome.applied} fix${outcome.applied === 1 ? '' : 'es'} in ${outcome.files.size} file${outcome.files.size === 1 ? '' : 's'}\n`);
+    for (const o of outcome.outside) process.stderr.write(`toolsmith: not applied "${o.title}": it edits ${o.files.map((f) => path.relative(cwd, f)).join(', ')}, outside the checked paths (check that file too to fix it)\n`);
   }
   const analyses = ws.files.map((file) => ws.analyze(file, ws.texts.get(file) as string));
-  const rows = toRows(analyses, (file) => ws.texts.get(file) ?? (fs.existsSync(file) ? readText(file) : undefined));
+  const rows = toRows(analyses, (file) => ws.texts.get(file) ?? readOtherFile(file));
   if (format === 'json') {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
   } else if (format === 'sarif') {
@@ -185,9 +199,30 @@ function runCheck(args: string[]): number {
   } else {
     const color = !!process.stdout.isTTY && !process.env.NO_COLOR;
     process.stdout.write(formatStylish(rows, { cwd, color }));
-    if (ws.files.length === 0) process.stderr.write(`toolsmith: no TypeScript/JavaScript or Python files under ${paths.join(', ')}\n`);
+    if (ws.files.length === 0 && ws.skipped.length === 0) process.stderr.write(`toolsmith: no TypeScript/JavaScript or Python files under ${paths.join(', ')}\n`);
   }
+  if (reportUnanalysed(ws, analyses)) return 2;
   return rows.some((r) => r.severity === 'error') ? 1 : 0;
+}
+
+/** Names on stderr every file that was found but not analysed, or whose analysis failed; true when there is one. */
+function reportUnanalysed(ws: Workspace, analyses: FileAnalysis[]): boolean {
+  for (const s of ws.skipped) process.stderr.write(`toolsmith: skipped ${s.file}: ${s.message}\n`);
+  const failed = analyses.filter((a) => a.internalError !== undefined);
+  for (const a of failed) process.stderr.write(`toolsmith: could not analyse ${a.file}: internal error (reported above; its findings are incomplete)\n`);
+  return ws.skipped.length > 0 || failed.length > 0;
+}
+
+/** A file a finding points into that the run did not analyse (cross-file spans): read it the same guarded way. */
+function readOtherFile(file: string): string | undefined {
+  const read = readSourceFileSync(file);
+  return read.ok ? read.text : undefined;
+}
+
+function parseMaxFileSize(value: string | undefined): number {
+  const mib = value === undefined ? NaN : Number(value);
+  if (!Number.isFinite(mib) || mib <= 0) throw new UsageError('--max-file-size needs a size in MiB greater than 0 (e.g. --max-file-size 4)');
+  return Math.round(mib * 1024 * 1024);
 }
 
 function runContract(args: string[]): number {
@@ -197,7 +232,6 @@ function runContract(args: string[]): number {
   if (unknown.length) throw new UsageError(`unknown option ${unknown[0]}`);
   if (files.length !== 1) throw new UsageError('contract takes exactly one file');
   const file = path.resolve(files[0]);
-  if (!fs.existsSync(file) || !fs.statSync(file).isFile()) throw new UsageError(`cannot read ${files[0]}: no such file`);
   if (!sourceKindOf(file)) throw new UsageError(`${files[0]} is neither a TypeScript/JavaScript nor a Python file`);
   let settings: ToolsmithSettings;
   try {
@@ -206,8 +240,10 @@ function runContract(args: string[]): number {
     if (err instanceof SettingsError) throw new UsageError(err.message);
     throw err;
   }
-  const ws = openWorkspace([file], settings);
+  const ws = openWorkspace([file], settings, MAX_SOURCE_BYTES);
+  if (ws.skipped.length) throw new UsageError(`cannot read ${files[0]}: ${ws.skipped[0].message}`);
   const analysis = ws.analyze(file, ws.texts.get(file) as string);
+  if (analysis.internalError !== undefined) throw new UsageError(`could not analyse ${files[0]}: internal error (please report):\n${analysis.internalError}`);
   const tools = analysis.result.tools;
   if (json) {
     process.stdout.write(JSON.stringify({ tools: tools.map((t) => t.contract) }, null, 2) + '\n');

@@ -1,17 +1,18 @@
 import * as fs from 'node:fs';
 import type { FileHost } from './analysis/model';
+import { readSourceFileSync } from './sourceFile';
 
-/** Reads workspace files from disk, preferring the text of open (possibly unsaved) documents. */
+/**
+ * Reads workspace files from disk, preferring the text of open (possibly unsaved) documents. Disk reads go through
+ * readSourceFileSync: a FIFO, a device or an oversized file reads as absent instead of hanging or exhausting memory.
+ */
 export function createFileHost(openText: (file: string) => string | undefined = () => undefined): FileHost {
   return {
     readFile(file) {
       const open = openText(file);
       if (open !== undefined) return open;
-      try {
-        return fs.readFileSync(file, 'utf8');
-      } catch {
-        return undefined;
-      }
+      const read = readSourceFileSync(file);
+      return read.ok ? read.text : undefined;
     },
     fileExists(file) {
       if (openText(file) !== undefined) return true;

@@ -8,7 +8,10 @@ export interface FileAnalysis {
   file: string;
   result: AnalysisResult;
   findings: Finding[];
-  /** Set when the front-end itself failed on this text (a bug of ours, never of the user's code). */
+  /**
+   * Set when the analysis itself failed on this text: the front-end (then nothing was found) or a rule (the other
+   * rules' findings are kept). A bug of ours, never of the user's code; the CLI exits 2 on it.
+   */
   internalError?: string;
 }
 
@@ -31,10 +34,11 @@ export function analyzeFile(
     log(message);
     return { file, result: { tools: [], files: [] }, findings: [], internalError: message };
   }
-  const findings = runRules(
-    result,
-    { settings, textOf: (f) => (f === file ? text : host.readFile(f)) },
-    (ruleId, err) => log(`rule ${ruleId} failed on ${file}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`),
-  );
-  return { file, result, findings };
+  const ruleFailures: string[] = [];
+  const findings = runRules(result, { settings, textOf: (f) => (f === file ? text : host.readFile(f)) }, (ruleId, err) => {
+    const message = `rule ${ruleId} failed on ${file}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`;
+    ruleFailures.push(message);
+    log(message);
+  });
+  return ruleFailures.length ? { file, result, findings, internalError: ruleFailures.join('\n') } : { file, result, findings };
 }

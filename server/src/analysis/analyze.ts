@@ -33,6 +33,7 @@ export function sourceKindOf(file: string): SourceKind | undefined {
 export function analyzeSource(file: string, text: string, host: FileHost): AnalysisResult {
   const kind = sourceKindOf(file);
   if (kind === 'typescript') return loadTypeScript()(file, text, host);
-  if (kind === 'python') return loadPython()(file, text, host);
+  // A byte order mark is no Python token: read as a blank line it keeps every offset and lets the module parse.
+  if (kind === 'python') return loadPython()(file, text.charCodeAt(0) === 0xfeff ? `\n${text.slice(1)}` : text, host);
   return { tools: [], files: [] };
 }

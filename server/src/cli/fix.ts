@@ -1,4 +1,5 @@
 import type { FileAnalysis } from '../service';
+import type { Fix } from '../rules/types';
 import { applyEdits, fixAll } from '../rules';
 import { editsByFile } from '../lsp/fixes';
 
@@ -9,6 +10,8 @@ export interface FixOutcome {
   applied: number;
   /** Files whose text changed. */
   files: Set<string>;
+  /** Safe fixes left alone because they edit a file outside the checked paths (never half-applied). */
+  outside: { title: string; files: string[] }[];
 }
 
 /**
@@ -21,18 +24,18 @@ export function fixUntilStable(
   texts: Map<string, string>,
   analyze: (file: string, text: string) => FileAnalysis,
 ): FixOutcome {
-  const outcome: FixOutcome = { applied: 0, files: new Set() };
+  const outcome: FixOutcome = { applied: 0, files: new Set(), outside: [] };
   let pending = [...files];
   for (let pass = 0; pass < MAX_FIX_PASSES && pending.length; pass++) {
     const touched = new Set<string>();
     for (const file of pending) {
       const text = texts.get(file);
       if (text === undefined) continue;
-      const { fixes, edits: chosen } = fixAll(analyze(file, text).findings);
+      const findings = analyze(file, text).findings.map((f) => ({ ...f, fixes: f.fixes.filter((x) => !x.safe || heldOrNoted(x, texts, outcome)) }));
+      const { fixes, edits: chosen } = fixAll(findings);
       if (!fixes.length) continue;
       for (const [target, edits] of editsByFile(chosen)) {
-        const before = texts.get(target);
-        if (before === undefined) continue;
+        const before = texts.get(target) as string;
         const after = applyEdits(before, edits, target);
         if (after === before) continue;
         texts.set(target, after);
@@ -44,4 +47,12 @@ export function fixUntilStable(
     pending = files.filter((f) => touched.has(f));
   }
   return outcome;
+}
+
+/** True when every edit of `fix` lands in a file this run holds; else the fix is noted once as left outside. */
+function heldOrNoted(fix: Fix, texts: Map<string, string>, outcome: FixOutcome): boolean {
+  const outside = [...new Set(fix.edits.map((e) => e.span.file).filter((f) => !texts.has(f)))];
+  if (!outside.length) return true;
+  if (!outcome.outside.some((o) => o.title === fix.title && o.files.join() === outside.join())) outcome.outside.push({ title: fix.title, files: outside });
+  return false;
 }

@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileAnalysis } from '../service';
 import { sourceKindOf } from '../analysis/analyze';
+import { readSourceFile } from '../sourceFile';
 
 export interface IndexEntry {
   file: string;
@@ -58,8 +59,6 @@ export const SKIPPED_DIRS = new Set(['node_modules', '.venv', 'venv', 'dist', 'o
 /** A cheap textual hint that a file may register tools (or import an MCP SDK); only those are analysed by the scan. */
 const TOOL_HINT = /registerTool\s*\(|\.tool\s*\(|@[\w.]+\.tool\b|\badd_tool\s*\(|\bFastMCP\b|\bMCPServer\b|\bMcpServer\b/;
 
-const MAX_FILE_BYTES = 1024 * 1024;
-
 export interface ScanOptions {
   maxFiles?: number;
   cancelled(): boolean;
@@ -88,16 +87,10 @@ export async function scanFolders(folders: string[], opts: ScanOptions): Promise
         continue;
       }
       if (!entry.isFile() || !sourceKindOf(full) || entry.name.endsWith('.d.ts')) continue;
-      let text: string;
-      try {
-        const stat = await fs.promises.stat(full);
-        if (stat.size > MAX_FILE_BYTES) continue;
-        text = await fs.promises.readFile(full, 'utf8');
-      } catch {
-        continue;
-      }
+      const read = await readSourceFile(full);
+      if (!read.ok) continue;
       filesScanned++;
-      if (TOOL_HINT.test(text)) opts.visit(full, text);
+      if (TOOL_HINT.test(read.text)) opts.visit(full, read.text);
     }
   }
   return { filesScanned };
