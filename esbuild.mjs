@@ -2,6 +2,7 @@
 // Usage: node esbuild.mjs [--watch] [--production]
 import * as esbuild from 'esbuild';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -75,11 +76,43 @@ if (watch) {
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[esbuild] watching client, server, cli and webview...');
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
   fs.chmodSync('dist/cli.js', 0o755);
+  writeThirdPartyNotices(results.map((r) => r.metafile), 'dist/THIRD-PARTY-NOTICES.txt');
   // codicons font + css are loaded by webviews from dist/.
   fs.mkdirSync('dist/webview', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) {
     fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/webview/${f}`);
   }
+}
+
+/**
+ * The bundles inline third-party code, whose licenses (MIT, Apache-2.0, BSD, ISC) ask that their notices travel with
+ * it. Every package that contributed a file to any bundle is listed with its version, license and license text.
+ */
+function writeThirdPartyNotices(metafiles, out) {
+  const roots = new Map();
+  for (const meta of metafiles) {
+    for (const input of Object.keys(meta.inputs)) {
+      const m = /(?:^|\/)node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input);
+      if (!m) continue;
+      const root = input.slice(0, m.index + m[0].length - 1).replace(/^\//, '');
+      roots.set(path.resolve(root), m[1]);
+    }
+  }
+  const webviewFonts = ['node_modules/@vscode/codicons'];
+  for (const dir of webviewFonts) roots.set(path.resolve(dir), '@vscode/codicons');
+  const entries = [...roots.keys()]
+    .map((dir) => {
+      const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+      const licenseFile = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(f));
+      const license = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? 'see package';
+      const text = licenseFile ? fs.readFileSync(path.join(dir, licenseFile), 'utf8').trim() : `(the package ships no license file; its package.json says: ${license})`;
+      return { name: pkg.name, version: pkg.version, license, text };
+    })
+    .filter((e, i, all) => all.findIndex((o) => o.name === e.name && o.version === e.version) === i)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const header = `Third-party software bundled in MCP Toolsmith's dist/ files (${entries.length} packages).\n`;
+  const body = entries.map((e) => `${'='.repeat(78)}\n${e.name} ${e.version} (${e.license})\n${'-'.repeat(78)}\n${e.text}\n`).join('\n');
+  fs.writeFileSync(out, `${header}\n${body}`);
 }
