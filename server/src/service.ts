@@ -40,5 +40,30 @@ export function analyzeFile(
     ruleFailures.push(message);
     log(message);
   });
+  matchLineEndings(findings, (f) => (f === file ? text : host.readFile(f)));
   return ruleFailures.length ? { file, result, findings, internalError: ruleFailures.join('\n') } : { file, result, findings };
+}
+
+/** The line ending a text is written with: the first one it has (editors keep one per file), LF when it has none. */
+export function lineEndingOf(text: string): '\n' | '\r\n' | '\r' {
+  const i = text.search(/\r\n?|\n/);
+  return i < 0 || text[i] === '\n' ? '\n' : text[i + 1] === '\n' ? '\r\n' : '\r';
+}
+
+/**
+ * Rules write their fixes with \n; a fix inserting lines into a CRLF (or CR) file must not mix endings. Every edit's
+ * new text takes the line ending of the file it edits.
+ */
+function matchLineEndings(findings: Finding[], textOf: (file: string) => string | undefined): void {
+  const endings = new Map<string, string>();
+  for (const finding of findings) {
+    for (const fix of finding.fixes) {
+      for (const edit of fix.edits) {
+        if (!/[\r\n]/.test(edit.newText)) continue;
+        let eol = endings.get(edit.span.file);
+        if (eol === undefined) endings.set(edit.span.file, (eol = lineEndingOf(textOf(edit.span.file) ?? '')));
+        if (eol !== '\n') edit.newText = edit.newText.replace(/\r\n|\r|\n/g, eol);
+      }
+    }
+  }
 }

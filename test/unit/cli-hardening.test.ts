@@ -140,3 +140,28 @@ test('--fix never counts or half-applies a fix whose edits lie outside the check
   assert.match(whole.stderr, /applied \d+ fix(es)? in [1-9]\d* files?/);
   assert.notEqual(fs.readFileSync(path.join(dir, 'tools', 'orders.ts'), 'utf8'), orders, 'checked together, the fix is applied');
 });
+
+test('--fix in a CRLF file inserts CRLF lines: no line ending is mixed in', () => {
+  // error-returned-as-success's fix inserts an import line and rewrites a return.
+  const lines = [
+    'from fastmcp import FastMCP',
+    '',
+    'mcp = FastMCP("notes")',
+    '',
+    '@mcp.tool',
+    'def get_note(note_id: str) -> dict:',
+    '    """Read one note by its id. Use when the user asks for a note. Returns its text."""',
+    '    if not note_id:',
+    '        return {"error": "note_id is empty: pass the id of an existing note"}',
+    '    return {"text": note_id}',
+    '',
+  ];
+  const dir = project({ 'crlf.py': lines.join('\r\n') });
+  const r = run(dir, 'check', 'crlf.py', '--fix');
+  assert.match(r.stderr, /applied \d+ fix/);
+  const after = fs.readFileSync(path.join(dir, 'crlf.py'), 'utf8');
+  assert.notEqual(after, lines.join('\r\n'), 'a fix was applied');
+  assert.match(after, /ToolError/);
+  assert.equal(after.replace(/\r\n/g, '').includes('\n'), false, 'no bare LF');
+  assert.equal(after.replace(/\r\n/g, '').includes('\r'), false, 'no bare CR');
+});
