@@ -165,3 +165,35 @@ test('--fix in a CRLF file inserts CRLF lines: no line ending is mixed in', () =
   assert.equal(after.replace(/\r\n/g, '').includes('\n'), false, 'no bare LF');
   assert.equal(after.replace(/\r\n/g, '').includes('\r'), false, 'no bare CR');
 });
+
+// Deprecated server.tool calls with comments between their arguments (one with a description, schema and annotations).
+const COMMENTED_SERVER_TOOL = [
+  'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";',
+  'import { z } from "zod";',
+  '',
+  'const server = new McpServer({ name: "sdk-use", version: "1.0.0" });',
+  '',
+  'server.tool(',
+  '  "get_time",',
+  '  // what the model reads',
+  '  "Gets the current server time. Use when the user asks what time it is. Returns an ISO timestamp.",',
+  '  /* the zone, validated */ { timezone: z.string().max(40).describe("IANA zone, e.g. Europe/Paris") }, // trailing, note',
+  '  { readOnlyHint: true, openWorldHint: false },',
+  '  async ({ timezone }) => ({ content: [{ type: "text", text: `${timezone}: ${new Date().toISOString()}` }] })',
+  ');',
+  '',
+  'server.tool("ping", async () => ({ content: [{ type: "text", text: "pong" }] }));',
+  '',
+].join('\n');
+
+test('the safe server.tool -> registerTool rewrite keeps the comments between the arguments, and the contract', () => {
+  const dir = project({ 'tools.ts': COMMENTED_SERVER_TOOL });
+  const before = run(dir, 'contract', 'tools.ts', '--json').stdout;
+  const r = run(dir, 'check', 'tools.ts', '--fix');
+  assert.match(r.stderr, /applied 2 fixes in 1 file/);
+  const after = fs.readFileSync(path.join(dir, 'tools.ts'), 'utf8');
+  assert.equal((after.match(/registerTool\(/g) ?? []).length, 2, 'both calls rewritten');
+  assert.doesNotMatch(after, /\.tool\(/);
+  for (const comment of ['// what the model reads', '/* the zone, validated */', '// trailing, note']) assert.ok(after.includes(comment), `${comment} kept`);
+  assert.equal(run(dir, 'contract', 'tools.ts', '--json').stdout, before, 'the same contract after the rewrite');
+});

@@ -1,34 +1,35 @@
 import type { Span, ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { replace, textOf } from './util/b-edits';
+import { at, replace, textOf } from './util/b-edits';
 
 const inside = (outer: Span, s: Span | undefined) => s === undefined || (s.file === outer.file && s.start >= outer.start && s.end <= outer.end);
 
-/** server.tool(name, [description], [schema], [annotations], cb) -> server.registerTool(name, { ... }, cb). */
+/**
+ * server.tool(name, [description], [schema], [annotations], cb) -> server.registerTool(name, { ... }, cb). The
+ * arguments stay where they are written and become properties in place: a key is inserted before each, `{` before the
+ * first and `}` after the last, so the commas between them, their comments and their layout are kept.
+ */
 function rewrite(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
   const r = tool.registration;
   const h = tool.handler;
   const desc = tool.description?.origin === 'argument' ? tool.description.span : undefined;
-  const pieces = [tool.name.span, desc, tool.inputSchemaSpan, tool.annotations?.span, h?.span];
-  if (!h || !pieces.every((s) => inside(r.span, s))) return undefined;
+  if (!h || ![tool.name.span, desc, tool.inputSchemaSpan, tool.annotations?.span, h.span].every((s) => inside(r.span, s))) return undefined;
   const callee = textOf(ctx, r.calleeSpan);
   if (callee === undefined || !/\.tool$/.test(callee)) return undefined;
-  const props: string[] = [];
-  const d = textOf(ctx, desc);
-  if (d !== undefined) props.push(`description: ${d}`);
-  const s = textOf(ctx, tool.inputSchemaSpan);
-  if (s !== undefined) props.push(`inputSchema: ${s}`);
-  const a = textOf(ctx, tool.annotations?.span);
-  if (a !== undefined) props.push(`annotations: ${a}`);
-  if (tool.name.span.end > h.span.start) return undefined;
-  return {
-    title: 'Rewrite as registerTool(name, { description, inputSchema, annotations }, handler)',
-    edits: [
-      replace(r.calleeSpan, callee.replace(/\.tool$/, '.registerTool')),
-      replace({ file: r.span.file, start: tool.name.span.end, end: h.span.start }, `, { ${props.join(', ')} }, `),
-    ],
-    safe: true,
-  };
+  const written: [string, Span | undefined][] = [
+    ['description', desc],
+    ['inputSchema', tool.inputSchemaSpan],
+    ['annotations', tool.annotations?.span],
+  ];
+  const config = written.filter((p): p is [string, Span] => p[1] !== undefined);
+  // In source order, between the name and the handler; anything else is not a plain positional call.
+  const ordered = [tool.name.span, ...config.map((p) => p[1]), h.span];
+  if (ordered.some((s, i) => i > 0 && s.start < ordered[i - 1].end)) return undefined;
+  const edits = [replace(r.calleeSpan, callee.replace(/\.tool$/, '.registerTool'))];
+  if (config.length === 0) edits.push(at(r.span.file, h.span.start, '{}, '));
+  config.forEach(([key, span], i) => edits.push(at(span.file, span.start, `${i === 0 ? '{ ' : ''}${key}: `)));
+  if (config.length) edits.push(at(r.span.file, config[config.length - 1][1].end, ' }'));
+  return { title: 'Rewrite as registerTool(name, { description, inputSchema, annotations }, handler)', edits, safe: true };
 }
 
 export const deprecatedServerTool: Rule = {
