@@ -7,6 +7,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { RE2JS } from 're2js';
 
 export interface Violation {
   /** JSON pointer of the value the message is about ("" = the whole object). */
@@ -23,12 +24,43 @@ export interface ValidationResult {
 }
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+
+/**
+ * Schemas come from the server: a `pattern` like `^(a+)+$` would backtrack for minutes in the extension host with
+ * JavaScript's engine. RE2 matches in linear time; a pattern it cannot compile (look-around, back-references) makes
+ * the schema not validated here, said as a schema error (the server still validates its own input).
+ */
+const linearTimeRegExp = Object.assign(
+  (pattern: string, flags: string) => {
+    const re = RE2JS.compile(pattern);
+    // ajv keys its compiled patterns by toString(): each must say which pattern it is.
+    return { test: (s: string) => re.matcher(s).find(), toString: () => `/${pattern}/${flags}` };
+  },
+  { code: 'RE2JS' },
+);
+
+/** Deeper schemas are not validated here: ajv's compiled code recurses once per level and would overflow the stack. */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/** Nesting depth of a JSON value, measured without recursion (the value itself may be deep enough to overflow). */
+function depthOf(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, d] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const child of Object.values(v as Record<string, unknown>)) stack.push([child, d + 1]);
+  }
+  return max;
+}
 const engines = new Map<string, AnyAjv>();
 
 function engine(draft: '07' | '2019' | '2020'): AnyAjv {
   let a = engines.get(draft);
   if (!a) {
-    const opts = { allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true };
+    const opts = { allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true, code: { regExp: linearTimeRegExp } };
     a = draft === '2020' ? new Ajv2020(opts) : draft === '2019' ? new Ajv2019(opts) : new Ajv(opts);
     addFormats(a as Ajv);
     engines.set(draft, a);
@@ -39,6 +71,8 @@ function engine(draft: '07' | '2019' | '2020'): AnyAjv {
 const cache = new Map<string, ValidateFunction | Error>();
 
 function compile(schema: unknown): ValidateFunction | Error {
+  // Checked before the cache key: JSON.stringify itself overflows on a deep enough schema.
+  if (depthOf(schema, MAX_SCHEMA_DEPTH) > MAX_SCHEMA_DEPTH) return new Error(`the schema is nested more than ${MAX_SCHEMA_DEPTH} levels deep: not validated here`);
   const key = JSON.stringify(schema);
   const hit = cache.get(key);
   if (hit) return hit;
@@ -52,7 +86,8 @@ function compile(schema: unknown): ValidateFunction | Error {
     delete s.$id;
     fn = engine(draft).compile(s);
   } catch (err) {
-    fn = err instanceof Error ? err : new Error(String(err));
+    const message = err instanceof Error ? err.message : String(err);
+    fn = new Error(/error parsing regexp/.test(message) ? `a pattern uses syntax the linear-time regex engine does not support (${message}): not validated here` : message);
   }
   if (cache.size > 500) cache.clear();
   cache.set(key, fn);
@@ -82,7 +117,14 @@ export function validate(schema: unknown, value: unknown): ValidationResult {
   if (!schema || typeof schema !== 'object') return { valid: true, violations: [] };
   const fn = compile(schema);
   if (fn instanceof Error) return { valid: true, violations: [], schemaError: fn.message };
-  if (fn(value)) return { valid: true, violations: [] };
+  let valid: boolean;
+  try {
+    valid = fn(value) as boolean;
+  } catch (err) {
+    // A value deep enough to overflow the compiled validator: said, never thrown into the caller.
+    return { valid: true, violations: [], schemaError: `validation failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  if (valid) return { valid: true, violations: [] };
   const seen = new Set<string>();
   const violations: Violation[] = [];
   for (const e of fn.errors ?? []) {
