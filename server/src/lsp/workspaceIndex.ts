@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { FileAnalysis } from '../service';
 import { sourceKindOf } from '../analysis/analyze';
+import { mayDefineTools } from '../../../common/frameworks';
 
 export interface IndexEntry {
   file: string;
@@ -55,9 +56,6 @@ export class WorkspaceIndex {
 /** Directories never worth walking: dependencies, environments, build output. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.venv', 'venv', 'dist', 'out', 'build', '__pycache__', '.git', '.tox', '.mypy_cache', '.pytest_cache', 'site-packages']);
 
-/** A cheap textual hint that a file may register tools (or import an MCP SDK); only those are analysed by the scan. */
-const TOOL_HINT = /registerTool\s*\(|\.tool\s*\(|@[\w.]+\.tool\b|\badd_tool\s*\(|\bFastMCP\b|\bMCPServer\b|\bMcpServer\b/;
-
 const MAX_FILE_BYTES = 1024 * 1024;
 
 export interface ScanOptions {
@@ -97,7 +95,8 @@ export async function scanFolders(folders: string[], opts: ScanOptions): Promise
         continue;
       }
       filesScanned++;
-      if (TOOL_HINT.test(text)) opts.visit(full, text);
+      // Only files the framework profiles' hints say may register tools are analysed by the scan.
+      if (mayDefineTools(text)) opts.visit(full, text);
     }
   }
   return { filesScanned };
