@@ -1,7 +1,8 @@
 /**
  * Python front-end: @lezer/python syntax tree -> ToolDefinition[] for the official SDK (`mcp` 2.x MCPServer),
  * the removed 1.x import (`mcp.server.fastmcp.FastMCP`) and standalone FastMCP. Error tolerant: half-typed code
- * yields the tools it can; what cannot be resolved is listed in `unresolved`, never guessed.
+ * yields the tools it can; what cannot be resolved is listed in `unresolved`, never guessed. What differs between
+ * the frameworks (constructors, tool options, docstring semantics...) is read from their profiles (common/frameworks.ts).
  */
 import type { SyntaxNode } from '@lezer/common';
 import type {
@@ -526,7 +527,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const unresolved: Unresolved[] = [];
 
   const options = registrationOptions(mod, reg.args, framework, { value: fnName, span: fnNameNode ? mod.span(fnNameNode) : regSpan });
-  for (const located of [options.name, options.title, options.explicitDescription]) if (located?.unresolved) unresolved.push(located.unresolved);
+  for (const loc of [options.name, options.title, options.explicitDescription]) if (loc?.unresolved) unresolved.push(loc.unresolved);
   const docs = docstringFacts(mod, fn);
   if (docs.unresolved) unresolved.push(docs.unresolved);
   const params = parameters(mod, fn);
