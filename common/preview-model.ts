@@ -3,7 +3,8 @@
  * tools) into what the Preview Contract webview shows. Pure data in, pure data out — no `vscode`, no DOM — so the
  * extension host builds it, unit tests check it, and the webview only renders it (as text, never as HTML).
  */
-import type { JsonSchema, JsonValue, Language, Framework } from '../server/src/analysis/model';
+import type { JsonSchema, JsonValue } from '../server/src/analysis/model';
+import { FRAMEWORKS, type Framework, type Language } from './frameworks';
 import type { LspRange, ToolFinding } from './protocol';
 import type { ContractDiff } from './contract-diff';
 
@@ -141,13 +142,6 @@ export interface LiveView {
   canRestart: boolean;
   canStart: boolean;
 }
-
-const FRAMEWORK_LABEL: Record<Framework, string> = {
-  'ts-sdk': '@modelcontextprotocol/sdk (TypeScript)',
-  mcp: 'mcp — official Python SDK (MCPServer)',
-  'mcp-v1': 'mcp 1.x import (mcp.server.fastmcp), removed in 2.x',
-  fastmcp: 'FastMCP (standalone)',
-};
 
 const DOCS_BASE = 'https://github.com/toolsmith/toolsmith/blob/main/docs/rules/';
 
@@ -441,7 +435,7 @@ export function buildPreview(input: PreviewInput): PreviewView {
     name: typeof c.name === 'string' ? c.name : tool.name,
     language: tool.language,
     framework: tool.framework,
-    frameworkLabel: FRAMEWORK_LABEL[tool.framework] + (tool.frameworkVersion ? ` ${tool.frameworkVersion}` : ''),
+    frameworkLabel: FRAMEWORKS[tool.framework].label + (tool.frameworkVersion ? ` ${tool.frameworkVersion}` : ''),
     file: tool.uri,
     json: JSON.stringify(c, null, 2),
     parameters: readFields(input_, 'inputSchema', input_, unresolved),

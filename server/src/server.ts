@@ -21,6 +21,7 @@ import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
 import { sourceKindOf } from './analysis/analyze';
 import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../common/settings';
+import { mayDefineTools } from '../../common/frameworks';
 import {
   DEFAULT_DIAGNOSTICS_DELAY_MS,
   ToolsChangedNotification,
@@ -440,7 +441,7 @@ connection.onDidChangeWatchedFiles((params) => inBatch(() => {
     else {
       // A changed file the scan skipped may now define tools.
       const text = host.readFile(file);
-      if (text !== undefined && /registerTool|\.tool\b|add_tool|FastMCP|MCPServer|McpServer/.test(text)) analyzeDisk(file, text);
+      if (text !== undefined && mayDefineTools(text)) analyzeDisk(file, text);
     }
     reanalyzeDependents(file);
   }

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import type { JsonSchema, Framework } from '../../../server/src/analysis/model';
 import type { LspRange } from '../../../common/protocol';
+import { FRAMEWORKS } from '../../../common/frameworks';
 import { compareContracts, type ContractDiff } from '../../../common/contract-diff';
 import { installedSdkVersion, type LaunchSpec } from './launch';
 import { playgroundBundle } from '../playground/lazy';
@@ -27,11 +28,6 @@ export interface LiveSession {
 /** Starts the server described by `spec` and connects the SDK Client to it (liveClient.ts, loaded with dist/playground.js on first use). */
 export async function startLiveSession(spec: LaunchSpec, timeoutMs?: number): Promise<LiveSession> {
   return playgroundBundle().startLiveSession(spec, timeoutMs);
-}
-
-/** The SDK package whose version decides the contract, per framework. */
-export function sdkPackageOf(framework: Framework): string {
-  return framework === 'ts-sdk' ? '@modelcontextprotocol/sdk' : framework === 'fastmcp' ? 'fastmcp' : 'mcp';
 }
 
 function mtime(file: string): number | undefined {
@@ -79,7 +75,7 @@ export interface LiveCompareInput {
 /** Finds the live tool by name and compares it with the prediction, with every fact that may explain a difference. */
 export function compareWithLive(input: LiveCompareInput): ContractDiff {
   const live = input.liveTools.find((t) => t.name === input.toolName);
-  const packageName = sdkPackageOf(input.framework);
+  const packageName = FRAMEWORKS[input.framework].versionPackage;
   const installed = input.spec ? installedSdkVersion(input.spec, packageName, { workspaceRoot: input.workspaceRoot }) : undefined;
   return compareContracts({
     toolName: input.toolName,

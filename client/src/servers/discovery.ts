@@ -10,6 +10,7 @@
 import * as path from 'node:path';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { LaunchSpec } from './session';
+import { constructsServer } from '../../../common/frameworks';
 
 export type ServerOrigin = '.vscode/mcp.json' | '.mcp.json' | 'mcp.json' | 'setting' | 'detected';
 
@@ -149,10 +150,8 @@ export async function discoverConfigured(ws: WorkspaceReader, setting: unknown):
 // ---------------------------------------------------------------------------------------------------------------
 // Detected candidates
 
-const TS_SERVER = /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/sdk\/server/;
 const TS_STDIO = /\bStdioServerTransport\b/;
 const TS_CONNECT = /\.connect\s*\(/;
-const PY_SERVER = /\b(MCPServer|FastMCP)\s*\(/;
 const PY_RUN = /\.run(?:_async)?\s*\(([^)]*)\)/g;
 
 /** Whether a source file starts an MCP server on stdio (a fast textual test: the analysis stays in the server). */
@@ -160,10 +159,10 @@ export function detectCandidate(file: string, text: string): 'typescript' | 'pyt
   const ext = path.extname(file).toLowerCase();
   if (['.ts', '.mts', '.cts', '.js', '.mjs', '.cjs'].includes(ext)) {
     if (file.endsWith('.d.ts')) return undefined;
-    return TS_SERVER.test(text) && TS_STDIO.test(text) && TS_CONNECT.test(text) ? 'typescript' : undefined;
+    return constructsServer('typescript', text) && TS_STDIO.test(text) && TS_CONNECT.test(text) ? 'typescript' : undefined;
   }
   if (ext === '.py') {
-    if (!PY_SERVER.test(text)) return undefined;
+    if (!constructsServer('python', text)) return undefined;
     for (const m of text.matchAll(PY_RUN)) {
       const args = m[1];
       // run() defaults to stdio; an explicit other transport is not for the playground.

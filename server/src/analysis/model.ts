@@ -9,16 +9,9 @@
  * document URI for unsaved documents). The LSP/CLI layers turn them into line/column positions.
  */
 
-export type Language = 'typescript' | 'python';
-
-/**
- * Which library builds the contract — the JSON published by tools/list depends on it.
- *  - ts-sdk:        @modelcontextprotocol/sdk (McpServer.registerTool / server.tool)
- *  - mcp:           official Python SDK 2.x (`from mcp.server import MCPServer`)
- *  - mcp-v1:        the removed 1.x import `from mcp.server.fastmcp import FastMCP`
- *  - fastmcp:       standalone FastMCP (`from fastmcp import FastMCP`)
- */
-export type Framework = 'ts-sdk' | 'mcp' | 'mcp-v1' | 'fastmcp';
+// The frameworks and what is known about each live in common/ (the client and the webviews read them too).
+import type { Framework, Language } from '../../../common/frameworks';
+export type { Framework, Language };
 
 export interface Span {
   file: string;

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { FileAnalysis } from '../service';
 import { sourceKindOf } from '../analysis/analyze';
 import { readSourceFile } from '../sourceFile';
+import { mayDefineTools } from '../../../common/frameworks';
 
 export interface IndexEntry {
   file: string;
@@ -56,8 +57,6 @@ export class WorkspaceIndex {
 /** Directories never worth walking: dependencies, environments, build output. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.venv', 'venv', 'dist', 'out', 'build', '__pycache__', '.git', '.tox', '.mypy_cache', '.pytest_cache', 'site-packages']);
 
-/** A cheap textual hint that a file may register tools (or import an MCP SDK); only those are analysed by the scan. */
-const TOOL_HINT = /registerTool\s*\(|\.tool\s*\(|@[\w.]+\.tool\b|\badd_tool\s*\(|\bFastMCP\b|\bMCPServer\b|\bMcpServer\b/;
 
 export interface ScanOptions {
   maxFiles?: number;
@@ -90,7 +89,8 @@ export async function scanFolders(folders: string[], opts: ScanOptions): Promise
       const read = await readSourceFile(full);
       if (!read.ok) continue;
       filesScanned++;
-      if (TOOL_HINT.test(read.text)) opts.visit(full, read.text);
+      // Only files the framework profiles' hints say may register tools are analysed by the scan.
+      if (mayDefineTools(read.text)) opts.visit(full, read.text);
     }
   }
   return { filesScanned };

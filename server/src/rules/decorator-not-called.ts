@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule } from './types';
 import { at } from './util/b-edits';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const decoratorNotCalled: Rule = {
   id: 'decorator-not-called',
@@ -10,7 +11,7 @@ export const decoratorNotCalled: Rule = {
   checkTool(tool: ToolDefinition) {
     const r = tool.registration;
     // Standalone FastMCP accepts a bare `@app.tool`; the official SDK's tool() is a decorator factory.
-    if (r.kind !== 'decorator' || r.decoratorCalled !== false || (tool.framework !== 'mcp' && tool.framework !== 'mcp-v1')) return [];
+    if (r.kind !== 'decorator' || r.decoratorCalled !== false || FRAMEWORKS[tool.framework].toolDecorator !== 'factory') return [];
     return [{
       span: r.calleeSpan,
       tool: tool.name.value ?? null,

@@ -3,6 +3,7 @@ import { toolFinding, toolLabel } from './util/finding';
 import { declaresOutputShape, descriptionText, isPlaceholder } from './util/description';
 import { hasReturnInfo } from './util/text';
 import { appendSentence } from './util/source';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const descriptionNoReturnInfo: Rule = {
   id: 'description-no-return-info',
@@ -12,10 +13,11 @@ export const descriptionNoReturnInfo: Rule = {
   checkTool(tool, ctx) {
     const text = descriptionText(tool);
     if (text === undefined || isPlaceholder(tool) || hasReturnInfo(text) || declaresOutputShape(tool)) return [];
-    // FastMCP cuts the docstring at its first section: a "Returns:" section never reaches the model.
+    // A parsed docstring is cut at its first section: a "Returns:" section never reaches the model.
+    const profile = FRAMEWORKS[tool.framework];
     const dropped =
-      tool.framework === 'fastmcp' && tool.docstring && /^\s*Returns?:/m.test(tool.docstring.raw)
-        ? ' FastMCP drops the docstring\'s "Returns:" section from the description, so say it in the first paragraph.'
+      profile.docstring === 'parsed' && tool.docstring && /^\s*Returns?:/m.test(tool.docstring.raw)
+        ? ` ${profile.name} drops the docstring's "Returns:" section from the description, so say it in the first paragraph.`
         : '';
     const edit = appendSentence(ctx, tool.description!.span, 'Returns <what comes back>.');
     return [

@@ -1,6 +1,7 @@
 import type { Fix, Rule, RuleFinding } from './types';
 import { toolFinding, toolLabel } from './util/finding';
 import { deleteLines, indentAt, insertAt, lineEnd, trimSpan } from './util/source';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const docstringArgsMismatch: Rule = {
   id: 'docstring-args-mismatch',
@@ -29,7 +30,8 @@ export const docstringArgsMismatch: Rule = {
         ),
       );
     }
-    if (tool.framework === 'fastmcp') {
+    const profile = FRAMEWORKS[tool.framework];
+    if (profile.docstring === 'parsed') {
       const documented = new Set(doc.args.map((a) => a.name));
       const last = doc.args[doc.args.length - 1];
       for (const p of tool.parameters) {
@@ -43,7 +45,7 @@ export const docstringArgsMismatch: Rule = {
           toolFinding(
             tool,
             p.nameSpan,
-            `Parameter "${p.name}" of ${toolLabel(tool)} is missing from the docstring's Args: section: FastMCP takes parameter ` +
+            `Parameter "${p.name}" of ${toolLabel(tool)} is missing from the docstring's Args: section: ${profile.name} takes parameter ` +
               'descriptions from there, so this one reaches the model with none. Add an entry for it.',
             fixes,
           ),

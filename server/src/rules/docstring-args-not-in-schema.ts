@@ -1,8 +1,9 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
-import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
+import { toolFinding, toolLabel } from './util/finding';
 import { fieldKeywordEdits, pyString, pythonImports } from './util/python';
 import { deleteLines, trimSpan } from './util/source';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 /** Moves the Args entries of model-visible parameters into their Field(description=...), deleting those entries. */
 function moveArgsFix(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
@@ -42,7 +43,7 @@ export const docstringArgsNotInSchema: Rule = {
   summary: 'Official SDK: the docstring has an Args: section that never reaches inputSchema.',
   checkTool(tool, ctx) {
     // FastMCP parses Args: into parameter descriptions; only the official SDK (mcp 1.x FastMCP class, 2.x MCPServer) ignores it.
-    if (!isOfficialPythonSdk(tool) || !tool.docstring) return [];
+    if (FRAMEWORKS[tool.framework].docstring !== 'verbatim' || !tool.docstring) return [];
     const documented = tool.docstring.args.filter((a) => tool.parameters.some((p) => p.name === a.name));
     if (documented.length === 0) return [];
     const names = documented.map((a) => a.name).join(', ');

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule } from './types';
 import { BUILTIN_EXCEPTIONS } from './util/b-errors';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 const WHAT: Record<string, string> = {
   stack: 'a stack trace',
@@ -20,7 +21,7 @@ export const errorLeaksInternals: Rule = {
     for (const x of h.raises) {
       const name = x.exception.split('.').pop() ?? x.exception;
       // mcp 2.x replaces the text of anything but ToolError with a generic message: nothing leaks there.
-      if (tool.framework === 'mcp' && BUILTIN_EXCEPTIONS.test(name)) continue;
+      if (FRAMEWORKS[tool.framework].hidesExceptionText && BUILTIN_EXCEPTIONS.test(name)) continue;
       leaks.push(...(x.leaks ?? []));
     }
     return leaks.map((l) => ({

@@ -2,6 +2,7 @@ import type { ToolDefinition } from '../analysis/model';
 import type { Hit } from './util/b-edits';
 import type { Rule } from './types';
 import { BUILTIN_EXCEPTIONS, isVagueErrorMessage } from './util/b-errors';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 const advice = 'Say what was wrong and how to fix the call, e.g. "Order ORD-99 not found. Order ids look like ORD-1234; search with find_orders first."';
 
@@ -25,16 +26,17 @@ export const errorMessageNotActionable: Rule = {
         fixes: [],
       });
     }
+    const profile = FRAMEWORKS[tool.framework];
     for (const x of h.raises) {
       const name = x.exception.split('.').pop() ?? x.exception;
       // mcp 2.x shows the model only "Error executing tool <name>" for anything that is not a ToolError.
-      if (tool.framework === 'mcp' && BUILTIN_EXCEPTIONS.test(name) && x.message !== undefined) {
+      if (profile.hidesExceptionText && BUILTIN_EXCEPTIONS.test(name) && x.message !== undefined) {
         out.push({
           span: x.span,
           tool: tool.name.value ?? null,
           message:
-            `mcp 2.x hides the text of a ${name}: the model only reads "Error executing tool ${tool.name.value ?? '<name>'}", so your message never reaches it. ` +
-            `Raise \`ToolError(...)\` (from mcp.server.mcpserver.exceptions) for failures the model can correct. ${advice}`,
+            `${profile.name} hides the text of a ${name}: the model only reads "Error executing tool ${tool.name.value ?? '<name>'}", so your message never reaches it. ` +
+            `Raise \`ToolError(...)\` (from ${profile.errorModule}) for failures the model can correct. ${advice}`,
           fixes: [],
         });
         continue;

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
 import { ensurePythonImport, insertFirstProperty, replace, returnedObjectStart, textOf, type Hit } from './util/b-edits';
-import { toolErrorModule } from './util/b-errors';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const errorReturnedAsSuccess: Rule = {
   id: 'error-returned-as-success',
@@ -18,7 +18,7 @@ export const errorReturnedAsSuccess: Rule = {
         const edit = start !== undefined ? insertFirstProperty(ctx, r.span.file, start, 'isError: true') : undefined;
         if (edit) fixes.push({ title: 'Mark this result as an error (isError: true)', edits: [edit], safe: true });
       } else {
-        const module = toolErrorModule(tool.framework);
+        const module = FRAMEWORKS[tool.framework].errorModule;
         const stmt = textOf(ctx, r.span);
         // Without the front-end's valueSpan, the value is what follows `return` in the statement's own span.
         const value = textOf(ctx, r.valueSpan) ?? /^return\s+([\s\S]+?)\s*$/.exec(stmt ?? '')?.[1];

@@ -1,7 +1,8 @@
 import type { Fix, Rule, RuleFinding } from './types';
-import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
+import { toolFinding, toolLabel } from './util/finding';
 import { addFieldKeywords } from './util/python';
 import { insertAt } from './util/source';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const paramDescriptionMissing: Rule = {
   id: 'param-description-missing',
@@ -11,17 +12,18 @@ export const paramDescriptionMissing: Rule = {
   checkTool(tool, ctx) {
     const out: RuleFinding[] = [];
     const argsNames = new Set((tool.docstring?.args ?? []).map((a) => a.name));
+    const { docstring } = FRAMEWORKS[tool.framework];
     for (const p of tool.parameters) {
       const d = p.description;
       if (d && (d.value === undefined || d.value.trim() !== '')) continue;
-      // Official SDK with an Args: entry for it: docstring-args-not-in-schema reports it, with a fix that moves it.
-      if (!d && isOfficialPythonSdk(tool) && argsNames.has(p.name)) continue;
-      // FastMCP with an Args: section: docstring-args-mismatch reports the missing entry, with a fix that adds it.
-      if (!d && tool.framework === 'fastmcp' && tool.docstring?.argsSectionSpan) continue;
+      // Args: published verbatim with an entry for it: docstring-args-not-in-schema reports it, with a fix that moves it.
+      if (!d && docstring === 'verbatim' && argsNames.has(p.name)) continue;
+      // Args: parsed, with a section: docstring-args-mismatch reports the missing entry, with a fix that adds it.
+      if (!d && docstring === 'parsed' && tool.docstring?.argsSectionSpan) continue;
       const how =
         tool.language === 'typescript'
           ? `Add .describe("…") with its meaning, format and an example`
-          : tool.framework === 'fastmcp'
+          : docstring === 'parsed'
             ? `Write it as Annotated[T, Field(description="…")] or add a "${p.name}:" entry under Args: in the docstring`
             : `Write it as Annotated[T, Field(description="…")] (this SDK ignores docstring Args: sections)`;
       const message = d

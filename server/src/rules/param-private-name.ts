@@ -1,5 +1,6 @@
 import type { Edit, Rule, RuleFinding } from './types';
-import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
+import { toolFinding, toolLabel } from './util/finding';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const paramPrivateName: Rule = {
   id: 'param-private-name',
@@ -8,7 +9,7 @@ export const paramPrivateName: Rule = {
   summary: 'A parameter starting with "_" (the official SDK refuses to register the tool).',
   checkTool(tool, ctx) {
     // Only the official SDK rejects them (func_metadata raises InvalidSignature); FastMCP publishes them as they are.
-    if (!isOfficialPythonSdk(tool)) return [];
+    if (!FRAMEWORKS[tool.framework].rejectsUnderscoreParams) return [];
     const out: RuleFinding[] = [];
     const text = ctx.textOf(tool.file);
     for (const p of tool.parameters) {

@@ -1,6 +1,7 @@
 import type { CallFact, ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
 import { at, ensurePythonImport, replace, textOf } from './util/b-edits';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 /** Python calls that block the calling thread on the network, a subprocess or a timer. */
 const PY_BLOCKING =
@@ -61,7 +62,7 @@ export const syncIoInHandler: Rule = {
         fixes: [],
       }));
     }
-    if (!h.isAsync && tool.framework !== 'mcp-v1') {
+    if (!h.isAsync && !FRAMEWORKS[tool.framework].syncToolsBlockEventLoop) {
       // mcp 2.x and FastMCP run a sync tool in a worker thread: it does not block other callers.
       return [];
     }

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
 import { toolFinding } from './util/finding';
+import { FRAMEWORKS, type FrameworkProfile } from '../../../common/frameworks';
 
 function lineOf(text: string | undefined, offset: number): number | undefined {
   if (text === undefined) return undefined;
@@ -9,17 +10,12 @@ function lineOf(text: string | undefined, offset: number): number | undefined {
   return line;
 }
 
-/** What the framework does with the second registration. */
-function consequence(tool: ToolDefinition): string {
-  switch (tool.framework) {
-    case 'ts-sdk':
-      return 'the TypeScript SDK throws "Tool … is already registered" and the server does not start';
-    case 'fastmcp':
-      return 'FastMCP logs a warning and the later definition silently replaces the earlier one';
-    default:
-      return 'the Python SDK logs a warning and keeps only the first definition, so this one is never called';
-  }
-}
+/** What the framework does with the second registration, by its profile's duplicateToolName. */
+const CONSEQUENCE: Record<FrameworkProfile['duplicateToolName'], string> = {
+  throws: 'the TypeScript SDK throws "Tool … is already registered" and the server does not start',
+  replaces: 'FastMCP logs a warning and the later definition silently replaces the earlier one',
+  'keeps-first': 'the Python SDK logs a warning and keeps only the first definition, so this one is never called',
+};
 
 export const toolNameDuplicate: Rule = {
   id: 'tool-name-duplicate',
@@ -43,7 +39,7 @@ export const toolNameDuplicate: Rule = {
         toolFinding(
           tool,
           tool.name.span,
-          `Tool "${name}" is already registered on this server${where}: ${consequence(tool)}; the model can never reach both. ` +
+          `Tool "${name}" is already registered on this server${where}: ${CONSEQUENCE[FRAMEWORKS[tool.framework].duplicateToolName]}; the model can never reach both. ` +
             'Give each tool its own name, or merge the two.',
         ),
       );

@@ -1,7 +1,8 @@
 /**
  * Python front-end: @lezer/python syntax tree -> ToolDefinition[] for the official SDK (`mcp` 2.x MCPServer),
  * the removed 1.x import (`mcp.server.fastmcp.FastMCP`) and standalone FastMCP. Error tolerant: half-typed code
- * yields the tools it can; what cannot be resolved is listed in `unresolved`, never guessed.
+ * yields the tools it can; what cannot be resolved is listed in `unresolved`, never guessed. What differs between
+ * the frameworks (constructors, tool options, docstring semantics...) is read from their profiles (common/frameworks.ts).
  */
 import type { SyntaxNode } from '@lezer/common';
 import type {
@@ -11,21 +12,11 @@ import type {
 import { PyModule, PyProgram } from './module';
 import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg } from './syntax';
-import { cleandoc, cleandocLines, cleanLineSpan, compilerCleanDoc, docstringOf, parseDocstring } from './docstring';
+import { cleandoc, cleandocLines, cleanLineSpan, compilerCleanDoc, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
 import { handlerFacts } from './handler';
-import { frameworkVersion, majorOf, pythonVersion, type PythonVersionFact } from './versions';
-import { buildPythonContract, type PyParamSpec, type PyToolSpec } from '../../contract/python';
-
-const CONSTRUCTORS: Record<string, Framework> = {
-  'mcp.server.MCPServer': 'mcp',
-  'mcp.server.mcpserver.MCPServer': 'mcp',
-  'mcp.server.mcpserver.server.MCPServer': 'mcp',
-  'mcp.server.fastmcp.FastMCP': 'mcp-v1',
-  'mcp.server.fastmcp.server.FastMCP': 'mcp-v1',
-  'fastmcp.FastMCP': 'fastmcp',
-  'fastmcp.server.FastMCP': 'fastmcp',
-  'fastmcp.server.server.FastMCP': 'fastmcp',
-};
+import { frameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
+import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
+import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
 
 interface ServerVar {
   id: string;
@@ -49,6 +40,19 @@ function lookup<T>(scope: Scope | undefined, pick: (s: Scope) => Map<string, T>,
     if (v) return v;
   }
   return undefined;
+}
+
+/** One analysis of one file: what its steps read and fill. */
+interface PyAnalysis {
+  mod: PyModule;
+  facts: FileFacts;
+  tools: ToolDefinition[];
+  /** The framework of each server the file constructs, by server id (facts.servers does not carry it). */
+  serverFrameworks: Map<string, Framework>;
+  /** The framework version the workspace pins (read once per framework). */
+  versionOf(fw: Framework): string | undefined;
+  /** The Python version deciding what `__doc__` holds (read on first use). */
+  py(): PythonVersionFact;
 }
 
 /** Python version whose `__doc__` semantics apply (3.13+ strips docstring indentation at compile time). */
@@ -80,10 +84,9 @@ export function analyzePython(file: string, text: string, host: FileHost, option
     }
   }
 
-  const tools: ToolDefinition[] = [];
   const versions = new Map<Framework, string | undefined>();
   const versionOf = (fw: Framework) => {
-    if (!versions.has(fw)) versions.set(fw, fw === 'fastmcp' ? frameworkVersion(host, file, 'fastmcp') : frameworkVersion(host, file, 'mcp'));
+    if (!versions.has(fw)) versions.set(fw, frameworkVersion(host, file, FRAMEWORKS[fw].versionPackage));
     return versions.get(fw);
   };
   // The Python version decides what `__doc__` holds (3.13+ strips indentation); read lazily, once per analysis.
@@ -96,39 +99,29 @@ export function analyzePython(file: string, text: string, host: FileHost, option
     return (pyFact ??= pythonVersion(host, file));
   };
 
+  const analysis: PyAnalysis = { mod, facts, tools: [], serverFrameworks: new Map(), versionOf, py };
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
-  walkScope(mod, children(mod.tree.topNode), moduleScope, '', facts, tools, versionOf, py, 0);
+  walkScope(analysis, children(mod.tree.topNode), moduleScope, '', 0);
 
-  const frameworks = new Set(facts.servers.map((s) => CONSTRUCTORS_BY_ID.get(s.id)).filter(Boolean) as Framework[]);
+  const { tools, serverFrameworks } = analysis;
+  const frameworks = new Set(facts.servers.map((s) => serverFrameworks.get(s.id)).filter(Boolean) as Framework[]);
   if (frameworks.size === 1) facts.framework = [...frameworks][0];
   else if (!frameworks.size) {
-    const fromImports = mod.importList.map((i) => CONSTRUCTORS[i.qualified]).find(Boolean);
+    const fromImports = mod.importList.map((i) => frameworkOfConstructor(i.qualified)).find(Boolean);
     if (fromImports) facts.framework = fromImports;
   } else facts.framework = tools[0]?.framework;
-  CONSTRUCTORS_BY_ID.clear();
   facts.dependencies = [...program.dependencies];
   return { tools, files: [facts] };
 }
-
-const CONSTRUCTORS_BY_ID = new Map<string, Framework>();
 
 function findAncestor(mod: PyModule, pos: number, name: string): SyntaxNode | undefined {
   for (let n: SyntaxNode | null = mod.tree.resolveInner(pos, 1); n; n = n.parent) if (n.name === name) return n;
   return undefined;
 }
 
-function walkScope(
-  mod: PyModule,
-  stmts: SyntaxNode[],
-  scope: Scope,
-  scopeName: string,
-  facts: FileFacts,
-  tools: ToolDefinition[],
-  versionOf: (fw: Framework) => string | undefined,
-  py: () => PythonVersionFact,
-  depth: number,
-): void {
+function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: string, depth: number): void {
   if (depth > 20) return;
+  const { mod, facts, tools } = a;
   // Functions first (a tool may be registered with add_tool before or after its def).
   const flat = flattenBlocks(stmts);
   for (const stmt of flat) {
@@ -146,7 +139,7 @@ function walkScope(
       const target = parts[0];
       if (target?.name === 'VariableName' && value?.name === 'CallExpression' && value.firstChild) {
         const q = mod.qualify(value.firstChild);
-        const fw = q ? CONSTRUCTORS[q] : undefined;
+        const fw = q ? frameworkOfConstructor(q) : undefined;
         const variable = mod.src(target);
         if (fw) {
           const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
@@ -155,7 +148,7 @@ function walkScope(
           const id = `${mod.file}#${scopeName ? scopeName + '.' : ''}${variable}`;
           const sv: ServerVar = { id, variable, framework: fw, name, span: mod.span(target), constructorSpan: mod.span(value) };
           scope.servers.set(variable, sv);
-          CONSTRUCTORS_BY_ID.set(id, fw);
+          a.serverFrameworks.set(id, fw);
           facts.servers.push({ id, variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
         } else if (value.firstChild.name === 'VariableName') {
           // `mcp = create_server()` where the factory returns a server it built: alias the factory's server.
@@ -173,7 +166,7 @@ function walkScope(
       for (const dec of children(stmt).filter((c) => c.name === 'Decorator')) {
         const reg = decoratorRegistration(mod, dec, scope);
         if (reg) {
-          const t = buildTool(mod, { ...reg, stmt, fn: def }, versionOf, py);
+          const t = buildTool(a, { ...reg, stmt, fn: def });
           if (t) tools.push(t);
         }
       }
@@ -182,7 +175,7 @@ function walkScope(
       if (call?.name === 'CallExpression') {
         const reg = callRegistration(mod, call, scope);
         if (reg) {
-          const t = buildTool(mod, { ...reg, stmt: call }, versionOf, py);
+          const t = buildTool(a, { ...reg, stmt: call });
           if (t) tools.push(t);
         }
       }
@@ -196,7 +189,7 @@ function walkScope(
     if (!body || !containsToolRegistration(mod, body)) continue;
     const n = child(def, 'VariableName');
     const inner: Scope = { servers: new Map(), functions: new Map(), parent: scope };
-    walkScope(mod, children(body), inner, `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`, facts, tools, versionOf, py, depth + 1);
+    walkScope(a, children(body), inner, `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`, depth + 1);
   }
 }
 
@@ -218,7 +211,7 @@ function factoryServer(mod: PyModule, fn: SyntaxNode): ServerVar | undefined {
       const value = parts[parts.length - 1];
       if (parts[0]?.name === 'VariableName' && value?.name === 'CallExpression' && value.firstChild) {
         const q = mod.qualify(value.firstChild);
-        const fw = q ? CONSTRUCTORS[q] : undefined;
+        const fw = q ? frameworkOfConstructor(q) : undefined;
         if (fw) {
           const variable = mod.src(parts[0]);
           const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
@@ -327,7 +320,6 @@ function located<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: str
 }
 
 const isString = (v: JsonValue): v is string => typeof v === 'string';
-const isBool = (v: JsonValue): v is boolean => typeof v === 'boolean';
 
 function withoutDescription(contract: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
@@ -335,27 +327,28 @@ function withoutDescription(contract: JsonSchema): JsonSchema {
   return out;
 }
 
-function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) => string | undefined, py: () => PythonVersionFact): ToolDefinition | undefined {
-  const fn = reg.fn;
-  if (!fn) return undefined;
-  const framework = reg.server.framework;
-  const fnNameNode = child(fn, 'VariableName');
-  const fnName = fnNameNode ? mod.src(fnNameNode) : '';
-  const unresolved: Unresolved[] = [];
-  const regSpan = mod.span(reg.stmt);
+/** What the registration call's arguments say (`@mcp.tool(name=..., title=..., annotations=...)`). */
+interface RegistrationOptions {
+  name: Located<string>;
+  title?: Located<string>;
+  explicitDescription?: Located<string>;
+  annotations?: ToolDefinition['annotations'];
+  annotationsJson?: { [k: string]: JsonValue };
+  structuredOutput?: boolean;
+  tags?: string[];
+  meta?: { [k: string]: JsonValue };
+  outputSchemaOverride?: PyToolSpec['outputSchemaOverride'];
+  /** Arguments the analyser cannot model (each an unresolved part of the contract). */
+  unresolvedArgs: Unresolved[];
+}
 
-  // ---- registration arguments
-  let nameLoc: Located<string> = { value: fnName, span: fnNameNode ? mod.span(fnNameNode) : regSpan };
-  let title: Located<string> | undefined;
-  let explicitDescription: Located<string> | undefined;
-  let annotations: ToolDefinition['annotations'];
-  let annotationsJson: { [k: string]: JsonValue } | undefined;
-  let structuredOutput: boolean | undefined;
-  let tags: string[] | undefined;
-  let meta: { [k: string]: JsonValue } | undefined;
-  let outputSchemaOverride: PyToolSpec['outputSchemaOverride'];
-  const unresolvedArgs: Unresolved[] = [];
-  reg.args.forEach((a, i) => {
+/** FastMCP registration options that change how the tool runs, not what tools/list publishes. */
+const RUNTIME_ONLY_OPTIONS = new Set(['timeout', 'run_in_thread', 'auth', 'enabled']);
+
+function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, fnName: Located<string>): RegistrationOptions {
+  const o: RegistrationOptions = { name: fnName, unresolvedArgs: [] };
+  const unresolvedArgs = o.unresolvedArgs;
+  args.forEach((a, i) => {
     if (a.spread) {
       unresolvedArgs.push({ part: 'registration', reason: `${a.spread}${mod.src(a.value)} arguments are not resolved`, span: mod.span(a.value) });
       return;
@@ -363,33 +356,33 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
     const key = a.name === '__positional__' ? `#${i}` : a.name ?? (i === 0 ? 'name' : `#${i}`);
     if (key === 'name' || key === 'name_or_fn') {
       if (a.value.name === 'None') return;
-      nameLoc = located(mod, a.value, 'name', isString);
+      o.name = located(mod, a.value, 'name', isString);
     } else if (key === 'title') {
-      if (a.value.name !== 'None') title = located(mod, a.value, 'title', isString);
+      if (a.value.name !== 'None') o.title = located(mod, a.value, 'title', isString);
     } else if (key === 'description') {
-      if (a.value.name !== 'None') explicitDescription = located(mod, a.value, 'description', isString);
+      if (a.value.name !== 'None') o.explicitDescription = located(mod, a.value, 'description', isString);
     } else if (key === 'annotations') {
       const r = annotationEntries(mod, a.value);
-      annotations = { span: mod.span(a.value), entries: r.entries };
-      annotationsJson = r.json;
+      o.annotations = { span: mod.span(a.value), entries: r.entries };
+      o.annotationsJson = r.json;
       if (r.unresolved) unresolvedArgs.push(r.unresolved);
-    } else if (key === 'structured_output' && framework !== 'fastmcp') {
+    } else if (key === 'structured_output' && acceptsToolOption(framework, key)) {
       const v = located(mod, a.value, 'structured_output', (x): x is boolean | null => x === null || typeof x === 'boolean');
       if (v.unresolved) unresolvedArgs.push({ ...v.unresolved, part: 'outputSchema' });
-      else structuredOutput = v.value === null ? undefined : (v.value as boolean);
-    } else if (key === 'tags' && framework === 'fastmcp') {
+      else o.structuredOutput = v.value === null ? undefined : (v.value as boolean);
+    } else if (key === 'tags' && acceptsToolOption(framework, key)) {
       const v = literalValue(a.value, mod.text);
-      if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) tags = v.value as string[];
+      if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) o.tags = v.value as string[];
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'tags= is not a literal set of strings', span: mod.span(a.value) });
     } else if (key === 'meta') {
       const v = literalValue(a.value, mod.text);
-      if (v.ok && v.value && typeof v.value === 'object' && !Array.isArray(v.value)) meta = v.value;
+      if (v.ok && v.value && typeof v.value === 'object' && !Array.isArray(v.value)) o.meta = v.value;
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'meta= is not a literal dict', span: mod.span(a.value) });
-    } else if (key === 'output_schema' && framework === 'fastmcp') {
+    } else if (key === 'output_schema' && acceptsToolOption(framework, key)) {
       const v = literalValue(a.value, mod.text);
-      if (v.ok && (v.value === null || (typeof v.value === 'object' && !Array.isArray(v.value)))) outputSchemaOverride = { value: v.value as JsonSchema | null };
+      if (v.ok && (v.value === null || (typeof v.value === 'object' && !Array.isArray(v.value)))) o.outputSchemaOverride = { value: v.value as JsonSchema | null };
       else unresolvedArgs.push({ part: 'outputSchema', reason: 'output_schema= is not a literal', span: mod.span(a.value) });
-    } else if (['timeout', 'run_in_thread', 'auth', 'enabled'].includes(key) && framework === 'fastmcp') {
+    } else if (RUNTIME_ONLY_OPTIONS.has(key) && acceptsToolOption(framework, key)) {
       // Runtime behaviour only: not part of the listed contract.
     } else if (key === 'icons') {
       if (a.value.name !== 'None') unresolvedArgs.push({ part: 'icons', reason: 'icons= is not modelled', span: mod.span(a.value) });
@@ -397,121 +390,103 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
       unresolvedArgs.push({ part: 'registration', reason: `argument ${key}= is not modelled by the analyser`, span: mod.span(a.value) });
     }
   });
-  if (nameLoc.unresolved) unresolved.push(nameLoc.unresolved);
-  if (title?.unresolved) unresolved.push(title.unresolved);
-  if (explicitDescription?.unresolved) unresolved.push(explicitDescription.unresolved);
+  return o;
+}
 
-  // ---- docstring
+/** The function's docstring as written, with its Args: entries located in the source. */
+interface DocstringFacts {
+  doc?: DocstringInfo;
+  docstring?: ToolDefinition['docstring'];
+  parsed?: ParsedDocstring;
+  /** Set when the first statement is a string the analyser cannot read (an f-string...). */
+  unresolved?: Unresolved;
+}
+
+function docstringFacts(mod: PyModule, fn: SyntaxNode): DocstringFacts {
   const body = child(fn, 'Body');
   const doc = docstringOf(body, mod.text);
-  let docstring: ToolDefinition['docstring'];
-  let parsed: ReturnType<typeof parseDocstring> | undefined;
   if (doc) {
     const lines = cleandocLines(doc.value);
-    parsed = parseDocstring(lines.map((l) => l.text).join('\n'));
-    docstring = {
+    const parsed = parseDocstring(lines.map((l) => l.text).join('\n'));
+    const docstring: ToolDefinition['docstring'] = {
       raw: doc.value,
       span: mod.span(doc.node),
       args: parsed.args.map((a) => ({ name: a.name, description: a.description, span: cleanLineSpan(doc, lines, a.line, a.endLine, mod.file) })),
       ...(parsed.argsSection ? { argsSectionSpan: cleanLineSpan(doc, lines, parsed.argsSection.startLine, parsed.argsSection.endLine, mod.file) } : {}),
     };
-  } else if (body) {
-    const first = meaningful(body)[0];
-    const e = first?.name === 'ExpressionStatement' ? first.firstChild : undefined;
-    if (e && (e.name === 'FormatString' || ((e.name === 'String' || e.name === 'ContinuedString') && stringValue(e, mod.text) === undefined)))
-      unresolved.push({ part: 'description', reason: 'the docstring is not a plain string literal', span: mod.span(e) });
+    return { doc, docstring, parsed };
   }
+  const first = body ? meaningful(body)[0] : undefined;
+  const e = first?.name === 'ExpressionStatement' ? first.firstChild : undefined;
+  if (e && (e.name === 'FormatString' || ((e.name === 'String' || e.name === 'ContinuedString') && stringValue(e, mod.text) === undefined)))
+    return { unresolved: { part: 'description', reason: 'the docstring is not a plain string literal', span: mod.span(e) } };
+  return {};
+}
 
-  // ---- parameters
-  const params = parameters(mod, fn);
-  const paramSpecs: PyParamSpec[] = [];
+/** The parameters that reach inputSchema; the ones the framework refuses or the analyser cannot model are unresolved. */
+function inputParams(params: ParamFact[], profile: FrameworkProfile): { specs: PyParamSpec[]; unresolved: Unresolved[] } {
+  const specs: PyParamSpec[] = [];
+  const unresolved: Unresolved[] = [];
   for (const p of params) {
     if (p.isContext) continue;
     if (p.kind === 'varargs' || p.kind === 'kwargs') {
-      unresolved.push({ part: `inputSchema.properties.${p.name}`, reason: framework === 'fastmcp' ? `FastMCP refuses *args/**kwargs tools` : `*${p.kind === 'kwargs' ? '*' : ''}${p.name} parameters are not modelled`, span: p.span });
+      unresolved.push({ part: `inputSchema.properties.${p.name}`, reason: profile.refusesVariadicParams ? `${profile.name} refuses *args/**kwargs tools` : `*${p.kind === 'kwargs' ? '*' : ''}${p.name} parameters are not modelled`, span: p.span });
       continue;
     }
-    if (p.name.startsWith('_') && framework !== 'fastmcp') {
+    if (p.name.startsWith('_') && profile.rejectsUnderscoreParams) {
       unresolved.push({ part: `inputSchema.properties.${p.name}`, reason: `parameter ${p.name} starts with "_": the SDK raises InvalidSignature`, span: p.nameSpan });
       continue;
     }
-    paramSpecs.push({ name: p.name, type: p.type, fields: p.defaultField ? [p.defaultField] : [], default: p.default, defaultUnresolved: p.defaultUnresolved, span: p.span });
+    specs.push({ name: p.name, type: p.type, fields: p.defaultField ? [p.defaultField] : [], default: p.default, defaultUnresolved: p.defaultUnresolved, span: p.span });
   }
+  return { specs, unresolved };
+}
 
-  const retTypeDef = children(fn).find((c) => c.name === 'TypeDef');
-  const retNode = retTypeDef ? meaningful(retTypeDef)[0] : undefined;
-  const returnType: PyType | undefined = retNode ? mod.resolveType(retNode) : undefined;
-
-  // ---- docstring semantics per framework and Python version
-  let rawDoc = doc?.value;
-  /** The official SDK publishes `__doc__` verbatim, and what `__doc__` holds depends on the Python version. */
-  let docUnresolved: Unresolved | undefined;
-  if (rawDoc !== undefined && compilerCleanDoc(rawDoc) !== rawDoc) {
-    const fact = py();
-    if (fact.docSemantics === '3.13+') rawDoc = compilerCleanDoc(rawDoc);
-    else if (fact.docSemantics === 'unknown' && framework !== 'fastmcp' && !explicitDescription)
-      docUnresolved = {
-        part: 'description',
-        reason:
-          `the published docstring depends on the Python version (3.13+ strips its indentation, older versions keep it) and ` +
-          (fact.source ? `${fact.source} admits both` : 'the workspace does not say which runs (.python-version, pyproject requires-python, or a .venv)'),
-        span: doc ? mod.span(doc.node) : regSpan,
-      };
-  }
-  const spec: PyToolSpec = {
-    framework,
-    fnName,
-    name: nameLoc.value ?? fnName,
-    title: title?.value,
-    explicitDescription: explicitDescription?.value,
+/**
+ * The `__doc__` the running Python stores (3.13+ strips the docstring's indentation). A framework that publishes it
+ * verbatim gets an unresolved description when the workspace does not say which Python runs.
+ */
+function publishedDoc(a: PyAnalysis, doc: DocstringInfo | undefined, profile: FrameworkProfile, hasExplicitDescription: boolean, fallback: Span): { rawDoc?: string; unresolved?: Unresolved } {
+  const rawDoc = doc?.value;
+  if (rawDoc === undefined || compilerCleanDoc(rawDoc) === rawDoc) return { rawDoc };
+  const fact = a.py();
+  if (fact.docSemantics === '3.13+') return { rawDoc: compilerCleanDoc(rawDoc) };
+  if (fact.docSemantics !== 'unknown' || profile.docstring !== 'verbatim' || hasExplicitDescription) return { rawDoc };
+  return {
     rawDoc,
-    parsedDoc: framework === 'fastmcp' && rawDoc !== undefined ? (cleandoc(rawDoc) ? parsed : { args: [] }) : undefined,
-    params: paramSpecs,
-    returnType,
-    structuredOutput,
-    outputSchemaOverride,
-    annotations: annotationsJson,
-    meta,
-    tags,
-    unresolvedArgs,
-    span: regSpan,
+    unresolved: {
+      part: 'description',
+      reason:
+        `the published docstring depends on the Python version (3.13+ strips its indentation, older versions keep it) and ` +
+        (fact.source ? `${fact.source} admits both` : 'the workspace does not say which runs (.python-version, pyproject requires-python, or a .venv)'),
+      span: doc ? a.mod.span(doc.node) : fallback,
+    },
   };
-  const version = versionOf(framework);
-  const built = buildPythonContract(spec);
-  unresolved.push(...built.unresolved);
-  // Never guessed: the tool keeps its docstring text for the rules, but the contract leaves the description out.
-  const docDescription = typeof built.contract.description === 'string' ? built.contract.description : undefined;
-  if (docUnresolved) {
-    unresolved.push(docUnresolved);
-  }
-  if (framework === 'fastmcp' && majorOf(version) !== undefined && majorOf(version)! < 4)
-    unresolved.push({ part: 'contract', reason: `the workspace pins fastmcp ${version}; the contract is predicted for fastmcp 4.x (titles, docstring parsing and schema post-processing changed across majors)`, span: reg.server.constructorSpan });
+}
 
-  if (framework === 'mcp-v1') {
-    const u = mcp1Unverified(version);
-    if (u) unresolved.push({ part: 'contract', reason: u, span: reg.server.constructorSpan });
-  }
+function descriptionFact(mod: PyModule, options: RegistrationOptions, docs: DocstringFacts, published: string | undefined, profile: FrameworkProfile): ToolDefinition['description'] {
+  if (options.explicitDescription) return { ...options.explicitDescription, origin: 'explicit' };
+  const { doc, parsed } = docs;
+  if (!doc) return undefined;
+  const description: ToolDefinition['description'] = { value: published, span: mod.span(doc.node), origin: 'docstring' };
+  if (profile.docstring === 'parsed' && parsed?.unsupportedStyle) description.unresolved = { part: 'description', reason: `${parsed.unsupportedStyle}-style docstring is not parsed`, span: mod.span(doc.node) };
+  return description;
+}
 
-  // ---- description fact
-  let description: ToolDefinition['description'];
-  if (explicitDescription) description = { ...explicitDescription, origin: 'explicit' };
-  else if (doc) {
-    description = { value: docDescription, span: mod.span(doc.node), origin: 'docstring' };
-    if (framework === 'fastmcp' && parsed?.unsupportedStyle) description.unresolved = { part: 'description', reason: `${parsed.unsupportedStyle}-style docstring is not parsed`, span: mod.span(doc.node) };
-  }
-
-  // ---- parameter definitions
-  const docArgs = new Map((docstring?.args ?? []).map((a) => [a.name, a]));
-  const parameters_: ParameterDefinition[] = [];
+/** Every visible parameter with its published schema, where its description comes from, and its constraints. */
+function parameterDefinitions(mod: PyModule, params: ParamFact[], built: PyContractResult, docs: DocstringFacts, profile: FrameworkProfile): ParameterDefinition[] {
+  const docArgs = new Map((docs.docstring?.args ?? []).map((a) => [a.name, a]));
+  const readsDocArgs = profile.docstring === 'parsed' && !docs.parsed?.unsupportedStyle;
+  const out: ParameterDefinition[] = [];
   for (const p of params) {
     if (p.isContext || p.kind === 'varargs' || p.kind === 'kwargs') continue;
     const schema = built.properties.get(p.name);
     const fieldDesc = [...p.annotatedFields, ...(p.defaultField ? [p.defaultField] : [])].reverse().find((f) => f.description)?.description;
-    const annotatedText = framework === 'fastmcp' && p.type?.kind === 'annotated' && p.type.fields.length === 0 && p.type.descriptions.length === 1 ? p.type.descriptions[0] : undefined;
+    const annotatedText = profile.readsAnnotatedStringDescription && p.type?.kind === 'annotated' && p.type.fields.length === 0 && p.type.descriptions.length === 1 ? p.type.descriptions[0] : undefined;
     let pdesc: ParameterDefinition['description'];
     if (fieldDesc) pdesc = { value: fieldDesc.value, span: fieldDesc.span, origin: 'field' };
     else if (annotatedText !== undefined && p.typeSpan) pdesc = { value: annotatedText, span: p.typeSpan, origin: 'other' };
-    else if (framework === 'fastmcp' && docArgs.has(p.name) && !parsed?.unsupportedStyle) {
+    else if (readsDocArgs && docArgs.has(p.name)) {
       const a = docArgs.get(p.name)!;
       pdesc = { value: a.description, span: a.span, origin: 'docstring' };
     }
@@ -523,7 +498,7 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
       if (f.examples) constraints.push({ keyword: 'examples', value: f.examples.value, span: f.examples.span });
       if (f.default) constraints.push({ keyword: 'default', value: f.default.value, span: f.default.span });
     }
-    parameters_.push({
+    out.push({
       name: p.name,
       nameSpan: p.nameSpan,
       span: p.span,
@@ -537,15 +512,66 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
       pythonKind: p.kind,
     });
   }
+  return out;
+}
 
-  // Rebuilt rather than `delete`d: a deleted key turns the object into a slow dictionary for every rule reading it.
-  const contract = docUnresolved ? withoutDescription(built.contract) : built.contract;
-  const handler = handlerFacts(mod, fn, params.filter((p) => !p.isContext).map((p) => p.name));
+function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
+  const fn = reg.fn;
+  if (!fn) return undefined;
+  const { mod } = a;
+  const framework = reg.server.framework;
+  const profile = FRAMEWORKS[framework];
+  const fnNameNode = child(fn, 'VariableName');
+  const fnName = fnNameNode ? mod.src(fnNameNode) : '';
+  const regSpan = mod.span(reg.stmt);
+  const unresolved: Unresolved[] = [];
+
+  const options = registrationOptions(mod, reg.args, framework, { value: fnName, span: fnNameNode ? mod.span(fnNameNode) : regSpan });
+  for (const loc of [options.name, options.title, options.explicitDescription]) if (loc?.unresolved) unresolved.push(loc.unresolved);
+  const docs = docstringFacts(mod, fn);
+  if (docs.unresolved) unresolved.push(docs.unresolved);
+  const params = parameters(mod, fn);
+  const input = inputParams(params, profile);
+  unresolved.push(...input.unresolved);
+  const retTypeDef = children(fn).find((c) => c.name === 'TypeDef');
+  const retNode = retTypeDef ? meaningful(retTypeDef)[0] : undefined;
+  const published = publishedDoc(a, docs.doc, profile, !!options.explicitDescription, regSpan);
+
+  const spec: PyToolSpec = {
+    framework,
+    fnName,
+    name: options.name.value ?? fnName,
+    title: options.title?.value,
+    explicitDescription: options.explicitDescription?.value,
+    rawDoc: published.rawDoc,
+    parsedDoc: profile.docstring === 'parsed' && published.rawDoc !== undefined ? (cleandoc(published.rawDoc) ? docs.parsed : { args: [] }) : undefined,
+    params: input.specs,
+    returnType: retNode ? mod.resolveType(retNode) : undefined,
+    structuredOutput: options.structuredOutput,
+    outputSchemaOverride: options.outputSchemaOverride,
+    annotations: options.annotationsJson,
+    meta: options.meta,
+    tags: options.tags,
+    unresolvedArgs: options.unresolvedArgs,
+    span: regSpan,
+  };
+  const built = buildPythonContract(spec);
+  unresolved.push(...built.unresolved);
+  if (published.unresolved) unresolved.push(published.unresolved);
+  const version = a.versionOf(framework);
+  const caveat = profile.versionCaveat(version);
+  if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: reg.server.constructorSpan });
+
+  const docDescription = typeof built.contract.description === 'string' ? built.contract.description : undefined;
+  const description = descriptionFact(mod, options, docs, docDescription, profile);
+  // Never guessed: the tool keeps its docstring text for the rules, but the contract leaves an unresolved description
+  // out. Rebuilt rather than `delete`d: a deleted key turns the object into a slow dictionary for every rule reading it.
+  const contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
   const paramList = child(fn, 'ParamList');
   return {
     language: 'python',
     framework,
-    ...(versionOf(framework) ? { frameworkVersion: versionOf(framework) } : {}),
+    ...(version ? { frameworkVersion: version } : {}),
     file: mod.file,
     server: { id: reg.server.id, variable: reg.server.variable, ...(reg.server.name !== undefined ? { name: reg.server.name } : {}), span: reg.server.span },
     registration: {
@@ -555,36 +581,19 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
       ...(reg.kind === 'decorator' ? { decoratorCalled: !!reg.decoratorCalled } : {}),
       ...(reg.argList ? { configSpan: mod.span(reg.argList) } : {}),
     },
-    name: nameLoc,
-    ...(title ? { title } : {}),
+    name: options.name,
+    ...(options.title ? { title: options.title } : {}),
     ...(description ? { description } : {}),
-    ...(docstring ? { docstring } : {}),
-    parameters: parameters_,
+    ...(docs.docstring ? { docstring: docs.docstring } : {}),
+    parameters: parameterDefinitions(mod, params, built, docs, profile),
     ...(paramList ? { inputSchemaSpan: mod.span(paramList) } : {}),
     ...(retNode ? { outputSchemaSpan: mod.span(retNode) } : {}),
-    ...(annotations ? { annotations } : {}),
-    handler,
+    ...(options.annotations ? { annotations: options.annotations } : {}),
+    handler: handlerFacts(mod, fn, params.filter((p) => !p.isContext).map((p) => p.name)),
     contract,
     unresolved,
     unrepresentable: [],
   };
-}
-
-/**
- * mcp 1.x versions whose `mcp.server.fastmcp` contracts were compared live with the prediction (test/fidelity/python.test.ts,
- * .cache/venv-mcp1): a workspace pinning one of these gets exact contracts; any other 1.x stays an unverified prediction.
- */
-export const MCP1_VERIFIED = new Set(['1.30.0']);
-
-function mcp1Unverified(version: string | undefined): string | undefined {
-  if (version !== undefined && MCP1_VERIFIED.has(version)) return undefined;
-  const major = majorOf(version);
-  if (major !== undefined && major >= 2)
-    return `the workspace pins mcp ${version}, which has no mcp.server.fastmcp module: this server fails at import (ModuleNotFoundError) and lists no tools`;
-  const proven = [...MCP1_VERIFIED].join(', ');
-  return version === undefined
-    ? `mcp 1.x (mcp.server.fastmcp) with no pinned version in the workspace: predicted as mcp ${proven} publishes it; other 1.x releases differ (structured output, titles)`
-    : `the workspace pins mcp ${version}: predicted as mcp ${proven} publishes it (the only 1.x version verified live); not verified for ${version}`;
 }
 
 const CONSTRAINT_KEYWORD: Record<string, string> = {

@@ -10,6 +10,7 @@ import type { FileHost, JsonValue, Span } from '../model';
 import type { ClassField, ClassInfo, FieldInfo, PyType, ScalarName } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type LiteralResult } from './syntax';
 import { docstringOf } from './docstring';
+import { FRAMEWORK_NAMES, FRAMEWORKS } from '../../../../common/frameworks';
 
 export interface ImportFact {
   local: string;
@@ -578,25 +579,17 @@ const SCALARS: Record<string, ScalarName> = {
   'pydantic.HttpUrl': 'url',
 };
 
-/** Parameters the frameworks inject (and hide from inputSchema). */
-const CONTEXT_TYPES = new Set([
-  'mcp.server.Context',
-  'mcp.server.mcpserver.Context',
-  'mcp.server.mcpserver.context.Context',
-  'mcp.server.fastmcp.Context',
-  'mcp.server.fastmcp.server.Context',
-  'fastmcp.Context',
-  'fastmcp.server.context.Context',
-  'fastmcp.server.Context',
-]);
+const PYTHON_FRAMEWORKS = FRAMEWORK_NAMES.filter((f) => FRAMEWORKS[f].language === 'python').map((f) => FRAMEWORKS[f]);
 
+/** Parameters the frameworks inject (and hide from inputSchema). */
+const CONTEXT_TYPES = new Set(PYTHON_FRAMEWORKS.flatMap((p) => p.contextClasses));
+
+/** The protocol's content classes (mcp.types, shared by every framework), then each framework's own helpers. */
 const CONTENT_TYPES = new Set([
   'mcp.types.TextContent', 'mcp.types.ImageContent', 'mcp.types.AudioContent', 'mcp.types.EmbeddedResource', 'mcp.types.ResourceLink',
   'mcp_types.TextContent', 'mcp_types.ImageContent', 'mcp_types.AudioContent', 'mcp_types.EmbeddedResource', 'mcp_types.ResourceLink',
   'mcp.types.CallToolResult', 'mcp_types.CallToolResult',
-  'mcp.server.mcpserver.Image', 'mcp.server.mcpserver.utilities.types.Image', 'mcp.server.mcpserver.Audio',
-  'fastmcp.utilities.types.Image', 'fastmcp.utilities.types.Audio', 'fastmcp.utilities.types.File',
-  'fastmcp.tools.ToolResult', 'fastmcp.tools.tool.ToolResult', 'fastmcp.tools.base.ToolResult',
+  ...PYTHON_FRAMEWORKS.flatMap((p) => p.contentClasses),
 ]);
 
 /** The set of modules read for one analysis (the file itself and workspace modules it imports). */
@@ -652,8 +645,10 @@ export class PyProgram {
   }
 }
 
+/** Top-level packages that are never workspace modules: the standard library, common dependencies, the frameworks'. */
 const STDLIB_OR_THIRD_PARTY = new Set([
-  'typing', 'typing_extensions', 'pydantic', 'mcp', 'mcp_types', 'fastmcp', 'datetime', 'uuid', 'pathlib', 'enum', 'os', 'sys', 'json',
+  ...PYTHON_FRAMEWORKS.flatMap((p) => p.serverClasses.map((q) => q.split('.')[0])),
+  'typing', 'typing_extensions', 'pydantic', 'mcp_types', 'datetime', 'uuid', 'pathlib', 'enum', 'os', 'sys', 'json',
   'collections', 'dataclasses', 'decimal', 're', 'asyncio', 'subprocess', 'requests', 'httpx', 'time', 'logging', 'traceback', 'abc',
   'functools', 'itertools', 'math', 'random', 'shutil', 'tempfile', 'urllib', 'io', 'sqlite3', 'annotated_types', 'starlette',
 ]);

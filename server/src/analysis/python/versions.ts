@@ -5,15 +5,14 @@
 import * as path from 'node:path';
 import type { FileHost } from '../model';
 
-export type PyPackage = 'mcp' | 'fastmcp';
-
 function read(host: FileHost, file: string): string | undefined {
   // Lock files rarely change during a session; the host already prefers open documents.
   if (!host.fileExists(file)) return undefined;
   return host.readFile(file);
 }
 
-export function frameworkVersion(host: FileHost, file: string, pkg: PyPackage): string | undefined {
+/** The version of the PyPI package `pkg` (a framework profile's versionPackage) the workspace pins. */
+export function frameworkVersion(host: FileHost, file: string, pkg: string): string | undefined {
   let dir = path.dirname(file);
   for (let i = 0; i < 8; i++) {
     const found = versionIn(host, dir, pkg);
@@ -26,7 +25,7 @@ export function frameworkVersion(host: FileHost, file: string, pkg: PyPackage): 
   return undefined;
 }
 
-function versionIn(host: FileHost, dir: string, pkg: PyPackage): string | undefined {
+function versionIn(host: FileHost, dir: string, pkg: string): string | undefined {
   const lock = read(host, path.join(dir, 'uv.lock'));
   if (lock) {
     const re = /\[\[package\]\]\s*\nname\s*=\s*"([^"]+)"\s*\nversion\s*=\s*"([^"]+)"/g;
@@ -53,7 +52,7 @@ function normalize(name: string): string {
   return name.toLowerCase().replace(/[-_.]+/g, '-');
 }
 
-function fromRequirementLines(lines: string[], pkg: PyPackage): string | undefined {
+function fromRequirementLines(lines: string[], pkg: string): string | undefined {
   for (const raw of lines) {
     const line = raw.replace(/#.*$/, '').trim();
     const m = /^([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)$/.exec(line);
@@ -68,13 +67,6 @@ function fromRequirementLines(lines: string[], pkg: PyPackage): string | undefin
 function exact(spec: string): string {
   const m = /^(?:==|===)?\s*v?(\d+(?:\.\d+)*)$/.exec(spec.trim());
   return m ? m[1] : spec.trim();
-}
-
-/** Major version of a pin or a range's lower bound (`>=2.3`, `^2.3`, `~=4.0`), if readable. */
-export function majorOf(version: string | undefined): number | undefined {
-  if (!version) return undefined;
-  const m = /(\d+)/.exec(version);
-  return m ? Number(m[1]) : undefined;
 }
 
 /**

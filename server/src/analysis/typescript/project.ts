@@ -8,6 +8,7 @@
 import * as path from 'node:path';
 import ts from 'typescript';
 import type { FileHost, Span } from '../model';
+import { FRAMEWORKS } from '../../../../common/frameworks';
 
 export type Decl =
   | { kind: 'var'; name: string; node: ts.VariableDeclaration; pf: ParsedFile }
@@ -80,7 +81,6 @@ export function registrationKind(call: ts.CallExpression): 'registerTool' | 'too
   return undefined;
 }
 
-const SERVER_CLASS = /^(McpServer|Server)$/;
 const FIRST_NODE = ts.SyntaxKind.FirstNode;
 
 /** Sets every node's parent and collects registration calls and server declarations, in document order. */
@@ -95,7 +95,7 @@ function walkFile(pf: ParsedFile): void {
       const d = node as ts.VariableDeclaration;
       if (ts.isIdentifier(d.name) && d.initializer) {
         const init = skipOuter(d.initializer);
-        if (ts.isNewExpression(init) && SERVER_CLASS.test(init.expression.getText(sf).replace(/^.*\./, ''))) serverDeclarations.push(d);
+        if (ts.isNewExpression(init) && FRAMEWORKS['ts-sdk'].serverClasses.includes(init.expression.getText(sf).replace(/^.*\./, ''))) serverDeclarations.push(d);
       }
     }
     // Tokens (identifiers, literals, keywords: every kind below FirstNode) have no children: no call to find none.

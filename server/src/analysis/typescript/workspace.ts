@@ -4,8 +4,7 @@
  */
 import * as path from 'node:path';
 import type { FileHost } from '../model';
-
-const SDK = '@modelcontextprotocol/sdk';
+import { FRAMEWORKS } from '../../../../common/frameworks';
 
 function readJson(host: FileHost, file: string): Record<string, unknown> | undefined {
   const text = host.readFile(file);
@@ -63,7 +62,7 @@ export function workspaceVersions(host: FileHost, file: string): WorkspaceVersio
   const perDir = new Map<string, 3 | 4>();
   const perFile = new Map<string, 3 | 4>();
   return {
-    sdkVersion: packageVersion(host, file, SDK),
+    sdkVersion: packageVersion(host, file, FRAMEWORKS['ts-sdk'].versionPackage),
     zodMajor(fromFile) {
       // Asked for every `z` of every schema: by file first, without recomputing the directory.
       const known = perFile.get(fromFile);

@@ -13,6 +13,7 @@ import type { Framework, JsonSchema, JsonValue, Span, Unresolved } from '../../a
 import type { FieldInfo, PyType } from '../../analysis/python/pytypes';
 import { SchemaGenerator, Unresolvable, titleFromName, type FieldSpec } from './pydantic';
 import { compressSchema, dereferenceRefs, isObjectSchema } from './fastmcp-schema';
+import { FRAMEWORKS, type ContractBuilder } from '../../../../common/frameworks';
 
 export interface PyParamSpec {
   name: string;
@@ -58,9 +59,16 @@ export interface PyContractResult {
   unresolved: Unresolved[];
 }
 
+/** The Python builders, by the profile's contractBuilder (a new builder without an entry fails to compile). */
+const PYTHON_BUILDERS: Record<Exclude<ContractBuilder, 'sdk-zod-compat'>, (spec: PyToolSpec) => PyContractResult> = {
+  'mcp-func-metadata': mcpContract,
+  'fastmcp-function-parsing': fastmcpContract,
+};
+
 export function buildPythonContract(spec: PyToolSpec): PyContractResult {
-  if (spec.framework === 'fastmcp') return fastmcpContract(spec);
-  return mcpContract(spec);
+  const builder = FRAMEWORKS[spec.framework].contractBuilder;
+  if (builder === 'sdk-zod-compat') throw new Error(`${spec.framework} is not a Python framework: contract/typescript builds its contracts`);
+  return PYTHON_BUILDERS[builder](spec);
 }
 
 function collect(unresolved: Unresolved[], part: string, e: unknown, fallback: Span): void {
@@ -142,7 +150,8 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
   if (t.kind === 'content' && (t.name === 'CallToolResult')) return undefined;
   // mcp 1.x has no content-block exclusion: TextContent & co. are plain pydantic models there, published with the
   // schema of mcp.types as that release defines it (proven live for 1.30.0; not modelled).
-  if (spec.framework === 'mcp-v1' && returnsContentDeep(t)) throw new Unresolvable(`mcp 1.x publishes the pydantic schema of the mcp.types content classes for ${t.kind === 'content' ? t.name : 'this return type'}; not modelled`, t.span);
+  const profile = FRAMEWORKS[spec.framework];
+  if (profile.publishesContentBlockSchemas && returnsContentDeep(t)) throw new Unresolvable(`${profile.name} publishes the pydantic schema of the mcp.types content classes for ${t.kind === 'content' ? t.name : 'this return type'}; not modelled`, t.span);
   if (spec.structuredOutput === undefined && returnsContent(t)) return undefined;
   if (t.kind === 'content') throw new Unresolvable(`structured output of ${t.name} is not modelled`, t.span);
   const wrapped = (): JsonSchema => {

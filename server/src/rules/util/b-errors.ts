@@ -1,12 +1,4 @@
-/** Shared by the error rules: where ToolError lives for each Python framework, and what a vague message looks like. */
-import type { Framework } from '../../analysis/model';
-
-export function toolErrorModule(framework: Framework): string | undefined {
-  if (framework === 'mcp') return 'mcp.server.mcpserver.exceptions';
-  if (framework === 'mcp-v1') return 'mcp.server.fastmcp.exceptions';
-  if (framework === 'fastmcp') return 'fastmcp.exceptions';
-  return undefined;
-}
+/** Shared by the error rules: which exceptions a framework shows the model, and what a vague message looks like. */
 
 /** Exceptions whose text mcp 2.x shows the model (anything else becomes "Error executing tool <name>"). */
 export const MCP2_VISIBLE_EXCEPTIONS = /^(ToolError|ResourceError|(\w+\.)*ToolError|(\w+\.)*ResourceError)$/;

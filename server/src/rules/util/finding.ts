@@ -10,8 +10,3 @@ export function toolFinding(tool: ToolDefinition, span: Span, message: string, f
 export function toolLabel(tool: ToolDefinition): string {
   return tool.name.value !== undefined ? `"${tool.name.value}"` : 'this tool';
 }
-
-/** Frameworks of the official Python SDK (its 2.x MCPServer and the removed 1.x FastMCP class). */
-export function isOfficialPythonSdk(tool: ToolDefinition): boolean {
-  return tool.language === 'python' && (tool.framework === 'mcp' || tool.framework === 'mcp-v1');
-}
