@@ -1,6 +1,7 @@
 import type { Span, ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { replace, textOf } from './util/b-edits';
+import { finding } from './util/finding';
+import { replace, spanText } from './util/source';
 
 const inside = (outer: Span, s: Span | undefined) => s === undefined || (s.file === outer.file && s.start >= outer.start && s.end <= outer.end);
 
@@ -11,14 +12,14 @@ function rewrite(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
   const desc = tool.description?.origin === 'argument' ? tool.description.span : undefined;
   const pieces = [tool.name.span, desc, tool.inputSchemaSpan, tool.annotations?.span, h?.span];
   if (!h || !pieces.every((s) => inside(r.span, s))) return undefined;
-  const callee = textOf(ctx, r.calleeSpan);
+  const callee = spanText(ctx, r.calleeSpan);
   if (callee === undefined || !/\.tool$/.test(callee)) return undefined;
   const props: string[] = [];
-  const d = textOf(ctx, desc);
+  const d = spanText(ctx, desc);
   if (d !== undefined) props.push(`description: ${d}`);
-  const s = textOf(ctx, tool.inputSchemaSpan);
+  const s = spanText(ctx, tool.inputSchemaSpan);
   if (s !== undefined) props.push(`inputSchema: ${s}`);
-  const a = textOf(ctx, tool.annotations?.span);
+  const a = spanText(ctx, tool.annotations?.span);
   if (a !== undefined) props.push(`annotations: ${a}`);
   if (tool.name.span.end > h.span.start) return undefined;
   return {
@@ -39,13 +40,14 @@ export const deprecatedServerTool: Rule = {
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
     if (tool.registration.kind !== 'tool') return [];
     const fix = rewrite(tool, ctx);
-    return [{
-      span: tool.registration.calleeSpan,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        tool.registration.calleeSpan,
         '`server.tool(...)` is deprecated: its positional overloads guess whether an object is a schema or annotations, and it cannot declare a title or an outputSchema. ' +
-        'Use `server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler)`.',
-      fixes: fix ? [fix] : [],
-    }];
+          'Use `server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler)`.',
+        fix ? [fix] : [],
+      ),
+    ];
   },
 };

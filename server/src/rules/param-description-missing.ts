@@ -1,6 +1,6 @@
 import type { Fix, Rule, RuleFinding } from './types';
-import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
-import { addFieldKeywords } from './util/python';
+import { isOfficialPythonSdk, finding, toolLabel } from './util/finding';
+import { addFieldKeywords } from './util/python-edits';
 import { insertAt } from './util/source';
 
 export const paramDescriptionMissing: Rule = {
@@ -36,7 +36,7 @@ export const paramDescriptionMissing: Rule = {
           if (edits) fixes.push({ title: 'Wrap as Annotated[T, Field(description="")]', edits, safe: false });
         }
       }
-      out.push(toolFinding(tool, p.nameSpan, message, fixes));
+      out.push(finding(tool, p.nameSpan, message, fixes));
     }
     return out;
   },

@@ -1,5 +1,5 @@
 import type { Edit, Rule, RuleFinding } from './types';
-import { isOfficialPythonSdk, toolFinding, toolLabel } from './util/finding';
+import { isOfficialPythonSdk, finding, toolLabel } from './util/finding';
 
 export const paramPrivateName: Rule = {
   id: 'param-private-name',
@@ -29,7 +29,7 @@ export const paramPrivateName: Rule = {
         }
       }
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} starts with "_": the official MCP SDK raises InvalidSignature ` +

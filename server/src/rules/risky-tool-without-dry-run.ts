@@ -1,7 +1,9 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { hint, nameIntent, toolWrites } from './util/b-words';
-import { addParameterEdits, parameterName } from './util/b-params';
+import { hint } from './util/annotations';
+import { finding } from './util/finding';
+import { addParameterEdits, parameterName } from './util/new-parameter';
+import { nameIntent, toolWrites } from './util/tool-intent';
 
 const DRY_RUN = /^(dry_?run|dryrun|preview|simulate|simulation|validate_only|plan_only|what_if|whatif|check_only)$/;
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
@@ -30,14 +32,15 @@ export const riskyToolWithoutDryRun: Rule = {
     });
     if (edits) fixes.push({ title: `Add a \`${name}\` boolean parameter`, edits, safe: false });
     const what = bulk ? 'acts on many items at once' : 'destroys data';
-    return [{
-      span: tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
         `${tool.name.value ?? 'This tool'} ${what} and has no dry-run mode: the model (and the user approving the call) cannot see ` +
-        `what it would do before it is done. Add a \`${name}\` boolean that validates everything and returns what would change ` +
-        '(counts, samples, warnings) without changing anything, then handle it in the handler.',
-      fixes,
-    }];
+          `what it would do before it is done. Add a \`${name}\` boolean that validates everything and returns what would change ` +
+          '(counts, samples, warnings) without changing anything, then handle it in the handler.',
+        fixes,
+      ),
+    ];
   },
 };

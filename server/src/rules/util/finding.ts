@@ -1,9 +1,13 @@
-/** Small helpers every rule uses to build findings. */
+/** The one builder of rule findings, and the wording helpers their messages share. */
 import type { Span, ToolDefinition } from '../../analysis/model';
 import type { Fix, RuleFinding } from '../types';
 
-export function toolFinding(tool: ToolDefinition, span: Span, message: string, fixes: Fix[] = []): RuleFinding {
-  return { span, message, tool: tool.name.value ?? null, fixes };
+/**
+ * A finding at `span`. `about` is the tool it is about (its name becomes the finding's tool), or null for a
+ * finding about a file or a server (an import, a server with too many tools).
+ */
+export function finding(about: ToolDefinition | null, span: Span, message: string, fixes: Fix[] = []): RuleFinding {
+  return { span, message, tool: about ? (about.name.value ?? null) : null, fixes };
 }
 
 /** `"search"` for messages; `this tool` when the name is not statically known. */

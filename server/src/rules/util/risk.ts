@@ -7,7 +7,8 @@
  * Annotations the author wrote win; what they leave out is read from the name and the handler's calls.
  */
 import type { ToolDefinition } from '../../analysis/model';
-import { handlerEffects, hint, nameIntent, toolWrites } from './b-words';
+import { hint } from './annotations';
+import { handlerEffects, nameIntent, toolWrites } from './tool-intent';
 
 export type RiskLevel = 'Low' | 'Medium' | 'High' | 'Critical';
 
