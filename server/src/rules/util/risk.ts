@@ -1,5 +1,5 @@
 /**
- * Risk level shown in the contract preview (RULES.md "Annotations and risk"; not a rule):
+ * Risk level shown in the contract preview (docs/preview.md, "Risk level"; not a rule):
  *   Low      = read-only;
  *   Medium   = writes, not destructive, closed world;
  *   High     = destructive, or touches other users' data (or writes to an open world);
