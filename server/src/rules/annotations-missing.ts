@@ -5,7 +5,7 @@ import { finding } from './util/finding';
 import { handlerEffects, nameIntent, toolWrites } from './util/tool-intent';
 
 /** The hints a writing tool most likely has, from its name and handler. */
-export function inferredHints(tool: ToolDefinition): [string, boolean][] {
+function inferredHints(tool: ToolDefinition): [string, boolean][] {
   const intent = nameIntent(tool.name.value ?? '');
   const w = toolWrites(tool);
   const fx = handlerEffects(tool);

@@ -51,7 +51,7 @@ import { decoratorNotCalled } from './decorator-not-called';
 import { deprecatedServerTool } from './deprecated-server-tool';
 
 /** One area of the catalogue: a row of the README's "Rules" table. */
-export interface RuleArea {
+interface RuleArea {
   title: string;
   rules: Rule[];
 }

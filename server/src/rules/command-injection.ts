@@ -8,7 +8,7 @@ const TS_WITH_SHELL = /^((node:)?child_process\.|cp\.)?(spawn|spawnSync|execFile
 const PY_ALWAYS = /^(os\.system|os\.popen|os\.exec\w*|subprocess\.getoutput|subprocess\.getstatusoutput|commands\.\w+|asyncio\.create_subprocess_shell|eval|exec|pty\.spawn)$/;
 const PY_WITH_SHELL = /^(subprocess\.\w+|asyncio\.create_subprocess_exec)$/;
 
-export function reachesShell(tool: ToolDefinition, c: CallFact): boolean {
+function reachesShell(tool: ToolDefinition, c: CallFact): boolean {
   if (tool.language === 'python') return PY_ALWAYS.test(c.callee) || (c.shell && PY_WITH_SHELL.test(c.callee));
   return TS_ALWAYS.test(c.callee) || (c.shell && TS_WITH_SHELL.test(c.callee));
 }

@@ -91,7 +91,7 @@ function pushAll(out: RuleFinding[], found: Iterable<RuleFinding>): void {
 }
 
 /** Tools grouped by the server instance they are registered on; servers declared with no tool get an empty group. */
-export function groupByServer(tools: ToolDefinition[], files: FileFacts[] = []): { id: string; tools: ToolDefinition[] }[] {
+function groupByServer(tools: ToolDefinition[], files: FileFacts[] = []): { id: string; tools: ToolDefinition[] }[] {
   const groups = new Map<string, ToolDefinition[]>();
   for (const f of files) for (const s of f.servers) if (!groups.has(s.id)) groups.set(s.id, []);
   for (const t of tools) {
@@ -102,7 +102,7 @@ export function groupByServer(tools: ToolDefinition[], files: FileFacts[] = []):
   return [...groups].map(([id, list]) => ({ id, tools: list }));
 }
 
-export function sortFindings(findings: Finding[]): Finding[] {
+function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort(
     (a, b) =>
       (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : 0) ||

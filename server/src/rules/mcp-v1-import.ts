@@ -4,7 +4,7 @@ import { finding } from './util/finding';
 import { replace, spanText } from './util/source';
 
 /** `from mcp.server.fastmcp import FastMCP` -> `from mcp.server import MCPServer` (and the submodules likewise). */
-export function rewriteV1Import(text: string): string {
+function rewriteV1Import(text: string): string {
   if (/^from\s+mcp\.server\.fastmcp\s+import\s+\(?\s*FastMCP\s*\)?\s*$/.test(text.trim())) return 'from mcp.server import MCPServer';
   return text.replace(/\bmcp\.server\.fastmcp\b/g, 'mcp.server.mcpserver').replace(/\bFastMCP\b/g, 'MCPServer');
 }

@@ -7,7 +7,7 @@ const PATH_NAME = /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|d
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** File-system calls: Node fs (and promises), Python open / os / shutil / pathlib / aiofiles. */
-export function isFileSystemCall(c: CallFact): boolean {
+function isFileSystemCall(c: CallFact): boolean {
   return fileSystemCallee(c.callee);
 }
 

@@ -13,7 +13,7 @@ const isPlural = (w: string) => /[^s]s$/.test(w) && !/(us|is|ss|status|news|seri
 const BOUND = /^(limit|max|max_\w+|\w+_limit|top|top_?k|top_?n|count|n|k|page|page_\w+|per_page|cursor|offset|first|last|size|num_\w+|results|batch_size|take|skip)$/;
 const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-export function isListTool(tool: ToolDefinition): boolean {
+function isListTool(tool: ToolDefinition): boolean {
   const words = nameTokens(tool.name.value ?? '');
   const i = words.findIndex((w) => LIST_VERBS.has(w) || COLLECTION_VERBS.has(w));
   if (i >= 0 && LIST_VERBS.has(words[i])) return true;

@@ -29,7 +29,7 @@ function looksReal(token: string): boolean {
  */
 const MAY_HOLD_SECRET = /[A-Za-z0-9_\-+/]{10,}|-----BEGIN/;
 
-export function findSecret(text: string): { what: string; match: string } | undefined {
+function findSecret(text: string): { what: string; match: string } | undefined {
   if (!MAY_HOLD_SECRET.test(text)) return undefined;
   for (const [what, re] of PATTERNS) {
     const m = re.exec(text);

@@ -88,10 +88,10 @@ export const ACTION_VERBS = new Set([
 ]);
 
 /** Verbs that only say "something happens" — a name starting with them still tells nothing. */
-export const WEAK_VERBS = new Set(['run', 'execute', 'call', 'invoke', 'trigger', 'process', 'handle', 'do', 'make', 'perform']);
+const WEAK_VERBS = new Set(['run', 'execute', 'call', 'invoke', 'trigger', 'process', 'handle', 'do', 'make', 'perform']);
 
 /** Lowercased third-person / gerund / past forms back to the verb: "Searches" -> "search", "Creating" -> "create". */
-export function verbLemma(word: string): string | undefined {
+function verbLemma(word: string): string | undefined {
   const w = word.toLowerCase();
   if (ACTION_VERBS.has(w)) return w;
   const candidates: string[] = [];

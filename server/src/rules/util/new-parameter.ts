@@ -5,7 +5,7 @@ import { inputShapeStart, insertFirstProperty } from './object-edits';
 import { appendPythonParameter } from './python-edits';
 import { addPythonImports } from './python-imports';
 
-export interface NewParameter {
+interface NewParameter {
   /** snake_case name; TS uses camelCase unless the tool's parameters are snake_case. */
   name: string;
   /** zod expression for TS, e.g. `z.boolean().default(false).describe("...")`. */

@@ -39,7 +39,7 @@ export function parseStringLiteral(src: string): StringLiteral | undefined {
 }
 
 /** Escapes text for insertion inside a literal with the given quote (not raw). */
-export function escapeForQuote(value: string, quote: string): string {
+function escapeForQuote(value: string, quote: string): string {
   let out = value.replace(/\\/g, '\\\\');
   if (quote.length === 1) out = out.split(quote).join('\\' + quote).replace(/\n/g, '\\n');
   if (quote === '`') out = out.replace(/\$\{/g, '\\${');

@@ -8,8 +8,6 @@ export function toolErrorModule(framework: Framework): string | undefined {
   return undefined;
 }
 
-/** Exceptions whose text mcp 2.x shows the model (anything else becomes "Error executing tool <name>"). */
-export const MCP2_VISIBLE_EXCEPTIONS = /^(ToolError|ResourceError|(\w+\.)*ToolError|(\w+\.)*ResourceError)$/;
 /** Built-in exceptions: certainly not ToolError subclasses. */
 export const BUILTIN_EXCEPTIONS = /^(Exception|ValueError|RuntimeError|KeyError|TypeError|LookupError|IndexError|PermissionError|FileNotFoundError|OSError|IOError|NotImplementedError|AssertionError|ConnectionError|TimeoutError|AttributeError)$/;
 

@@ -39,9 +39,9 @@ const IDEMPOTENT_WRITE = new Set([
 const OTHER_USERS = new Set(['invite', 'share', 'grant', 'revoke', 'assign', 'ban', 'permission', 'permissions', 'role', 'roles', 'acl', 'access', 'member', 'members']);
 const BULK = new Set(['bulk', 'batch', 'mass', 'all', 'every', 'broadcast']);
 
-export type VerbKind = 'read' | 'write' | 'destructive';
+type VerbKind = 'read' | 'write' | 'destructive';
 
-export interface NameIntent {
+interface NameIntent {
   /** The action word the classification comes from, if any. */
   verb?: string;
   kind?: VerbKind;
@@ -99,7 +99,7 @@ const NETWORK = /^(fetch|request|get|post|put|patch|delete|head|urlopen|send|sen
 const NETWORK_OWNERS = /^(requests|httpx|aiohttp|urllib|urllib3|axios|got|superagent|http|https|undici|fetch|client|session|smtplib)\b/i;
 const NET_WRITE = /^(post|put|patch|delete|send|sendMail|send_message|sendmail)$/;
 
-export interface HandlerEffects {
+interface HandlerEffects {
   writesFiles: boolean;
   deletesFiles: boolean;
   /** Talks to the network (fetch, requests, httpx...). */
