@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
 import { HINT_KEYS, hintKey, insertAnnotationsEdit } from './util/annotations';
-import { finding } from './util/finding';
+import { finding, toolSpan } from './util/finding';
 import { handlerEffects, nameIntent, toolWrites } from './util/tool-intent';
 
 /** The hints a writing tool most likely has, from its name and handler. */
@@ -36,7 +36,7 @@ export const annotationsMissing: Rule = {
     return [
       finding(
         tool,
-        tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
+        toolSpan(tool),
         `${tool.name.value ?? 'This tool'} changes things (${w.why}) but declares no annotations, so clients must assume the worst ` +
           '(destructive, open world) and ask for confirmation every time, or worse, treat it like a harmless read. ' +
           'Declare readOnlyHint, destructiveHint, idempotentHint and openWorldHint.',

@@ -1,6 +1,6 @@
 import type { ReturnFact, ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { finding } from './util/finding';
+import { finding, toolSpan } from './util/finding';
 import { insertFirstProperty } from './util/object-edits';
 
 const ZOD: Record<string, string> = {
@@ -34,7 +34,7 @@ export const outputSchemaMissing: Rule = {
     const h = tool.handler;
     if (!h || tool.outputSchemaSpan || tool.contract.outputSchema !== undefined) return [];
     if (tool.unresolved.some((u) => u.part.startsWith('outputSchema'))) return [];
-    const span = tool.name.span.file === tool.file ? tool.name.span : tool.registration.span;
+    const span = toolSpan(tool);
     const name = tool.name.value ?? 'this tool';
     if (tool.language === 'typescript') {
       const structured = h.returns.filter((r) => r.hasStructuredContent && r.isError !== true);

@@ -1,10 +1,10 @@
 import type { CallFact, ToolDefinition } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
 import { finding } from './util/finding';
+import { snakeCase } from './util/names';
 import { memoByString } from './util/memo';
 
 const PATH_NAME = /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|dirname|directory|folder|location|dest|destination|src|source_path|target_path)$/;
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** File-system calls: Node fs (and promises), Python open / os / shutil / pathlib / aiofiles. */
 function isFileSystemCall(c: CallFact): boolean {
@@ -27,7 +27,7 @@ export const pathParamUnchecked: Rule = {
   checkTool(tool: ToolDefinition) {
     const h = tool.handler;
     if (!h || h.hasPathContainmentCheck) return [];
-    const pathParams = new Set(tool.parameters.filter((p) => PATH_NAME.test(snake(p.name))).map((p) => p.name));
+    const pathParams = new Set(tool.parameters.filter((p) => PATH_NAME.test(snakeCase(p.name))).map((p) => p.name));
     if (pathParams.size === 0) return [];
     const out: RuleFinding[] = [];
     for (const c of h.calls) {

@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { finding } from './util/finding';
-import { nameTokens } from './util/names';
+import { finding, toolSpan } from './util/finding';
+import { nameTokens, snakeCase } from './util/names';
 import { addParameterEdits, parameterName } from './util/new-parameter';
 
 const LIST_VERBS = new Set(['list', 'search', 'find', 'query', 'browse', 'scan', 'grep', 'lookup', 'filter', 'enumerate']);
@@ -11,7 +11,6 @@ const isPlural = (w: string) => /[^s]s$/.test(w) && !/(us|is|ss|status|news|seri
 
 /** Parameters that bound or page a result. */
 const BOUND = /^(limit|max|max_\w+|\w+_limit|top|top_?k|top_?n|count|n|k|page|page_\w+|per_page|cursor|offset|first|last|size|num_\w+|results|batch_size|take|skip)$/;
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 function isListTool(tool: ToolDefinition): boolean {
   const words = nameTokens(tool.name.value ?? '');
@@ -29,7 +28,7 @@ export const responseUnbounded: Rule = {
   summary: 'A list/search tool has no limit or page parameter.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
     if (!isListTool(tool)) return [];
-    if (tool.parameters.some((p) => BOUND.test(snake(p.name)))) return [];
+    if (tool.parameters.some((p) => BOUND.test(snakeCase(p.name)))) return [];
     if (tool.unresolved.some((u) => u.part === 'inputSchema' || u.part.startsWith('inputSchema.properties'))) return [];
     const fixes: Fix[] = [];
     const edits = addParameterEdits(tool, ctx, {
@@ -43,7 +42,7 @@ export const responseUnbounded: Rule = {
     return [
       finding(
         tool,
-        tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
+        toolSpan(tool),
         `${tool.name.value ?? 'This tool'} returns a list but takes no limit or page parameter: one call can return thousands of ` +
           'items, which fills the model\'s context (and your bill) and pushes out the conversation. ' +
           'Add a bounded `limit` (e.g. 1-100, default 20) and apply it in the handler; add a cursor or page if results go further.',

@@ -1,4 +1,4 @@
-/** The text and name heuristics behind rules A, on the phrasings authors actually write (English and French). */
+/** The text, name and import heuristics behind the rules, on the phrasings authors actually write (English and French). */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { nameTokens, isVagueName, nameFromDescription, nameStyle } from '../../../server/src/rules/util/names';

@@ -10,6 +10,11 @@ export function finding(about: ToolDefinition | null, span: Span, message: strin
   return { span, message, tool: about ? (about.name.value ?? null) : null, fixes };
 }
 
+/** Where a finding about the tool as a whole goes: its name, unless that is written in another file (then the registration). */
+export function toolSpan(tool: ToolDefinition): Span {
+  return tool.name.span.file === tool.file ? tool.name.span : tool.registration.span;
+}
+
 /** `"search"` for messages; `this tool` when the name is not statically known. */
 export function toolLabel(tool: ToolDefinition): string {
   return tool.name.value !== undefined ? `"${tool.name.value}"` : 'this tool';

@@ -18,6 +18,11 @@ const cachedTokens = memoByString((name: string): string[] =>
   ),
 );
 
+/** `maxResults` -> `max_results`: camelCase humps to snake_case (already snake names are unchanged). */
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
 export type NameStyle = 'snake_case' | 'camelCase' | 'kebab-case' | 'PascalCase' | 'dot.case' | 'single' | 'other';
 
 /** The casing convention of one name (ignoring a `domain.` prefix when every segment has the same style). */
