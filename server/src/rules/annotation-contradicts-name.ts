@@ -1,9 +1,8 @@
 import type { ToolDefinition } from '../analysis/model';
-import type { Fix, Rule, RuleContext } from './types';
-import { hintKey, nameIntent, toolWrites } from './util/b-words';
-import { setBooleanEdit } from './util/b-annotations';
-import { entryExtent } from './util/b-annotations';
-import type { Hit } from './util/b-edits';
+import type { Fix, Rule, RuleContext, RuleFinding } from './types';
+import { entryExtent, hintKey, setBooleanEdit } from './util/annotations';
+import { finding } from './util/finding';
+import { nameIntent, toolWrites } from './util/tool-intent';
 
 export const annotationContradictsName: Rule = {
   id: 'annotation-contradicts-name',
@@ -11,7 +10,7 @@ export const annotationContradictsName: Rule = {
   languages: ['typescript', 'python'],
   summary: '`readOnlyHint: true` on a writing tool, or `destructiveHint: false` on delete/remove/drop.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
-    const out: Hit[] = [];
+    const out: RuleFinding[] = [];
     const name = tool.name.value ?? 'This tool';
     const w = toolWrites(tool);
     const intent = nameIntent(tool.name.value ?? '');
@@ -34,7 +33,7 @@ export const annotationContradictsName: Rule = {
       const fixes: Fix[] = [];
       const edit = setBooleanEdit(tool, ctx, e, to);
       if (edit) fixes.push({ title: `Set ${e.key} to ${to}`, edits: [edit], safe: true });
-      out.push({ span: entryExtent(e), tool: tool.name.value ?? null, message, fixes });
+      out.push(finding(tool, entryExtent(e), message, fixes));
     }
     return out;
   },

@@ -1,10 +1,11 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { HINT_KEYS, handlerEffects, hintKey, nameIntent, toolWrites } from './util/b-words';
-import { insertAnnotationsEdit } from './util/b-annotations';
+import { HINT_KEYS, hintKey, insertAnnotationsEdit } from './util/annotations';
+import { finding, toolSpan } from './util/finding';
+import { handlerEffects, nameIntent, toolWrites } from './util/tool-intent';
 
 /** The hints a writing tool most likely has, from its name and handler. */
-export function inferredHints(tool: ToolDefinition): [string, boolean][] {
+function inferredHints(tool: ToolDefinition): [string, boolean][] {
   const intent = nameIntent(tool.name.value ?? '');
   const w = toolWrites(tool);
   const fx = handlerEffects(tool);
@@ -32,14 +33,15 @@ export const annotationsMissing: Rule = {
     const edit = insertAnnotationsEdit(tool, ctx, hints);
     // Not safe: the author should confirm what the name and the handler only suggest.
     if (edit) fixes.push({ title: `Add annotations (${hints.map(([k, v]) => `${k}: ${v}`).join(', ')})`, edits: [edit], safe: false });
-    return [{
-      span: tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        toolSpan(tool),
         `${tool.name.value ?? 'This tool'} changes things (${w.why}) but declares no annotations, so clients must assume the worst ` +
-        '(destructive, open world) and ask for confirmation every time, or worse, treat it like a harmless read. ' +
-        'Declare readOnlyHint, destructiveHint, idempotentHint and openWorldHint.',
-      fixes,
-    }];
+          '(destructive, open world) and ask for confirmation every time, or worse, treat it like a harmless read. ' +
+          'Declare readOnlyHint, destructiveHint, idempotentHint and openWorldHint.',
+        fixes,
+      ),
+    ];
   },
 };

@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule } from './types';
-import { at } from './util/b-edits';
+import { finding } from './util/finding';
+import { insertAt } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const decoratorNotCalled: Rule = {
@@ -12,13 +13,14 @@ export const decoratorNotCalled: Rule = {
     const r = tool.registration;
     // Standalone FastMCP accepts a bare `@app.tool`; the official SDK's tool() is a decorator factory.
     if (r.kind !== 'decorator' || r.decoratorCalled !== false || FRAMEWORKS[tool.framework].toolDecorator !== 'factory') return [];
-    return [{
-      span: r.calleeSpan,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        r.calleeSpan,
         'The official SDK\'s `tool` is a decorator factory: without `()` it receives your function as its `name` and raises ' +
-        '"TypeError: The @tool decorator was used incorrectly" at import, so the server never starts and the model gets no tools. Write `@mcp.tool()`.',
-      fixes: [{ title: 'Add ()', edits: [at(r.calleeSpan.file, r.calleeSpan.end, '()')], safe: true }],
-    }];
+          '"TypeError: The @tool decorator was used incorrectly" at import, so the server never starts and the model gets no tools. Write `@mcp.tool()`.',
+        [{ title: 'Add ()', edits: [insertAt(r.calleeSpan.file, r.calleeSpan.end, '()')], safe: true }],
+      ),
+    ];
   },
 };

@@ -1,6 +1,7 @@
 import type { Span, ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { at, replace, textOf } from './util/b-edits';
+import { finding } from './util/finding';
+import { insertAt, replace, spanText } from './util/source';
 
 const inside = (outer: Span, s: Span | undefined) => s === undefined || (s.file === outer.file && s.start >= outer.start && s.end <= outer.end);
 
@@ -14,7 +15,7 @@ function rewrite(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
   const h = tool.handler;
   const desc = tool.description?.origin === 'argument' ? tool.description.span : undefined;
   if (!h || ![tool.name.span, desc, tool.inputSchemaSpan, tool.annotations?.span, h.span].every((s) => inside(r.span, s))) return undefined;
-  const callee = textOf(ctx, r.calleeSpan);
+  const callee = spanText(ctx, r.calleeSpan);
   if (callee === undefined || !/\.tool$/.test(callee)) return undefined;
   const written: [string, Span | undefined][] = [
     ['description', desc],
@@ -26,9 +27,9 @@ function rewrite(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
   const ordered = [tool.name.span, ...config.map((p) => p[1]), h.span];
   if (ordered.some((s, i) => i > 0 && s.start < ordered[i - 1].end)) return undefined;
   const edits = [replace(r.calleeSpan, callee.replace(/\.tool$/, '.registerTool'))];
-  if (config.length === 0) edits.push(at(r.span.file, h.span.start, '{}, '));
-  config.forEach(([key, span], i) => edits.push(at(span.file, span.start, `${i === 0 ? '{ ' : ''}${key}: `)));
-  if (config.length) edits.push(at(r.span.file, config[config.length - 1][1].end, ' }'));
+  if (config.length === 0) edits.push(insertAt(r.span.file, h.span.start, '{}, '));
+  config.forEach(([key, span], i) => edits.push(insertAt(span.file, span.start, `${i === 0 ? '{ ' : ''}${key}: `)));
+  if (config.length) edits.push(insertAt(r.span.file, config[config.length - 1][1].end, ' }'));
   return { title: 'Rewrite as registerTool(name, { description, inputSchema, annotations }, handler)', edits, safe: true };
 }
 
@@ -40,13 +41,14 @@ export const deprecatedServerTool: Rule = {
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
     if (tool.registration.kind !== 'tool') return [];
     const fix = rewrite(tool, ctx);
-    return [{
-      span: tool.registration.calleeSpan,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        tool.registration.calleeSpan,
         '`server.tool(...)` is deprecated: its positional overloads guess whether an object is a schema or annotations, and it cannot declare a title or an outputSchema. ' +
-        'Use `server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler)`.',
-      fixes: fix ? [fix] : [],
-    }];
+          'Use `server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler)`.',
+        fix ? [fix] : [],
+      ),
+    ];
   },
 };

@@ -1,7 +1,7 @@
 import type { Span } from '../analysis/model';
 import type { Edit, Rule, RuleContext, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { codePointName, hiddenCharacters, HIDDEN_CHARS, injectionPhrases } from './util/text';
+import { finding, toolLabel } from './util/finding';
+import { codePointName, hiddenCharacters, HIDDEN_CHARS, injectionPhrases } from './util/text-heuristics';
 import { spanText } from './util/source';
 
 /** Hidden characters as written in the source: raw, or as \uXXXX / \u{XXXX} / \UXXXXXXXX / surrogate-pair escapes. */
@@ -51,7 +51,7 @@ export const descriptionHiddenInstructions: Rule = {
         const edits = hiddenInSource(ctx, t.span);
         const first = edits[0]?.span ?? t.span;
         out.push(
-          toolFinding(
+          finding(
             tool,
             first,
             `${capitalize(whatOf(t))} contains ${hidden.length} invisible character${hidden.length > 1 ? 's' : ''} (${names}): ` +
@@ -65,7 +65,7 @@ export const descriptionHiddenInstructions: Rule = {
       if (phrases.length > 0) {
         const what = phrases.map((p) => `${p.what} ("${p.match.trim()}")`).join('; ');
         out.push(
-          toolFinding(
+          finding(
             tool,
             t.span,
             `${capitalize(whatOf(t))} reads like a prompt injection: it ${what}. Text the model reads as part of the tool contract ` +

@@ -1,7 +1,8 @@
 import type { Edit, Fix, Rule, RuleContext } from './types';
 import type { ToolDefinition } from '../analysis/model';
-import { toolFinding, toolLabel } from './util/finding';
-import { indentAt, insertAt, lineStart, quoteString, replaceLiteralValue, spanText } from './util/source';
+import { finding, toolLabel } from './util/finding';
+import { indentAt, insertAt, lineStart, spanText } from './util/source';
+import { quoteString, replaceLiteralValue } from './util/string-literals';
 
 const TEMPLATE = '<what it does>. Use when <situation>; do not use for <other case>. Returns <what comes back>.';
 
@@ -68,6 +69,6 @@ export const descriptionMissing: Rule = {
     const message = `Tool ${toolLabel(tool)} has ${d ? 'an empty' : 'no'} description: the model sees only its name and schema, so it cannot tell when to call it or what it gets back, and will skip it or misuse it. ${how}`;
     const edits = templateEdits(tool, ctx);
     const fixes: Fix[] = edits ? [{ title: 'Insert a description template (what / when to use / returns)', edits, safe: false }] : [];
-    return [toolFinding(tool, d?.span ?? tool.name.span, message, fixes)];
+    return [finding(tool, d?.span ?? tool.name.span, message, fixes)];
   },
 };

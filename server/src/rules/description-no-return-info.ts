@@ -1,8 +1,8 @@
 import type { Rule } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { declaresOutputShape, descriptionText, isPlaceholder } from './util/description';
-import { hasReturnInfo } from './util/text';
-import { appendSentence } from './util/source';
+import { hasReturnInfo } from './util/text-heuristics';
+import { appendSentence } from './util/string-literals';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const descriptionNoReturnInfo: Rule = {
@@ -21,7 +21,7 @@ export const descriptionNoReturnInfo: Rule = {
         : '';
     const edit = appendSentence(ctx, tool.description!.span, 'Returns <what comes back>.');
     return [
-      toolFinding(
+      finding(
         tool,
         tool.description!.span,
         `The description of ${toolLabel(tool)} never says what comes back: the model cannot plan its next step or tell the ` +

@@ -1,8 +1,8 @@
 import type { Rule } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { descriptionText, isPlaceholder } from './util/description';
-import { hasUsageGuidance } from './util/text';
-import { appendSentence } from './util/source';
+import { hasUsageGuidance } from './util/text-heuristics';
+import { appendSentence } from './util/string-literals';
 
 export const descriptionNoUsageGuidance: Rule = {
   id: 'description-no-usage-guidance',
@@ -14,7 +14,7 @@ export const descriptionNoUsageGuidance: Rule = {
     if (text === undefined || isPlaceholder(tool) || hasUsageGuidance(text)) return [];
     const edit = appendSentence(ctx, tool.description!.span, 'Use when <situation>.');
     return [
-      toolFinding(
+      finding(
         tool,
         tool.description!.span,
         `The description of ${toolLabel(tool)} says what it does but not when to use it: with several similar tools the model ` +

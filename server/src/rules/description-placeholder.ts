@@ -1,7 +1,7 @@
 import type { Rule } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { descriptionText } from './util/description';
-import { placeholderReason } from './util/text';
+import { placeholderReason } from './util/text-heuristics';
 
 export const descriptionPlaceholder: Rule = {
   id: 'description-placeholder',
@@ -13,7 +13,7 @@ export const descriptionPlaceholder: Rule = {
     const reason = text !== undefined ? placeholderReason(text, tool.name.value) : undefined;
     if (!reason) return [];
     return [
-      toolFinding(
+      finding(
         tool,
         tool.description!.span,
         `The description of ${toolLabel(tool)} is a placeholder (${reason}): the model reads it literally and learns nothing ` +

@@ -1,5 +1,5 @@
 import type { Rule } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { descriptionText } from './util/description';
 
 export const descriptionTooLong: Rule = {
@@ -12,7 +12,7 @@ export const descriptionTooLong: Rule = {
     const max = ctx.settings.thresholds.descriptionMaxLength;
     if (text === undefined || text.length <= max) return [];
     return [
-      toolFinding(
+      finding(
         tool,
         tool.description!.span,
         `The description of ${toolLabel(tool)} is ${text.length.toLocaleString('en-US')} characters (over ${max.toLocaleString('en-US')}): ` +

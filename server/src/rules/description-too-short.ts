@@ -1,5 +1,5 @@
 import type { Rule } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { descriptionText, isPlaceholder } from './util/description';
 
 export const descriptionTooShort: Rule = {
@@ -12,7 +12,7 @@ export const descriptionTooShort: Rule = {
     const min = ctx.settings.thresholds.descriptionMinLength;
     if (text === undefined || isPlaceholder(tool) || text.trim().length >= min) return [];
     return [
-      toolFinding(
+      finding(
         tool,
         tool.description!.span,
         `The description of ${toolLabel(tool)} is ${text.trim().length} characters (under ${min}): too short to tell the model ` +

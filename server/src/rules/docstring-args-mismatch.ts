@@ -1,5 +1,5 @@
 import type { Fix, Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { deleteLines, indentAt, insertAt, lineEnd, trimSpan } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
@@ -21,7 +21,7 @@ export const docstringArgsMismatch: Rule = {
       if (new RegExp(`[(,*\\s]${arg.name}\\s*[:=,)]`).test(signature)) continue;
       const fixes: Fix[] = text !== undefined ? [{ title: `Remove the "${arg.name}" entry`, edits: [deleteLines(tool.file, text, arg.span.start, arg.span.end)], safe: true }] : [];
       out.push(
-        toolFinding(
+        finding(
           tool,
           trimSpan(ctx, arg.span),
           `The Args: section of ${toolLabel(tool)} documents "${arg.name}", which is not a parameter of the tool: the model ` +
@@ -42,7 +42,7 @@ export const docstringArgsMismatch: Rule = {
           fixes.push({ title: `Add an Args: entry for "${p.name}"`, edits: [insertAt(tool.file, lineEnd(text, Math.max(last.span.start, last.span.end - 1)), `\n${indent}${p.name}: <what it is, with an example>`)], safe: false });
         }
         out.push(
-          toolFinding(
+          finding(
             tool,
             p.nameSpan,
             `Parameter "${p.name}" of ${toolLabel(tool)} is missing from the docstring's Args: section: ${profile.name} takes parameter ` +

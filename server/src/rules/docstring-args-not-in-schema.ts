@@ -1,7 +1,8 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { fieldKeywordEdits, pyString, pythonImports } from './util/python';
+import { finding, toolLabel } from './util/finding';
+import { fieldKeywordEdits, pyString } from './util/python-edits';
+import { addPythonImports, type PythonImport } from './util/python-imports';
 import { deleteLines, trimSpan } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
@@ -11,7 +12,7 @@ function moveArgsFix(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
   const text = ctx.textOf(tool.file);
   if (text === undefined || !doc.argsSectionSpan) return undefined;
   const edits: Edit[] = [];
-  const imports: [string, string][] = [];
+  const imports: PythonImport[] = [];
   const moved = doc.args.filter((a) => tool.parameters.some((p) => p.name === a.name));
   for (const arg of moved) {
     const p = tool.parameters.find((x) => x.name === arg.name)!;
@@ -32,7 +33,7 @@ function moveArgsFix(tool: ToolDefinition, ctx: RuleContext): Fix | undefined {
       edits.push(deleteLines(tool.file, text, s.start, s.end));
     }
   }
-  edits.push(...pythonImports(tool.file, text, imports));
+  edits.push(...addPythonImports(tool.file, text, imports));
   return { title: 'Move the Args: entries into Annotated[T, Field(description=...)]', edits, safe: true };
 }
 
@@ -49,7 +50,7 @@ export const docstringArgsNotInSchema: Rule = {
     const names = documented.map((a) => a.name).join(', ');
     const fix = moveArgsFix(tool, ctx);
     return [
-      toolFinding(
+      finding(
         tool,
         trimSpan(ctx, tool.docstring.argsSectionSpan ?? tool.docstring.span),
         `The docstring of ${toolLabel(tool)} documents ${names} under Args:, but the official MCP SDK never copies that ` +

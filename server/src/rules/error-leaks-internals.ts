@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule } from './types';
-import { BUILTIN_EXCEPTIONS } from './util/b-errors';
+import { finding } from './util/finding';
+import { BUILTIN_EXCEPTIONS } from './util/tool-errors';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 const WHAT: Record<string, string> = {
@@ -24,14 +25,14 @@ export const errorLeaksInternals: Rule = {
       if (FRAMEWORKS[tool.framework].hidesExceptionText && BUILTIN_EXCEPTIONS.test(name)) continue;
       leaks.push(...(x.leaks ?? []));
     }
-    return leaks.map((l) => ({
-      span: l.span,
-      tool: tool.name.value ?? null,
-      message:
+    return leaks.map((l) =>
+      finding(
+        tool,
+        l.span,
         `This sends ${WHAT[l.kind] ?? 'error internals'} to the model: file paths, SQL, hostnames or secrets end up in the ` +
-        'conversation (and in whatever the model repeats), and none of it tells the model how to recover. ' +
-        'Log the details on the server and return a short message that says what to do next.',
-      fixes: [],
-    }));
+          'conversation (and in whatever the model repeats), and none of it tells the model how to recover. ' +
+          'Log the details on the server and return a short message that says what to do next.',
+      ),
+    );
   },
 };

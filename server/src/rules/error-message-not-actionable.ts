@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
-import type { Hit } from './util/b-edits';
-import type { Rule } from './types';
-import { BUILTIN_EXCEPTIONS, isVagueErrorMessage } from './util/b-errors';
+import type { Rule, RuleFinding } from './types';
+import { finding } from './util/finding';
+import { BUILTIN_EXCEPTIONS, isVagueErrorMessage } from './util/tool-errors';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 const advice = 'Say what was wrong and how to fix the call, e.g. "Order ORD-99 not found. Order ids look like ORD-1234; search with find_orders first."';
@@ -14,40 +14,42 @@ export const errorMessageNotActionable: Rule = {
   checkTool(tool: ToolDefinition) {
     const h = tool.handler;
     if (!h) return [];
-    const out: Hit[] = [];
+    const out: RuleFinding[] = [];
     for (const r of h.returns) {
       if (r.isError !== true && !r.looksLikeError) continue;
       const vague = r.texts.find((t) => isVagueErrorMessage(t));
       if (vague === undefined || r.texts.some((t) => !isVagueErrorMessage(t))) continue;
-      out.push({
-        span: r.errorMessageSpan ?? r.span,
-        tool: tool.name.value ?? null,
-        message: `The error message "${vague.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
-        fixes: [],
-      });
+      out.push(
+        finding(
+          tool,
+          r.errorMessageSpan ?? r.span,
+          `The error message "${vague.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
+        ),
+      );
     }
     const profile = FRAMEWORKS[tool.framework];
     for (const x of h.raises) {
       const name = x.exception.split('.').pop() ?? x.exception;
       // mcp 2.x shows the model only "Error executing tool <name>" for anything that is not a ToolError.
       if (profile.hidesExceptionText && BUILTIN_EXCEPTIONS.test(name) && x.message !== undefined) {
-        out.push({
-          span: x.span,
-          tool: tool.name.value ?? null,
-          message:
+        out.push(
+          finding(
+            tool,
+            x.span,
             `${profile.name} hides the text of a ${name}: the model only reads "Error executing tool ${tool.name.value ?? '<name>'}", so your message never reaches it. ` +
-            `Raise \`ToolError(...)\` (from ${profile.errorModule}) for failures the model can correct. ${advice}`,
-          fixes: [],
-        });
+              `Raise \`ToolError(...)\` (from ${profile.errorModule}) for failures the model can correct. ${advice}`,
+          ),
+        );
         continue;
       }
       if (x.message !== undefined && isVagueErrorMessage(x.message)) {
-        out.push({
-          span: x.span,
-          tool: tool.name.value ?? null,
-          message: `The error message "${x.message.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
-          fixes: [],
-        });
+        out.push(
+          finding(
+            tool,
+            x.span,
+            `The error message "${x.message.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
+          ),
+        );
       }
     }
     return out;

@@ -1,6 +1,9 @@
 import type { ToolDefinition } from '../analysis/model';
-import type { Edit, Fix, Rule, RuleContext } from './types';
-import { ensurePythonImport, insertFirstProperty, replace, returnedObjectStart, textOf, type Hit } from './util/b-edits';
+import type { Fix, Rule, RuleContext, RuleFinding } from './types';
+import { finding } from './util/finding';
+import { insertFirstProperty, returnedObjectStart } from './util/object-edits';
+import { addPythonImports } from './util/python-imports';
+import { replace, spanText } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const errorReturnedAsSuccess: Rule = {
@@ -9,7 +12,7 @@ export const errorReturnedAsSuccess: Rule = {
   languages: ['typescript', 'python'],
   summary: 'An error is returned as a normal result (`{"error": ...}`, "Error: ...") without isError.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
-    const out: Hit[] = [];
+    const out: RuleFinding[] = [];
     for (const r of tool.handler?.returns ?? []) {
       if (!r.looksLikeError || r.isError === true) continue;
       const fixes: Fix[] = [];
@@ -19,28 +22,28 @@ export const errorReturnedAsSuccess: Rule = {
         if (edit) fixes.push({ title: 'Mark this result as an error (isError: true)', edits: [edit], safe: true });
       } else {
         const module = FRAMEWORKS[tool.framework].errorModule;
-        const stmt = textOf(ctx, r.span);
+        const stmt = spanText(ctx, r.span);
         // Without the front-end's valueSpan, the value is what follows `return` in the statement's own span.
-        const value = textOf(ctx, r.valueSpan) ?? /^return\s+([\s\S]+?)\s*$/.exec(stmt ?? '')?.[1];
-        const msg = textOf(ctx, r.errorMessageSpan) ?? (r.valueKind === 'string' && value !== undefined && !/^json\.dumps\(/.test(value) && !/^[{[]/.test(value) ? value : undefined);
-        if (module && stmt !== undefined && /^return\b/.test(stmt) && msg !== undefined) {
-          const edits: Edit[] = [replace(r.span, `raise ToolError(${msg.trim()})`)];
-          const imp = ensurePythonImport(ctx, r.span.file, module, 'ToolError');
-          if (imp) edits.push(imp);
+        const value = spanText(ctx, r.valueSpan) ?? /^return\s+([\s\S]+?)\s*$/.exec(stmt ?? '')?.[1];
+        const msg = spanText(ctx, r.errorMessageSpan) ?? (r.valueKind === 'string' && value !== undefined && !/^json\.dumps\(/.test(value) && !/^[{[]/.test(value) ? value : undefined);
+        const text = ctx.textOf(r.span.file);
+        if (module && text !== undefined && stmt !== undefined && /^return\b/.test(stmt) && msg !== undefined) {
+          const edits = [replace(r.span, `raise ToolError(${msg.trim()})`), ...addPythonImports(r.span.file, text, [[module, 'ToolError']])];
           fixes.push({ title: 'Raise ToolError instead of returning the error', edits, safe: true });
         }
       }
-      out.push({
-        span: r.errorMessageSpan ?? r.span,
-        tool: tool.name.value ?? null,
-        message:
+      out.push(
+        finding(
+          tool,
+          r.errorMessageSpan ?? r.span,
           'This returns an error as if it were a success: the client and the model get a normal result, so the model may ' +
-          'report success to the user or build on a result that does not exist. ' +
-          (tool.language === 'typescript'
-            ? 'Return `{ isError: true, content: [{ type: "text", text: "<what went wrong and what to do>" }] }`.'
-            : 'Raise `ToolError("<what went wrong and what to do>")`: the SDK turns it into a result marked isError with your message.'),
-        fixes,
-      });
+            'report success to the user or build on a result that does not exist. ' +
+            (tool.language === 'typescript'
+              ? 'Return `{ isError: true, content: [{ type: "text", text: "<what went wrong and what to do>" }] }`.'
+              : 'Raise `ToolError("<what went wrong and what to do>")`: the SDK turns it into a result marked isError with your message.'),
+          fixes,
+        ),
+      );
     }
     return out;
   },

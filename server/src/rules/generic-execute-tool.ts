@@ -1,12 +1,12 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule } from './types';
-import { nameWords } from './util/b-words';
+import { finding, toolSpan } from './util/finding';
+import { nameTokens, snakeCase } from './util/names';
 
 const RUN = new Set(['execute', 'exec', 'run', 'eval', 'evaluate', 'raw', 'invoke']);
 const PAYLOAD = new Set(['sql', 'query', 'queries', 'command', 'commands', 'cmd', 'shell', 'bash', 'sh', 'code', 'script', 'python', 'js', 'javascript', 'statement', 'expression', 'powershell', 'terminal']);
 const ALONE = new Set(['sql', 'shell', 'bash', 'eval', 'exec', 'execute', 'terminal', 'python', 'run_code', 'repl']);
 const RAW_PARAM = /^(sql|raw_sql|sql_query|query_sql|command|cmd|shell_command|command_line|script|code|source_code|python_code|js_code|statement|bash|expression)$/;
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 export const genericExecuteTool: Rule = {
   id: 'generic-execute-tool',
@@ -15,19 +15,19 @@ export const genericExecuteTool: Rule = {
   summary: 'A tool that takes raw SQL, shell or code (execute_query, run_sql, exec_command).',
   checkTool(tool: ToolDefinition) {
     const name = tool.name.value ?? '';
-    const words = nameWords(name);
+    const words = nameTokens(name);
     const byName = (words.length === 1 && ALONE.has(words[0])) || (words.some((w) => RUN.has(w)) && words.some((w) => PAYLOAD.has(w)));
-    const rawParam = tool.parameters.find((p) => RAW_PARAM.test(snake(p.name)));
+    const rawParam = tool.parameters.find((p) => RAW_PARAM.test(snakeCase(p.name)));
     if (!byName && !rawParam) return [];
-    const what = rawParam ? `takes raw ${/sql|statement/.test(snake(rawParam.name)) ? 'SQL' : /code|script|expression/.test(snake(rawParam.name)) ? 'code' : 'commands'} in \`${rawParam.name}\`` : 'runs whatever it is given';
-    return [{
-      span: rawParam && !byName ? rawParam.nameSpan : tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
-      tool: name || null,
-      message:
+    const what = rawParam ? `takes raw ${/sql|statement/.test(snakeCase(rawParam.name)) ? 'SQL' : /code|script|expression/.test(snakeCase(rawParam.name)) ? 'code' : 'commands'} in \`${rawParam.name}\`` : 'runs whatever it is given';
+    return [
+      finding(
+        tool,
+        rawParam && !byName ? rawParam.nameSpan : toolSpan(tool),
         `${name || 'This tool'} ${what}. The model has to write a whole program for each task (and gets it wrong more often), you cannot tell ` +
-        'reads from writes or declare honest annotations, and one injected instruction can do anything the server can. ' +
-        'Offer narrow tools for the tasks users need (find_orders(customer_id), cancel_order(order_id)); if you must keep it, make it read-only and allow-listed.',
-      fixes: [],
-    }];
+          'reads from writes or declare honest annotations, and one injected instruction can do anything the server can. ' +
+          'Offer narrow tools for the tasks users need (find_orders(customer_id), cancel_order(order_id)); if you must keep it, make it read-only and allow-listed.',
+      ),
+    ];
   },
 };

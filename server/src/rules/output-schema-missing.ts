@@ -1,6 +1,7 @@
 import type { ReturnFact, ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { insertFirstProperty } from './util/b-edits';
+import { finding, toolSpan } from './util/finding';
+import { insertFirstProperty } from './util/object-edits';
 
 const ZOD: Record<string, string> = {
   string: 'z.string()',
@@ -33,7 +34,7 @@ export const outputSchemaMissing: Rule = {
     const h = tool.handler;
     if (!h || tool.outputSchemaSpan || tool.contract.outputSchema !== undefined) return [];
     if (tool.unresolved.some((u) => u.part.startsWith('outputSchema'))) return [];
-    const span = tool.name.span.file === tool.file ? tool.name.span : tool.registration.span;
+    const span = toolSpan(tool);
     const name = tool.name.value ?? 'this tool';
     if (tool.language === 'typescript') {
       const structured = h.returns.filter((r) => r.hasStructuredContent && r.isError !== true);
@@ -46,28 +47,29 @@ export const outputSchemaMissing: Rule = {
         // Not safe: once declared, the SDK validates every structuredContent against it.
         if (edit) fixes.push({ title: 'Add outputSchema from the returned shape', edits: [edit], safe: false });
       }
-      return [{
-        span,
-        tool: tool.name.value ?? null,
-        message:
+      return [
+        finding(
+          tool,
+          span,
           `${name} returns structuredContent but declares no outputSchema. Without it the model and the client cannot know ` +
-          `the shape of the result before calling, and the SDK does not check what you return. ` +
-          `Declare it in the config, e.g. \`outputSchema: { total: z.number(), items: z.array(Item) }\`.`,
-        fixes,
-      }];
+            `the shape of the result before calling, and the SDK does not check what you return. ` +
+            `Declare it in the config, e.g. \`outputSchema: { total: z.number(), items: z.array(Item) }\`.`,
+          fixes,
+        ),
+      ];
     }
     // Python: the SDKs derive outputSchema from the return annotation.
     const dictReturn = h.returns.find((r) => r.valueKind === 'object' && !r.looksLikeError);
     if (!dictReturn) return [];
     if (h.returnAnnotation !== undefined && !VAGUE_PY_RETURN.test(h.returnAnnotation.trim())) return [];
-    return [{
-      span,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        span,
         `${name} returns a dict but has ${h.returnAnnotation ? `the return type \`${h.returnAnnotation}\`` : 'no return type'}, ` +
-        `so no outputSchema is published: the model only gets the dict as text and cannot know its fields in advance. ` +
-        `Annotate the return with a TypedDict or a pydantic model (\`-> SearchResult\`) and the SDK publishes the schema and returns structured content.`,
-      fixes: [],
-    }];
+          `so no outputSchema is published: the model only gets the dict as text and cannot know its fields in advance. ` +
+          `Annotate the return with a TypedDict or a pydantic model (\`-> SearchResult\`) and the SDK publishes the schema and returns structured content.`,
+      ),
+    ];
   },
 };

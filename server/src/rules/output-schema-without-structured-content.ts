@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../analysis/model';
-import type { Hit } from './util/b-edits';
-import type { Rule } from './types';
+import type { Rule, RuleFinding } from './types';
+import { finding } from './util/finding';
 
 export const outputSchemaWithoutStructuredContent: Rule = {
   id: 'output-schema-without-structured-content',
@@ -9,19 +9,19 @@ export const outputSchemaWithoutStructuredContent: Rule = {
   summary: 'outputSchema is declared but a success return has no structuredContent (the SDK fails the call).',
   checkTool(tool: ToolDefinition) {
     if (!tool.outputSchemaSpan || tool.registration.kind !== 'registerTool') return [];
-    const out: Hit[] = [];
+    const out: RuleFinding[] = [];
     for (const r of tool.handler?.returns ?? []) {
       // Only returns whose object is known: a returned call result may well carry structuredContent.
       if (r.keys === undefined || r.isError === true || r.hasStructuredContent) continue;
-      out.push({
-        span: r.span,
-        tool: tool.name.value ?? null,
-        message:
+      out.push(
+        finding(
+          tool,
+          r.span,
           `${tool.name.value ?? 'This tool'} declares an outputSchema, but this successful return has no structuredContent: ` +
-          'the SDK rejects it ("has an output schema but no structured content was provided") and the model gets an error instead of the result. ' +
-          'Return `structuredContent` matching the schema (and a text copy in content), or mark a failure with `isError: true`.',
-        fixes: [],
-      });
+            'the SDK rejects it ("has an output schema but no structured content was provided") and the model gets an error instead of the result. ' +
+            'Return `structuredContent` matching the schema (and a text copy in content), or mark a failure with `isError: true`.',
+        ),
+      );
     }
     return out;
   },

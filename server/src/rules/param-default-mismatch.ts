@@ -1,8 +1,8 @@
 import type { JsonValue } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { branches, inputSchemaOf, jsonTypeOf, schemaTypes } from './util/schema';
-import { pythonBaseType } from './util/python';
+import { finding, toolLabel } from './util/finding';
+import { branches, inputSchemaOf, jsonTypeOf, schemaTypes } from './util/json-schema';
+import { pythonBaseType } from './util/python-edits';
 
 /** `str` -> `str | None`; `Annotated[str, Field(...)]` -> `Annotated[str | None, Field(...)]`. */
 function optionalSpelling(typeText: string): string {
@@ -38,7 +38,7 @@ export const paramDefaultMismatch: Rule = {
             ? ` Declare it optional: "${p.name}: ${optionalSpelling(p.typeText ?? 'T')} = None".`
             : ` Use a default of type ${declared}, or change the type.`;
         out.push(
-          toolFinding(
+          finding(
             tool,
             def.span,
             `The default of "${p.name}" in ${toolLabel(tool)} is ${shown} (${jsonTypeOf(value)}) but the parameter is ${declared}: the ` +
@@ -51,7 +51,7 @@ export const paramDefaultMismatch: Rule = {
       const allowsNull = types.has('null');
       if (enums && !(value === null && allowsNull) && !enums.some((e) => JSON.stringify(e) === shown)) {
         out.push(
-          toolFinding(
+          finding(
             tool,
             def.span,
             `The default of "${p.name}" in ${toolLabel(tool)} is ${shown}, which is not one of its allowed values (${enums.map((e) => JSON.stringify(e)).join(', ')}): ` +

@@ -1,6 +1,6 @@
 import type { Fix, Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { addFieldKeywords } from './util/python';
+import { finding, toolLabel } from './util/finding';
+import { addFieldKeywords } from './util/python-edits';
 import { insertAt } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
@@ -38,7 +38,7 @@ export const paramDescriptionMissing: Rule = {
           if (edits) fixes.push({ title: 'Wrap as Annotated[T, Field(description="")]', edits, safe: false });
         }
       }
-      out.push(toolFinding(tool, p.nameSpan, message, fixes));
+      out.push(finding(tool, p.nameSpan, message, fixes));
     }
     return out;
   },

@@ -1,8 +1,9 @@
 import type { ParameterDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { enumValues, inputSchemaOf, mainType, paramDescription } from './util/schema';
-import { replacePythonType, pythonImports } from './util/python';
+import { finding, toolLabel } from './util/finding';
+import { enumValues, inputSchemaOf, mainType, paramDescription } from './util/json-schema';
+import { replacePythonType } from './util/python-edits';
+import { addPythonImports } from './util/python-imports';
 import { zodBase } from './util/zod';
 
 const TOKEN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,29}$/;
@@ -71,7 +72,7 @@ function enumFix(ctx: RuleContext, p: ParameterDefinition, values: string[], lan
   const e = replacePythonType(ctx, p, 'str', literal);
   const text = ctx.textOf(p.nameSpan.file);
   if (!e || text === undefined) return undefined;
-  const edits: Edit[] = [e, ...pythonImports(p.nameSpan.file, text, [['typing', 'Literal']])];
+  const edits: Edit[] = [e, ...addPythonImports(p.nameSpan.file, text, [['typing', 'Literal']])];
   return { title: `Use ${literal}`, edits, safe: false };
 }
 
@@ -91,7 +92,7 @@ export const paramEnumInDescription: Rule = {
       const fix = enumFix(ctx, p, values, tool.language);
       const spelled = tool.language === 'typescript' ? `z.enum([${values.map((v) => JSON.stringify(v)).join(', ')}])` : `Literal[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} is a free string but its description lists the allowed values (${values.join(', ')}): ` +

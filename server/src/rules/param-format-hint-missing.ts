@@ -1,7 +1,8 @@
 import type { Edit, Fix, Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { pythonImports, replacePythonType } from './util/python';
-import { enumValues, hasKeyword, inputSchemaOf, mainType, paramDescription } from './util/schema';
+import { finding, toolLabel } from './util/finding';
+import { replacePythonType } from './util/python-edits';
+import { addPythonImports } from './util/python-imports';
+import { enumValues, hasKeyword, inputSchemaOf, mainType, paramDescription } from './util/json-schema';
 import { insertAt } from './util/source';
 import { usesZod3, zodBase } from './util/zod';
 
@@ -69,12 +70,12 @@ export const paramFormatHintMissing: Rule = {
         const stringConstraints = /\b(max_length|min_length|pattern|strip_whitespace|to_lower|to_upper)\s*=/.test(p.typeText ?? '');
         const e = stringConstraints ? undefined : replacePythonType(ctx, p, 'str', type);
         const text = ctx.textOf(p.nameSpan.file);
-        if (e && text !== undefined) fixes.push({ title: `Use ${type}`, edits: [e, ...pythonImports(p.nameSpan.file, text, [[module, name]])], safe: false });
+        if (e && text !== undefined) fixes.push({ title: `Use ${type}`, edits: [e, ...addPythonImports(p.nameSpan.file, text, [[module, name]])], safe: false });
       }
       const extra = tool.language === 'python' && kind === 'email' ? ' (EmailStr needs the email-validator package)' : '';
       const handler = tool.language === 'python' && (kind === 'date-time' || kind === 'date' || kind === 'uuid' || kind === 'url') ? ' Your handler then receives a parsed value, not a str.' : '';
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} is described as ${LABEL[kind]} but its schema is a plain string: ` +

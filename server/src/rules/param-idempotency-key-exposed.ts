@@ -1,5 +1,5 @@
 import type { Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { nameTokens } from './util/names';
 
 /** idempotency_key, idempotencyKey, request_key, dedupe_key, deduplication_id, client_token... */
@@ -21,7 +21,7 @@ export const paramIdempotencyKeyExposed: Rule = {
     for (const p of tool.parameters) {
       if (!isIdempotencyKey(p.name)) continue;
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} asks the model for an idempotency key: a model invents a fresh key on every ` +

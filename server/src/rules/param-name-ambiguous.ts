@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { ACTION_VERBS, GENERIC_WORDS, nameTokens, nameStyle, toStyle } from './util/names';
 
 const AMBIGUOUS = new Set(['id', 'data', 'obj', 'object', 'info', 'user', 'item', 'value', 'val', 'payload', 'params', 'args', 'arg', 'param', 'thing', 'stuff', 'input', 'entity', 'record', 'key']);
@@ -32,7 +32,7 @@ export const paramNameAmbiguous: Rule = {
       const bare = p.name.replace(/^_+/, '');
       if (!AMBIGUOUS.has(bare.toLowerCase()) && !/^[A-Za-z]$/.test(bare)) continue;
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter name "${p.name}" of ${toolLabel(tool)} is ambiguous: the model fills parameters from their names first, and ` +

@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { deref, inputSchemaOf, isObj } from './util/schema';
+import { finding, toolLabel } from './util/finding';
+import { deref, inputSchemaOf, isObj } from './util/json-schema';
 
 /** How many object levels a value of this schema nests (a flat object = 1, a scalar = 0). */
 export function objectDepth(schema: JsonSchema, root: JsonSchema | undefined, seen: Set<JsonSchema> = new Set()): number {
@@ -39,7 +39,7 @@ export const paramNestedTooDeep: Rule = {
       const depth = objectDepth(p.schema, root);
       if (depth <= max) continue;
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} nests objects ${depth} levels deep (more than ${max}): models fill deep ` +

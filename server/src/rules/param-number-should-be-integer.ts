@@ -1,8 +1,8 @@
 import type { Fix, Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { isCountLike } from './util/params';
-import { replacePythonType } from './util/python';
-import { inputSchemaOf, schemaTypes } from './util/schema';
+import { finding, toolLabel } from './util/finding';
+import { isCountLike } from './util/param-names';
+import { replacePythonType } from './util/python-edits';
+import { inputSchemaOf, schemaTypes } from './util/json-schema';
 import { insertAt } from './util/source';
 import { zodBase } from './util/zod';
 
@@ -27,7 +27,7 @@ export const paramNumberShouldBeInteger: Rule = {
         if (e) fixes.push({ title: 'Use int', edits: [e], safe: true });
       }
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} counts things but is typed as a decimal number: the model may send 2.5 ` +

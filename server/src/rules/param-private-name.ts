@@ -1,5 +1,5 @@
 import type { Edit, Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const paramPrivateName: Rule = {
@@ -30,7 +30,7 @@ export const paramPrivateName: Rule = {
         }
       }
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} starts with "_": the official MCP SDK raises InvalidSignature ` +

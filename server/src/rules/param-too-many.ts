@@ -1,5 +1,5 @@
 import type { Rule } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 
 export const paramTooMany: Rule = {
   id: 'param-too-many',
@@ -12,7 +12,7 @@ export const paramTooMany: Rule = {
     if (n <= max) return [];
     const required = tool.parameters.filter((p) => p.required).length;
     return [
-      toolFinding(
+      finding(
         tool,
         tool.name.span,
         `Tool ${toolLabel(tool)} takes ${n} parameters (${required} required; more than ${max}): every one is a decision the ` +

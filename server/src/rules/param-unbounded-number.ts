@@ -1,8 +1,8 @@
 import type { Fix, Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { countMaximum, countMinimum, isCountLike } from './util/params';
-import { addFieldKeywords } from './util/python';
-import { inputSchemaOf, keywordValue, mainType, schemaTypes } from './util/schema';
+import { finding, toolLabel } from './util/finding';
+import { countMaximum, countMinimum, isCountLike } from './util/param-names';
+import { addFieldKeywords } from './util/python-edits';
+import { inputSchemaOf, keywordValue, mainType, schemaTypes } from './util/json-schema';
 import { insertAt } from './util/source';
 import { zodBase } from './util/zod';
 
@@ -48,7 +48,7 @@ export const paramUnboundedNumber: Rule = {
       }
       const missing = !hasMin && !hasMax ? 'no minimum and no maximum' : !hasMin ? 'no minimum' : 'no maximum';
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} is a count with ${missing}: the model may ask for 0, -1 or 100000 ` +

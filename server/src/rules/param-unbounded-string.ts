@@ -1,8 +1,8 @@
 import type { Fix, Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
-import { freeTextKind, stringMaximum } from './util/params';
-import { addFieldKeywords } from './util/python';
-import { enumValues, hasKeyword, inputSchemaOf, mainType } from './util/schema';
+import { finding, toolLabel } from './util/finding';
+import { freeTextKind, stringMaximum } from './util/param-names';
+import { addFieldKeywords } from './util/python-edits';
+import { enumValues, hasKeyword, inputSchemaOf, mainType } from './util/json-schema';
 import { insertAt } from './util/source';
 import { zodBase } from './util/zod';
 
@@ -31,7 +31,7 @@ export const paramUnboundedString: Rule = {
       }
       const spelled = tool.language === 'typescript' ? `.max(${max})` : `Field(max_length=${max})`;
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} is free text with no maximum length: nothing stops the model from pasting ` +

@@ -1,5 +1,5 @@
 import type { Rule, RuleFinding } from './types';
-import { toolFinding, toolLabel } from './util/finding';
+import { finding, toolLabel } from './util/finding';
 
 export const paramUntyped: Rule = {
   id: 'param-untyped',
@@ -13,7 +13,7 @@ export const paramUntyped: Rule = {
       const what =
         tool.language === 'typescript' ? `is declared with ${/\bunknown\(/.test(p.typeText ?? '') ? 'z.unknown()' : 'z.any()'}` : 'has no type annotation';
       out.push(
-        toolFinding(
+        finding(
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} ${what}: its schema carries no type, so the model sends whatever it ` +

@@ -1,13 +1,13 @@
 import type { CallFact, ToolDefinition } from '../analysis/model';
-import type { Hit } from './util/b-edits';
-import type { Rule } from './types';
+import type { Rule, RuleFinding } from './types';
+import { finding } from './util/finding';
+import { snakeCase } from './util/names';
 import { memoByString } from './util/memo';
 
 const PATH_NAME = /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|dirname|directory|folder|location|dest|destination|src|source_path|target_path)$/;
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 /** File-system calls: Node fs (and promises), Python open / os / shutil / pathlib / aiofiles. */
-export function isFileSystemCall(c: CallFact): boolean {
+function isFileSystemCall(c: CallFact): boolean {
   return fileSystemCallee(c.callee);
 }
 
@@ -27,25 +27,25 @@ export const pathParamUnchecked: Rule = {
   checkTool(tool: ToolDefinition) {
     const h = tool.handler;
     if (!h || h.hasPathContainmentCheck) return [];
-    const pathParams = new Set(tool.parameters.filter((p) => PATH_NAME.test(snake(p.name))).map((p) => p.name));
+    const pathParams = new Set(tool.parameters.filter((p) => PATH_NAME.test(snakeCase(p.name))).map((p) => p.name));
     if (pathParams.size === 0) return [];
-    const out: Hit[] = [];
+    const out: RuleFinding[] = [];
     for (const c of h.calls) {
       if (!isFileSystemCall(c)) continue;
       const param = c.paramsInArgs.find((p) => pathParams.has(p));
       if (!param) continue;
       const py = tool.language === 'python';
-      out.push({
-        span: c.span,
-        tool: tool.name.value ?? null,
-        message:
+      out.push(
+        finding(
+          tool,
+          c.span,
           `The parameter \`${param}\` reaches ${c.callee} without a containment check: a model (or a prompt injection in what it read) ` +
-          `can pass "../../.ssh/id_rsa" or an absolute path and read or write any file the server can. ` +
-          (py
-            ? 'Resolve it against your root and refuse what escapes: `target = (ROOT / path).resolve()` then `if not target.is_relative_to(ROOT): raise ToolError(...)`.'
-            : 'Resolve it against your root and refuse what escapes: `const target = path.resolve(ROOT, p); if (path.relative(ROOT, target).startsWith("..") || path.isAbsolute(path.relative(ROOT, target))) return { isError: true, ... }`.'),
-        fixes: [],
-      });
+            `can pass "../../.ssh/id_rsa" or an absolute path and read or write any file the server can. ` +
+            (py
+              ? 'Resolve it against your root and refuse what escapes: `target = (ROOT / path).resolve()` then `if not target.is_relative_to(ROOT): raise ToolError(...)`.'
+              : 'Resolve it against your root and refuse what escapes: `const target = path.resolve(ROOT, p); if (path.relative(ROOT, target).startsWith("..") || path.isAbsolute(path.relative(ROOT, target))) return { isError: true, ... }`.'),
+        ),
+      );
     }
     return out;
   },

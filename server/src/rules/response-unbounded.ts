@@ -1,7 +1,8 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { nameWords } from './util/b-words';
-import { addParameterEdits, parameterName } from './util/b-params';
+import { finding, toolSpan } from './util/finding';
+import { nameTokens, snakeCase } from './util/names';
+import { addParameterEdits, parameterName } from './util/new-parameter';
 
 const LIST_VERBS = new Set(['list', 'search', 'find', 'query', 'browse', 'scan', 'grep', 'lookup', 'filter', 'enumerate']);
 const COLLECTION_VERBS = new Set(['get', 'fetch', 'read', 'retrieve', 'load', 'export', 'show', 'view']);
@@ -10,10 +11,9 @@ const isPlural = (w: string) => /[^s]s$/.test(w) && !/(us|is|ss|status|news|seri
 
 /** Parameters that bound or page a result. */
 const BOUND = /^(limit|max|max_\w+|\w+_limit|top|top_?k|top_?n|count|n|k|page|page_\w+|per_page|cursor|offset|first|last|size|num_\w+|results|batch_size|take|skip)$/;
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
-export function isListTool(tool: ToolDefinition): boolean {
-  const words = nameWords(tool.name.value ?? '');
+function isListTool(tool: ToolDefinition): boolean {
+  const words = nameTokens(tool.name.value ?? '');
   const i = words.findIndex((w) => LIST_VERBS.has(w) || COLLECTION_VERBS.has(w));
   if (i >= 0 && LIST_VERBS.has(words[i])) return true;
   if (i >= 0 && words.slice(i + 1).some((w) => isPlural(w) || COLLECTION_WORDS.has(w))) return true;
@@ -28,7 +28,7 @@ export const responseUnbounded: Rule = {
   summary: 'A list/search tool has no limit or page parameter.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
     if (!isListTool(tool)) return [];
-    if (tool.parameters.some((p) => BOUND.test(snake(p.name)))) return [];
+    if (tool.parameters.some((p) => BOUND.test(snakeCase(p.name)))) return [];
     if (tool.unresolved.some((u) => u.part === 'inputSchema' || u.part.startsWith('inputSchema.properties'))) return [];
     const fixes: Fix[] = [];
     const edits = addParameterEdits(tool, ctx, {
@@ -39,14 +39,15 @@ export const responseUnbounded: Rule = {
     });
     // Not safe: the handler still has to honour the new parameter.
     if (edits) fixes.push({ title: `Add a bounded \`${parameterName(tool, 'limit')}\` parameter (1-100, default 20)`, edits, safe: false });
-    return [{
-      span: tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        toolSpan(tool),
         `${tool.name.value ?? 'This tool'} returns a list but takes no limit or page parameter: one call can return thousands of ` +
-        'items, which fills the model\'s context (and your bill) and pushes out the conversation. ' +
-        'Add a bounded `limit` (e.g. 1-100, default 20) and apply it in the handler; add a cursor or page if results go further.',
-      fixes,
-    }];
+          'items, which fills the model\'s context (and your bill) and pushes out the conversation. ' +
+          'Add a bounded `limit` (e.g. 1-100, default 20) and apply it in the handler; add a cursor or page if results go further.',
+        fixes,
+      ),
+    ];
   },
 };

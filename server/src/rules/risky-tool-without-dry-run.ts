@@ -1,10 +1,12 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
-import { hint, nameIntent, toolWrites } from './util/b-words';
-import { addParameterEdits, parameterName } from './util/b-params';
+import { hint } from './util/annotations';
+import { finding, toolSpan } from './util/finding';
+import { snakeCase } from './util/names';
+import { addParameterEdits, parameterName } from './util/new-parameter';
+import { nameIntent, toolWrites } from './util/tool-intent';
 
 const DRY_RUN = /^(dry_?run|dryrun|preview|simulate|simulation|validate_only|plan_only|what_if|whatif|check_only)$/;
-const snake = (s: string) => s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
 
 export const riskyToolWithoutDryRun: Rule = {
   id: 'risky-tool-without-dry-run',
@@ -19,7 +21,7 @@ export const riskyToolWithoutDryRun: Rule = {
     const destructive = hint(tool, 'destructiveHint').value === true || writes.destructive;
     const bulk = intent.bulk && writes.writes;
     if (!destructive && !bulk) return [];
-    if (tool.parameters.some((p) => DRY_RUN.test(snake(p.name)))) return [];
+    if (tool.parameters.some((p) => DRY_RUN.test(snakeCase(p.name)))) return [];
     const name = parameterName(tool, 'dry_run');
     const fixes: Fix[] = [];
     const edits = addParameterEdits(tool, ctx, {
@@ -30,14 +32,15 @@ export const riskyToolWithoutDryRun: Rule = {
     });
     if (edits) fixes.push({ title: `Add a \`${name}\` boolean parameter`, edits, safe: false });
     const what = bulk ? 'acts on many items at once' : 'destroys data';
-    return [{
-      span: tool.name.span.file === tool.file ? tool.name.span : tool.registration.span,
-      tool: tool.name.value ?? null,
-      message:
+    return [
+      finding(
+        tool,
+        toolSpan(tool),
         `${tool.name.value ?? 'This tool'} ${what} and has no dry-run mode: the model (and the user approving the call) cannot see ` +
-        `what it would do before it is done. Add a \`${name}\` boolean that validates everything and returns what would change ` +
-        '(counts, samples, warnings) without changing anything, then handle it in the handler.',
-      fixes,
-    }];
+          `what it would do before it is done. Add a \`${name}\` boolean that validates everything and returns what would change ` +
+          '(counts, samples, warnings) without changing anything, then handle it in the handler.',
+        fixes,
+      ),
+    ];
   },
 };

@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule } from './types';
+import { finding } from './util/finding';
 
 const ADVICE: [RegExp, string][] = [
   [/date/i, 'accept an ISO string instead (`z.iso.datetime()` or `z.iso.date()`) and build the Date in the handler'],
@@ -15,13 +16,13 @@ export const schemaUnrepresentable: Rule = {
   languages: ['typescript'],
   summary: 'zod that JSON Schema cannot carry (z.date(), .transform, z.bigint(), z.custom, functions).',
   checkTool(tool: ToolDefinition) {
-    return tool.unrepresentable.map((u) => ({
-      span: u.span,
-      tool: tool.name.value ?? null,
-      message:
+    return tool.unrepresentable.map((u) =>
+      finding(
+        tool,
+        u.span,
         `\`${u.construct}\` cannot be written as JSON Schema: the SDK's conversion throws ("cannot be represented in JSON Schema") when the client lists tools, ` +
-        `so tools/list fails and the model gets no tools at all. ${(ADVICE.find(([re]) => re.test(u.construct))?.[1] ?? 'use JSON types only').replace(/^./, (c) => c.toUpperCase())}.`,
-      fixes: [],
-    }));
+          `so tools/list fails and the model gets no tools at all. ${(ADVICE.find(([re]) => re.test(u.construct))?.[1] ?? 'use JSON types only').replace(/^./, (c) => c.toUpperCase())}.`,
+      ),
+    );
   },
 };

@@ -1,6 +1,6 @@
 import type { JsonValue, Span, ToolDefinition } from '../analysis/model';
-import type { Hit } from './util/b-edits';
-import type { Rule, RuleContext } from './types';
+import type { Rule, RuleContext, RuleFinding } from './types';
+import { finding } from './util/finding';
 
 /** Well-known credential formats, then a generic `key=value` with a long random-looking value. */
 const PATTERNS: [string, RegExp][] = [
@@ -29,7 +29,7 @@ function looksReal(token: string): boolean {
  */
 const MAY_HOLD_SECRET = /[A-Za-z0-9_\-+/]{10,}|-----BEGIN/;
 
-export function findSecret(text: string): { what: string; match: string } | undefined {
+function findSecret(text: string): { what: string; match: string } | undefined {
   if (!MAY_HOLD_SECRET.test(text)) return undefined;
   for (const [what, re] of PATTERNS) {
     const m = re.exec(text);
@@ -83,21 +83,21 @@ export const secretInContract: Rule = {
     }
     const outSchema = tool.contract.outputSchema;
     if (outSchema !== undefined && tool.outputSchemaSpan) places.push({ where: 'the outputSchema', values: strings(outSchema), span: tool.outputSchemaSpan });
-    const out: Hit[] = [];
+    const out: RuleFinding[] = [];
     const seen = new Set<string>();
     for (const place of places) {
       for (const v of place.values) {
         const found = findSecret(v);
         if (!found || seen.has(found.match)) continue;
         seen.add(found.match);
-        out.push({
-          span: narrow(ctx, place.span, found.match),
-          tool: tool.name.value ?? null,
-          message:
+        out.push(
+          finding(
+            tool,
+            narrow(ctx, place.span, found.match),
             `${whereOf(place)} contains what looks like ${found.what}. Every client that lists this server's tools receives it, and the model ` +
-            'reads it on every turn and may repeat it. Revoke that key, remove it from the contract, and read secrets from the environment in the handler.',
-          fixes: [],
-        });
+              'reads it on every turn and may repeat it. Revoke that key, remove it from the contract, and read secrets from the environment in the handler.',
+          ),
+        );
       }
     }
     return out;

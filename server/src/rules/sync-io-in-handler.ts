@@ -1,6 +1,8 @@
 import type { CallFact, ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
-import { at, ensurePythonImport, replace, textOf } from './util/b-edits';
+import { finding } from './util/finding';
+import { addPythonImports } from './util/python-imports';
+import { insertAt, replace, spanText } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 /** Python calls that block the calling thread on the network, a subprocess or a timer. */
@@ -20,20 +22,21 @@ function pythonFix(tool: ToolDefinition, blocking: CallFact[], ctx: RuleContext,
   const h = tool.handler!;
   const sorted = [...blocking].sort((a, b) => a.span.start - b.span.start);
   for (let i = 1; i < sorted.length; i++) if (sorted[i].span.start < sorted[i - 1].span.end) return undefined; // nested calls
+  const text = ctx.textOf(h.span.file);
+  if (text === undefined) return undefined;
   const edits: Edit[] = [];
   if (makeAsync) {
-    const fnText = textOf(ctx, h.span);
+    const fnText = spanText(ctx, h.span);
     const m = fnText === undefined ? null : /(^|\n)([ \t]*)def\s/.exec(fnText);
     if (!m) return undefined;
-    edits.push(at(h.span.file, h.span.start + m.index + m[1].length + m[2].length, 'async '));
+    edits.push(insertAt(h.span.file, h.span.start + m.index + m[1].length + m[2].length, 'async '));
   }
   for (const c of sorted) {
-    const callText = textOf(ctx, c.span);
+    const callText = spanText(ctx, c.span);
     if (callText === undefined) return undefined;
     edits.push(replace(c.span, asyncCall(callText)));
   }
-  const imp = ensurePythonImport(ctx, h.span.file, 'asyncio', 'asyncio');
-  if (imp) edits.push(imp);
+  edits.push(...addPythonImports(h.span.file, text, [['asyncio']]));
   return {
     title: makeAsync ? 'Make it async def (blocking calls move off the event loop)' : 'Run the blocking calls off the event loop (asyncio)',
     edits,
@@ -51,16 +54,15 @@ export const syncIoInHandler: Rule = {
     if (!h) return [];
     const blocking = h.calls.filter((c) => isBlocking(tool, c));
     if (blocking.length === 0) return [];
-    const name = tool.name.value ?? null;
     if (tool.language === 'typescript') {
-      return blocking.map((c) => ({
-        span: c.span,
-        tool: name,
-        message:
+      return blocking.map((c) =>
+        finding(
+          tool,
+          c.span,
           `${c.callee} blocks Node's only thread: while it runs, the server answers no other request, not even a cancellation. ` +
-          `Use the promise API instead (\`await fs.promises.readFile(...)\`, \`await execFile(...)\` from node:child_process/promises).`,
-        fixes: [],
-      }));
+            `Use the promise API instead (\`await fs.promises.readFile(...)\`, \`await execFile(...)\` from node:child_process/promises).`,
+        ),
+      );
     }
     if (!h.isAsync && !FRAMEWORKS[tool.framework].syncToolsBlockEventLoop) {
       // mcp 2.x and FastMCP run a sync tool in a worker thread: it does not block other callers.
@@ -73,12 +75,7 @@ export const syncIoInHandler: Rule = {
     const instead = h.isAsync
       ? 'Use an async client (`httpx.AsyncClient`, `await asyncio.sleep`) or `await asyncio.to_thread(...)`.'
       : 'Make the tool `async def` with an async client (`httpx.AsyncClient`, `await asyncio.sleep`), or `await asyncio.to_thread(...)`.';
-    return blocking.map((c) => ({
-      span: c.span,
-      tool: name,
-      message: `${c.callee} ${why}: every other caller waits. ${instead}`,
-      // One fix rewrites every blocking call of the handler; offer it on each finding.
-      fixes: fix ? [fix] : [],
-    }));
+    // One fix rewrites every blocking call of the handler; offer it on each finding.
+    return blocking.map((c) => finding(tool, c.span, `${c.callee} ${why}: every other caller waits. ${instead}`, fix ? [fix] : []));
   },
 };

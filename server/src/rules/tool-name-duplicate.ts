@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
-import { toolFinding } from './util/finding';
+import { finding } from './util/finding';
 import { FRAMEWORKS, type FrameworkProfile } from '../../../common/frameworks';
 
 function lineOf(text: string | undefined, offset: number): number | undefined {
@@ -36,7 +36,7 @@ export const toolNameDuplicate: Rule = {
       const line = lineOf(ctx.textOf(earlier.name.span.file), earlier.name.span.start);
       const where = earlier.file === tool.file && line !== undefined ? ` (first on line ${line})` : '';
       out.push(
-        toolFinding(
+        finding(
           tool,
           tool.name.span,
           `Tool "${name}" is already registered on this server${where}: ${CONSEQUENCE[FRAMEWORKS[tool.framework].duplicateToolName]}; the model can never reach both. ` +

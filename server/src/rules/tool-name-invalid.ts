@@ -1,6 +1,6 @@
 import type { Rule } from './types';
-import { toolFinding } from './util/finding';
-import { renameEdit } from './util/source';
+import { finding } from './util/finding';
+import { renameEdit } from './util/string-literals';
 
 /** The MCP specification's tool-name grammar. */
 export const SPEC_NAME = /^[A-Za-z0-9._-]{1,128}$/;
@@ -14,7 +14,7 @@ export const toolNameInvalid: Rule = {
     const name = tool.name.value;
     if (name === undefined || SPEC_NAME.test(name)) return [];
     if (name.length === 0) {
-      return [toolFinding(tool, tool.name.span, 'The tool name is empty: clients cannot list it and the model cannot call it. Give it a verb_object name such as "search_tickets".')];
+      return [finding(tool, tool.name.span, 'The tool name is empty: clients cannot list it and the model cannot call it. Give it a verb_object name such as "search_tickets".')];
     }
     const bad = [...new Set(name.replace(/[A-Za-z0-9._-]/g, ''))].map((c) => JSON.stringify(c)).join(', ');
     const fixed = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 128);
@@ -23,6 +23,6 @@ export const toolNameInvalid: Rule = {
     const rename = renameEdit(ctx, tool.name.span, name, fixed);
     // Replacing characters in a literal cannot break anything that worked; renaming a Python function could.
     const fixes = rename ? [{ title: `Rename to "${fixed}"`, edits: [rename.edit], safe: rename.literal }] : [];
-    return [toolFinding(tool, tool.name.span, message, fixes)];
+    return [finding(tool, tool.name.span, message, fixes)];
   },
 };

@@ -1,6 +1,6 @@
 import type { Rule } from './types';
-import { toolFinding } from './util/finding';
-import { renameEdit } from './util/source';
+import { finding } from './util/finding';
+import { renameEdit } from './util/string-literals';
 import { SPEC_NAME } from './tool-name-invalid';
 
 /** What OpenAI / Anthropic / Gemini function-calling APIs accept as a function name. */
@@ -26,6 +26,6 @@ export const toolNameNotPortable: Rule = {
       ' (or set toolsmith.naming.style to "domain.verb" if your clients accept dots).';
     const rename = PORTABLE.test(fixed) ? renameEdit(ctx, tool.name.span, name, fixed) : undefined;
     const fixes = rename ? [{ title: `Rename to "${fixed}"`, edits: [rename.edit], safe: false }] : [];
-    return [toolFinding(tool, tool.name.span, message, fixes)];
+    return [finding(tool, tool.name.span, message, fixes)];
   },
 };

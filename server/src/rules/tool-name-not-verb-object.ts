@@ -1,7 +1,7 @@
 import type { Rule } from './types';
-import { toolFinding } from './util/finding';
+import { finding } from './util/finding';
 import { ACTION_VERBS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
-import { renameEdit } from './util/source';
+import { renameEdit } from './util/string-literals';
 
 export const toolNameNotVerbObject: Rule = {
   id: 'tool-name-not-verb-object',
@@ -40,6 +40,6 @@ export const toolNameNotVerbObject: Rule = {
           `${suggestion ? `, for example "${suggestion}"` : ', for example "search_tickets" or "create_invoice"'}.`;
     const rename = suggestion && suggestion !== name ? renameEdit(ctx, tool.name.span, name, suggestion) : undefined;
     const fixes = rename ? [{ title: `Rename to "${suggestion}"`, edits: [rename.edit], safe: false }] : [];
-    return [toolFinding(tool, tool.name.span, message, fixes)];
+    return [finding(tool, tool.name.span, message, fixes)];
   },
 };

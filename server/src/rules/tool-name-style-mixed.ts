@@ -1,8 +1,8 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
-import { toolFinding } from './util/finding';
+import { finding } from './util/finding';
 import { nameStyle, nameTokens, toStyle, type NameStyle } from './util/names';
-import { renameEdit } from './util/source';
+import { renameEdit } from './util/string-literals';
 
 /** The casing of a name (for domain.verb names: of its segments). 'single'/'other' carry no style. */
 function styleOf(name: string): NameStyle | undefined {
@@ -44,7 +44,7 @@ export const toolNameStyleMixed: Rule = {
       const renamed = restyle(name, majority);
       const rename = renameEdit(ctx, tool.name.span, name, renamed);
       out.push(
-        toolFinding(
+        finding(
           tool,
           tool.name.span,
           `Tool name "${name}" is ${style} while most tools on this server are ${majority}: with mixed conventions the model ` +

@@ -1,7 +1,7 @@
 import type { Rule } from './types';
-import { toolFinding } from './util/finding';
+import { finding } from './util/finding';
 import { formatSuggestion, isVagueName, nameFromDescription } from './util/names';
-import { renameEdit } from './util/source';
+import { renameEdit } from './util/string-literals';
 
 export const toolNameVague: Rule = {
   id: 'tool-name-vague',
@@ -23,6 +23,6 @@ export const toolNameVague: Rule = {
       `${suggestion ? `for example "${suggestion}" (from the description)` : `like "${example}"`}.`;
     const rename = suggestion ? renameEdit(ctx, tool.name.span, name, suggestion) : undefined;
     const fixes = rename ? [{ title: `Rename to "${suggestion}"`, edits: [rename.edit], safe: false }] : [];
-    return [toolFinding(tool, tool.name.span, message, fixes)];
+    return [finding(tool, tool.name.span, message, fixes)];
   },
 };

@@ -1,4 +1,4 @@
-import type { AnalysisResult, FileFacts, Span, ToolDefinition } from '../analysis/model';
+import type { FileFacts, Span, ToolDefinition } from '../analysis/model';
 import type { Severity, ToolsmithSettings } from '../../../common/settings';
 
 /** A text edit expressed on source offsets (converted to LSP/CLI positions by the caller). */
@@ -51,4 +51,3 @@ export interface Rule {
   checkFile?(file: FileFacts, tools: ToolDefinition[], ctx: RuleContext): RuleFinding[];
 }
 
-export type RunRules = (result: AnalysisResult, ctx: RuleContext) => Finding[];

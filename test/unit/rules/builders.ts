@@ -131,7 +131,7 @@ export function ctxFor(src: Src, settings: ToolsmithSettings | Record<string, un
 }
 
 /** Runs the given rules (default: one rule) over hand-built tools and returns the findings. */
-export function check(src: Src, tools: ToolDefinition[], rules: Rule[], settings?: Record<string, unknown>): Finding[] {
+export function check(src: Src, tools: ToolDefinition[], rules: readonly Rule[], settings?: Record<string, unknown>): Finding[] {
   return runRules(result(src, tools), ctxFor(src, settings ? normalizeSettings(settings) : DEFAULT_SETTINGS), undefined, rules);
 }
 

@@ -1,6 +1,6 @@
 /** Shared facts about a tool's description for the Description rules. */
 import type { ToolDefinition } from '../../analysis/model';
-import { placeholderReason } from './text';
+import { placeholderReason } from './text-heuristics';
 
 /** The description text the model sees, when it is statically known and not empty. */
 export function descriptionText(tool: ToolDefinition): string | undefined {

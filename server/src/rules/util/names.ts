@@ -18,6 +18,11 @@ const cachedTokens = memoByString((name: string): string[] =>
   ),
 );
 
+/** `maxResults` -> `max_results`: camelCase humps to snake_case (already snake names are unchanged). */
+export function snakeCase(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
 export type NameStyle = 'snake_case' | 'camelCase' | 'kebab-case' | 'PascalCase' | 'dot.case' | 'single' | 'other';
 
 /** The casing convention of one name (ignoring a `domain.` prefix when every segment has the same style). */
@@ -88,10 +93,10 @@ export const ACTION_VERBS = new Set([
 ]);
 
 /** Verbs that only say "something happens" — a name starting with them still tells nothing. */
-export const WEAK_VERBS = new Set(['run', 'execute', 'call', 'invoke', 'trigger', 'process', 'handle', 'do', 'make', 'perform']);
+const WEAK_VERBS = new Set(['run', 'execute', 'call', 'invoke', 'trigger', 'process', 'handle', 'do', 'make', 'perform']);
 
 /** Lowercased third-person / gerund / past forms back to the verb: "Searches" -> "search", "Creating" -> "create". */
-export function verbLemma(word: string): string | undefined {
+function verbLemma(word: string): string | undefined {
   const w = word.toLowerCase();
   if (ACTION_VERBS.has(w)) return w;
   const candidates: string[] = [];

@@ -1,5 +1,5 @@
 /**
- * Risk level shown in the contract preview (RULES.md "Annotations and risk"; not a rule):
+ * Risk level shown in the contract preview (docs/preview.md, "Risk level"; not a rule):
  *   Low      = read-only;
  *   Medium   = writes, not destructive, closed world;
  *   High     = destructive, or touches other users' data (or writes to an open world);
@@ -7,7 +7,8 @@
  * Annotations the author wrote win; what they leave out is read from the name and the handler's calls.
  */
 import type { ToolDefinition } from '../../analysis/model';
-import { handlerEffects, hint, nameIntent, toolWrites } from './b-words';
+import { hint } from './annotations';
+import { handlerEffects, nameIntent, toolWrites } from './tool-intent';
 
 export type RiskLevel = 'Low' | 'Medium' | 'High' | 'Critical';
 

@@ -4,7 +4,7 @@ import type { RuleContext } from '../types';
 import { spanText } from './source';
 import { memoByText } from './memo';
 
-export interface ZodBase {
+interface ZodBase {
   /** `z` (or whatever the zod namespace is called here). */
   ns: string;
   /** `string`, `number`, ... */
@@ -40,7 +40,7 @@ export function zodBase(ctx: RuleContext, param: ParameterDefinition): ZodBase |
 }
 
 /** Index of the parenthesis closing the one at `open`, skipping strings; -1 if none. */
-export function matchParen(text: string, open: number): number {
+function matchParen(text: string, open: number): number {
   let depth = 0;
   for (let i = open; i < text.length; i++) {
     const c = text[i];

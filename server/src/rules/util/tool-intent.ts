@@ -1,15 +1,10 @@
 /**
- * What a tool does, read from its name and its handler's calls: the vocabulary the annotation, risk and
- * results rules share. Heuristics on words, kept in one place so the rules and the risk level agree.
+ * What a tool does, read from its name and its handler's calls (reads, writes, deletes, leaves the system): the
+ * vocabulary the annotation, risk and results rules share, kept in one place so the rules and the risk level agree.
  */
 import type { CallFact, ToolDefinition } from '../../analysis/model';
 import { memoByObject, memoByString } from './memo';
 import { nameTokens } from './names';
-
-/** Splits `emails.bulk_send`, `deleteAllFiles`, `run-sql` into lower-case words (the same split as nameTokens). */
-export function nameWords(name: string): string[] {
-  return nameTokens(name);
-}
 
 const READ = new Set([
   'get', 'list', 'search', 'find', 'fetch', 'read', 'query', 'lookup', 'look', 'describe', 'show', 'view', 'count',
@@ -44,9 +39,9 @@ const IDEMPOTENT_WRITE = new Set([
 const OTHER_USERS = new Set(['invite', 'share', 'grant', 'revoke', 'assign', 'ban', 'permission', 'permissions', 'role', 'roles', 'acl', 'access', 'member', 'members']);
 const BULK = new Set(['bulk', 'batch', 'mass', 'all', 'every', 'broadcast']);
 
-export type VerbKind = 'read' | 'write' | 'destructive';
+type VerbKind = 'read' | 'write' | 'destructive';
 
-export interface NameIntent {
+interface NameIntent {
   /** The action word the classification comes from, if any. */
   verb?: string;
   kind?: VerbKind;
@@ -74,8 +69,8 @@ const cachedIntent = memoByString((name: string): NameIntent => Object.freeze(co
 
 function computeNameIntent(name: string): NameIntent {
   const segment = name.split('.').pop() ?? name;
-  const words = nameWords(segment);
-  const all = nameWords(name);
+  const words = nameTokens(segment);
+  const all = nameTokens(name);
   let verb: string | undefined;
   let kind: VerbKind | undefined;
   const first = words.find((w) => !BULK.has(w) || w === 'broadcast');
@@ -104,7 +99,7 @@ const NETWORK = /^(fetch|request|get|post|put|patch|delete|head|urlopen|send|sen
 const NETWORK_OWNERS = /^(requests|httpx|aiohttp|urllib|urllib3|axios|got|superagent|http|https|undici|fetch|client|session|smtplib)\b/i;
 const NET_WRITE = /^(post|put|patch|delete|send|sendMail|send_message|sendmail)$/;
 
-export interface HandlerEffects {
+interface HandlerEffects {
   writesFiles: boolean;
   deletesFiles: boolean;
   /** Talks to the network (fetch, requests, httpx...). */
@@ -184,17 +179,4 @@ function computeToolWrites(tool: ToolDefinition): { writes: boolean; destructive
   if (intent.kind === 'write') return { writes: true, destructive: false, why: `its name says "${intent.verb}"` };
   if (fx.writesFiles || fx.networkWrites) return { writes: true, destructive: false, why: `its handler calls ${fx.evidence?.callee}` };
   return { writes: false, destructive: false, why: '' };
-}
-
-/** `read_only_hint` (pydantic field of mcp.types.ToolAnnotations) and `readOnlyHint` are the same hint. */
-export function hintKey(key: string): string {
-  return key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
-}
-
-export const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
-
-/** The value of a hint as written (undefined when absent). */
-export function hint(tool: ToolDefinition, key: string): { present: boolean; value: unknown } {
-  const entry = tool.annotations?.entries.find((e) => hintKey(e.key) === key);
-  return entry ? { present: true, value: entry.value } : { present: false, value: undefined };
 }

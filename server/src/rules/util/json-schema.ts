@@ -2,7 +2,7 @@
 import type { JsonSchema, JsonValue, ParameterDefinition, ToolDefinition } from '../../analysis/model';
 import { frozen, memoByObjectPair } from './memo';
 
-function isObj(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
+export function isObj(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
@@ -115,4 +115,3 @@ export function paramDescription(param: ParameterDefinition): string | undefined
   return typeof d === 'string' ? d : undefined;
 }
 
-export { isObj };

@@ -1,7 +1,5 @@
 /** Shared by the error rules: which exceptions a framework shows the model, and what a vague message looks like. */
 
-/** Exceptions whose text mcp 2.x shows the model (anything else becomes "Error executing tool <name>"). */
-export const MCP2_VISIBLE_EXCEPTIONS = /^(ToolError|ResourceError|(\w+\.)*ToolError|(\w+\.)*ResourceError)$/;
 /** Built-in exceptions: certainly not ToolError subclasses. */
 export const BUILTIN_EXCEPTIONS = /^(Exception|ValueError|RuntimeError|KeyError|TypeError|LookupError|IndexError|PermissionError|FileNotFoundError|OSError|IOError|NotImplementedError|AssertionError|ConnectionError|TimeoutError|AttributeError)$/;
 

@@ -1,54 +1,27 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { Src, tool, param, result, ctxFor, check } from './builders';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { runRules, fixAll, applyEdits, RULES, isSuppressed } from '../../../server/src/rules';
-import { CATALOG_A } from '../../../server/src/rules/catalog-a';
+import { RULE_AREAS } from '../../../server/src/rules/catalog';
+import { analyse } from './harness';
 import type { Rule } from '../../../server/src/rules/types';
 import { toolNameVague } from '../../../server/src/rules/tool-name-vague';
 import { toolNameDuplicate } from '../../../server/src/rules/tool-name-duplicate';
 import { normalizeSettings } from '../../../common/settings';
+import { finding } from '../../../server/src/rules/util/finding';
 
-// RULES.md, sections Naming / Description / Parameters: id -> default severity, and language scope.
-const SPEC: Record<string, [string, string[]]> = {
-  'tool-name-invalid': ['error', ['typescript', 'python']],
-  'tool-name-not-portable': ['info', ['typescript', 'python']],
-  'tool-name-vague': ['warning', ['typescript', 'python']],
-  'tool-name-not-verb-object': ['info', ['typescript', 'python']],
-  'tool-name-duplicate': ['error', ['typescript', 'python']],
-  'tool-name-style-mixed': ['info', ['typescript', 'python']],
-  'description-missing': ['error', ['typescript', 'python']],
-  'description-too-short': ['warning', ['typescript', 'python']],
-  'description-no-usage-guidance': ['info', ['typescript', 'python']],
-  'description-no-return-info': ['info', ['typescript', 'python']],
-  'description-too-long': ['info', ['typescript', 'python']],
-  'description-placeholder': ['warning', ['typescript', 'python']],
-  'description-hidden-instructions': ['error', ['typescript', 'python']],
-  'param-description-missing': ['warning', ['typescript', 'python']],
-  'docstring-args-not-in-schema': ['warning', ['python']],
-  'docstring-args-mismatch': ['warning', ['python']],
-  'param-enum-in-description': ['info', ['typescript', 'python']],
-  'param-unbounded-string': ['info', ['typescript', 'python']],
-  'param-unbounded-number': ['info', ['typescript', 'python']],
-  'param-number-should-be-integer': ['info', ['typescript', 'python']],
-  'param-untyped': ['warning', ['typescript', 'python']],
-  'param-format-hint-missing': ['info', ['typescript', 'python']],
-  'param-default-mismatch': ['error', ['typescript', 'python']],
-  'param-nested-too-deep': ['info', ['typescript', 'python']],
-  'param-too-many': ['info', ['typescript', 'python']],
-  'param-name-ambiguous': ['info', ['typescript', 'python']],
-  'param-idempotency-key-exposed': ['info', ['typescript', 'python']],
-  'param-private-name': ['error', ['python']],
-};
-
-test('catalogue A: every rule of RULES.md Naming/Description/Parameters, with its id, severity and languages', () => {
-  assert.deepEqual(CATALOG_A.map((r) => r.id).sort(), Object.keys(SPEC).sort());
-  for (const r of CATALOG_A) {
-    assert.equal(r.defaultSeverity, SPEC[r.id][0], r.id);
-    assert.deepEqual([...r.languages].sort(), [...SPEC[r.id][1]].sort(), r.id);
-    assert.ok(r.summary.length > 10, r.id);
-  }
+test('catalogue: every rule in exactly one area, with a unique id, a summary and its languages', () => {
   const ids = RULES.map((r) => r.id);
-  assert.equal(new Set(ids).size, ids.length, 'rule ids are unique across both catalogues');
+  assert.equal(new Set(ids).size, ids.length, 'rule ids are unique');
+  assert.deepEqual(RULE_AREAS.flatMap((a) => a.rules), [...RULES], 'RULES is the areas, in order');
+  for (const r of RULES) {
+    assert.match(r.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, r.id);
+    assert.ok(r.summary.length > 10, `${r.id}: a summary`);
+    assert.ok(r.languages.length > 0, `${r.id}: languages`);
+    assert.ok(r.checkTool || r.checkServer || r.checkFile, `${r.id}: a check`);
+  }
 });
 
 const TS = `server.registerTool("process", { description: "x" }, h);
@@ -95,30 +68,36 @@ def c(): ...
   assert.equal(isSuppressed({ ruleId: 'tool-name-vague', span: src.span('"run"') }, ctxFor(src)), true);
 });
 
-test('engine: a rule that throws is reported once, skipped for the file, and the other rules still run', () => {
+const boom = (onTool: string): Rule => ({
+  id: 'boom-test',
+  defaultSeverity: 'error',
+  languages: ['typescript'],
+  summary: `throws on ${onTool}`,
+  checkTool(t) {
+    if (t.name.value === onTool) throw new Error('kaboom');
+    return [finding(t, t.name.span, 'partial')];
+  },
+});
+
+test('engine: a rule that throws is reported on every run, skipped for the file, and the other rules still run', () => {
   const src = new Src(TS);
   const tools = ['process', 'handle'].map((n) => tool(src, { name: n }));
-  let calls = 0;
-  const boom: Rule = {
-    id: 'boom-test',
-    defaultSeverity: 'error',
-    languages: ['typescript'],
-    summary: 'throws on the second tool',
-    checkTool(t) {
-      calls++;
-      if (t.name.value === 'handle') throw new Error('kaboom');
-      return [{ span: t.name.span, message: 'partial', tool: t.name.value ?? null, fixes: [] }];
-    },
-  };
   const errors: string[] = [];
-  const findings = runRules(result(src, tools), ctxFor(src), (id, e) => errors.push(`${id}: ${(e as Error).message}`), [boom, toolNameVague]);
+  const findings = runRules(result(src, tools), ctxFor(src), (id, e) => errors.push(`${id}: ${(e as Error).message}`), [boom('handle'), toolNameVague]);
   assert.deepEqual(errors, ['boom-test: kaboom']);
-  assert.equal(calls, 2);
   assert.equal(findings.filter((f) => f.ruleId === 'boom-test').length, 0, 'partial findings of a failed rule are dropped for that file');
   assert.deepEqual(findings.map((f) => f.ruleId), ['tool-name-vague']);
-  // Same failure on the next keystroke: not logged again.
-  runRules(result(src, tools), ctxFor(src), (id) => errors.push(id), [boom]);
-  assert.equal(errors.length, 1);
+  // The next keystroke fails the same way: reported again (the logs of the server and the CLI keep each message once).
+  runRules(result(src, tools), ctxFor(src), (id) => errors.push(id), [boom('handle')]);
+  assert.equal(errors.length, 2);
+});
+
+test('harness: a rule that throws fails the test that runs it', () => {
+  const file = path.resolve(__dirname, '../../fixtures/rules/ts/a-naming.ts');
+  const text = fs.readFileSync(file, 'utf8');
+  const first = analyse(file, text).result.tools[0].name.value!;
+  assert.throws(() => analyse(file, text, undefined, [boom(first), toolNameVague]), /rule boom-test threw on .*a-naming\.ts: Error: kaboom/);
+  assert.doesNotThrow(() => analyse(file, text, undefined, [boom('no such tool'), toolNameVague]));
 });
 
 test('engine: server-level rules see tools grouped per server id', () => {
@@ -159,7 +138,7 @@ test('settings: naming style and thresholds reach the rules', () => {
   assert.equal(s.thresholds.descriptionMinLength, 5);
   const src = new Src('server.registerTool("tickets.search", { description: "Short" }, h)');
   const t = tool(src, { name: 'tickets.search', description: 'Short' });
-  const ids = (settings?: Record<string, unknown>) => check(src, [t], CATALOG_A, settings).map((x) => x.ruleId);
+  const ids = (settings?: Record<string, unknown>) => check(src, [t], RULES, settings).map((x) => x.ruleId);
   assert.ok(ids().includes('tool-name-not-portable'));
   assert.ok(ids().includes('description-too-short'));
   assert.ok(!ids({ naming: { style: 'domain.verb' } }).includes('tool-name-not-portable'));
@@ -168,19 +147,32 @@ test('settings: naming style and thresholds reach the rules', () => {
   void param;
 });
 
-test('docs: every rule A has docs/rules/<id>.md with its severity, examples and how to suppress it', async () => {
-  const fs = await import('node:fs');
-  const path = await import('node:path');
-  for (const r of CATALOG_A) {
-    const file = path.resolve(__dirname, '../../../docs/rules', `${r.id}.md`);
-    assert.ok(fs.existsSync(file), `${r.id}.md exists`);
-    const md = fs.readFileSync(file, 'utf8');
+const LANGUAGES: Record<string, string> = { 'typescript,python': 'TypeScript and Python', typescript: 'TypeScript only', python: 'Python only' };
+
+test('docs: every rule has docs/rules/<id>.md with its severity, languages, why, examples and how to suppress it', () => {
+  const dir = path.resolve(__dirname, '../../../docs/rules');
+  assert.deepEqual(fs.readdirSync(dir).sort(), RULES.map((r) => `${r.id}.md`).sort(), 'one page per rule, no page without a rule');
+  for (const r of RULES) {
+    const md = fs.readFileSync(path.join(dir, `${r.id}.md`), 'utf8');
     assert.match(md, new RegExp(`^# ${r.id}\\n`), r.id);
-    assert.match(md, new RegExp(`Default severity: \\*\\*${r.defaultSeverity}\\*\\*`), r.id);
+    const languages = LANGUAGES[[...r.languages].sort().reverse().join(',')];
+    assert.ok(md.includes(`Default severity: **${r.defaultSeverity}** · ${languages}`), `${r.id}: severity ${r.defaultSeverity}, ${languages}`);
+    assert.match(md, /## What it checks/, r.id);
     assert.match(md, /## Why it matters/, r.id);
     if (r.languages.includes('typescript')) assert.match(md, /```ts\n/, `${r.id}: a TypeScript example`);
     if (r.languages.includes('python')) assert.match(md, /```python\n/, `${r.id}: a Python example`);
-    assert.ok(md.includes(`# toolsmith: disable=${r.id}`) && md.includes(`"toolsmith.rules": { "${r.id}": "off" }`), `${r.id}: suppression`);
-    if (r.languages.includes('typescript')) assert.ok(md.includes(`// toolsmith-disable-next-line ${r.id}`), r.id);
+    assert.ok(md.includes(`"toolsmith.rules": { "${r.id}": "off" }`), `${r.id}: how to turn it off`);
+    if (r.languages.includes('python')) assert.ok(md.includes(`# toolsmith: disable=${r.id}`), `${r.id}: Python suppression`);
+    if (r.languages.includes('typescript')) assert.ok(md.includes(`// toolsmith-disable-next-line ${r.id}`), `${r.id}: TypeScript suppression`);
   }
+});
+
+test('docs: the README "Rules" table lists the areas and their rules in catalogue order', () => {
+  const readme = fs.readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
+  const rows = readme.slice(readme.indexOf('| Area | Rules |')).split('\n').slice(2).filter((l) => l.startsWith('| '));
+  const table = rows.map((row) => {
+    const [title, rules] = row.split('|').slice(1, 3).map((c) => c.trim());
+    return { title, ids: [...rules.matchAll(/\[`([a-z0-9-]+)`\]\(docs\/rules\/\1\.md\)/g)].map((m) => m[1]) };
+  });
+  assert.deepEqual(table, RULE_AREAS.map((a) => ({ title: a.title, ids: a.rules.map((r) => r.id) })));
 });

@@ -1,15 +1,15 @@
-/** The text and name heuristics behind rules A, on the phrasings authors actually write (English and French). */
+/** The text, name and import heuristics behind the rules, on the phrasings authors actually write (English and French). */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { nameTokens, isVagueName, nameFromDescription, nameStyle } from '../../../server/src/rules/util/names';
-import { hasUsageGuidance, hasReturnInfo, placeholderReason, hiddenCharacters, injectionPhrases } from '../../../server/src/rules/util/text';
+import { hasUsageGuidance, hasReturnInfo, placeholderReason, hiddenCharacters, injectionPhrases } from '../../../server/src/rules/util/text-heuristics';
 import { listedValues } from '../../../server/src/rules/param-enum-in-description';
 import { promisedFormat } from '../../../server/src/rules/param-format-hint-missing';
-import { isCountLike, freeTextKind } from '../../../server/src/rules/util/params';
+import { isCountLike, freeTextKind } from '../../../server/src/rules/util/param-names';
 import { isIdempotencyKey } from '../../../server/src/rules/param-idempotency-key-exposed';
 import { objectDepth } from '../../../server/src/rules/param-nested-too-deep';
-import { appendSentence, parseStringLiteral } from '../../../server/src/rules/util/source';
-import { hasPythonImport, importInsertionOffset, pythonImports } from '../../../server/src/rules/util/python';
+import { appendSentence, parseStringLiteral } from '../../../server/src/rules/util/string-literals';
+import { addPythonImports, hasPythonImport, importInsertionOffset } from '../../../server/src/rules/util/python-imports';
 import { applyEdits } from '../../../server/src/rules';
 import { Src, ctxFor } from './builders';
 
@@ -108,5 +108,20 @@ test('source helpers: string literals, sentence appends into TS strings and Pyth
   assert.equal(mod.slice(importInsertionOffset(mod)), '\nx = 1\n');
   assert.ok(hasPythonImport(mod, 'typing', 'Optional'));
   assert.ok(!hasPythonImport(mod, 'typing', 'Annotated'));
-  assert.equal(applyEdits(mod, pythonImports('/ws/a.py', mod, [['typing', 'Annotated'], ['pydantic', 'Field']])).includes('import os\nfrom typing import Annotated\nfrom pydantic import Field\n\nx = 1'), true);
+  assert.equal(applyEdits(mod, addPythonImports('/ws/a.py', mod, [['typing', 'Annotated'], ['pydantic', 'Field']])).includes('import os\nfrom typing import Annotated\nfrom pydantic import Field\n\nx = 1'), true);
+});
+
+test('python imports: one adder for `from m import n` and `import m`, placed after the header so the code below can use them', () => {
+  // A late import (after the tools) must not pull new lines below the code that uses them.
+  const late = 'from mcp.server import MCPServer\n\nmcp = MCPServer("x")\n\n@mcp.tool()\ndef f(q: Annotated[str, Field()]): ...\n\nimport uvicorn\n';
+  assert.equal(
+    applyEdits(late, addPythonImports('/ws/a.py', late, [['typing', 'Annotated'], ['asyncio']])),
+    late.replace('MCPServer\n', 'MCPServer\nfrom typing import Annotated\nimport asyncio\n'),
+  );
+  const mod = 'import os, asyncio.subprocess\nfrom typing_extensions import Annotated\nfrom datetime import date as d\n';
+  assert.ok(hasPythonImport(mod, 'asyncio'), '`import asyncio.subprocess` binds asyncio');
+  assert.ok(hasPythonImport(mod, 'typing', 'Annotated'), 'typing names may come from typing_extensions');
+  assert.ok(!hasPythonImport(mod, 'datetime', 'date'), 'an aliased import binds another name');
+  assert.ok(!hasPythonImport(mod, 'datetime'), '`from datetime import ...` does not bind the module');
+  assert.deepEqual(addPythonImports('/ws/a.py', mod, [['asyncio'], ['typing', 'Annotated']]), [], 'nothing missing, no edit');
 });

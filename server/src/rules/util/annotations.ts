@@ -1,9 +1,24 @@
-/** Writing annotation values and edits in the tool's own language. */
+/** A tool's annotation hints: reading them as written, and edits that set or add them in the tool's own language. */
 import type { AnnotationEntry, Span, ToolDefinition } from '../../analysis/model';
 import type { Edit, RuleContext } from '../types';
-import { at, insertFirstProperty, replace, textOf } from './b-edits';
+import { insertFirstProperty } from './object-edits';
+import { insertAt, replace, spanText } from './source';
 
-export const literal = (tool: ToolDefinition, v: boolean) => (tool.language === 'python' ? (v ? 'True' : 'False') : String(v));
+/** `read_only_hint` (pydantic field of mcp.types.ToolAnnotations) and `readOnlyHint` are the same hint. */
+export function hintKey(key: string): string {
+  return key.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+export const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+
+/** The value of a hint as written (undefined when absent). */
+export function hint(tool: ToolDefinition, key: string): { present: boolean; value: unknown } {
+  const entry = tool.annotations?.entries.find((e) => hintKey(e.key) === key);
+  return entry ? { present: true, value: entry.value } : { present: false, value: undefined };
+}
+
+/** `true` / `True`: a boolean as the tool's language writes it. */
+export const booleanLiteral = (tool: ToolDefinition, v: boolean) => (tool.language === 'python' ? (v ? 'True' : 'False') : String(v));
 
 /** The whole `key: value` / `"key": value` / `key=value` of an entry, whichever of span and keySpan the front-end gave. */
 export function entryExtent(e: AnnotationEntry): Span {
@@ -12,13 +27,13 @@ export function entryExtent(e: AnnotationEntry): Span {
 
 /** Replaces a boolean entry's value by `value`, in place. */
 export function setBooleanEdit(tool: ToolDefinition, ctx: RuleContext, entry: AnnotationEntry, value: boolean): Edit | undefined {
-  if (entry.valueSpan) return replace(entry.valueSpan, literal(tool, value));
+  if (entry.valueSpan) return replace(entry.valueSpan, booleanLiteral(tool, value));
   const ext = entryExtent(entry);
-  const text = textOf(ctx, ext);
+  const text = spanText(ctx, ext);
   if (text === undefined) return undefined;
   const m = /(true|True|false|False)(?![\s\S]*\b(true|True|false|False)\b)/.exec(text);
   if (!m) return undefined;
-  return replace({ file: ext.file, start: ext.start + m.index, end: ext.start + m.index + m[0].length }, literal(tool, value));
+  return replace({ file: ext.file, start: ext.start + m.index, end: ext.start + m.index + m[0].length }, booleanLiteral(tool, value));
 }
 
 /** Inserts `hints` (key -> boolean) as the tool's annotations, wherever the registration takes them. */
@@ -42,7 +57,7 @@ export function insertAnnotationsEdit(tool: ToolDefinition, ctx: RuleContext, hi
   if (text[callee.end] === '(') {
     const rest = text.slice(callee.end + 1);
     const empty = /^\s*\)/.test(rest);
-    return at(file, callee.end + 1, empty ? arg : `${arg}, `);
+    return insertAt(file, callee.end + 1, empty ? arg : `${arg}, `);
   }
-  return at(file, callee.end, `(${arg})`);
+  return insertAt(file, callee.end, `(${arg})`);
 }

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { analyzeFile } from '../../../server/src/service';
-import { createFileHost } from '../../../server/src/host';
-import { DEFAULT_SETTINGS } from '../../../common/settings';
+import { analyse } from './harness';
 
 test('tool-name-vague never proposes the same vague name back', () => {
   const file = '/tmp/toolsmith-vague.ts';
@@ -13,7 +11,7 @@ test('tool-name-vague never proposes the same vague name back', () => {
     'server.registerTool("get_item", { description: "Gets an item by its id. Use when the user names an item. Returns the item.", inputSchema: { itemId: z.string().max(40).describe("Item id") } }, async () => ({ content: [] }));',
     '',
   ].join('\n');
-  const { findings } = analyzeFile(file, text, createFileHost((f) => (f === file ? text : undefined)), DEFAULT_SETTINGS);
+  const { findings } = analyse(file, text);
   const vague = findings.find((f) => f.ruleId === 'tool-name-vague');
   assert.ok(vague, 'get_item is flagged as vague');
   assert.doesNotMatch(vague.message, /for example "get_item"/);

@@ -1,9 +1,11 @@
 /** Adds a parameter to a tool's input: TS a property of the zod raw shape, Python a parameter of the def. */
 import type { ToolDefinition } from '../../analysis/model';
 import type { Edit, RuleContext } from '../types';
-import { appendPythonParameter, ensurePythonImport, inputShapeStart, insertFirstProperty } from './b-edits';
+import { inputShapeStart, insertFirstProperty } from './object-edits';
+import { appendPythonParameter } from './python-edits';
+import { addPythonImports } from './python-imports';
 
-export interface NewParameter {
+interface NewParameter {
   /** snake_case name; TS uses camelCase unless the tool's parameters are snake_case. */
   name: string;
   /** zod expression for TS, e.g. `z.boolean().default(false).describe("...")`. */
@@ -37,11 +39,8 @@ export function addParameterEdits(tool: ToolDefinition, ctx: RuleContext, p: New
   if (tool.parameters.some((q) => q.pythonKind === 'kwargs')) return undefined;
   const edit = appendPythonParameter(ctx, h.span.file, h.paramsEndOffset, `${name}: ${p.pyAnnotation} = ${p.pyDefault}`, h.paramsContentEndOffset);
   if (!edit) return undefined;
-  const edits: Edit[] = [edit];
-  for (const [module, imported] of [['typing', 'Annotated'], ['pydantic', 'Field']] as const) {
-    if (!p.pyAnnotation.includes(imported)) continue;
-    const imp = ensurePythonImport(ctx, h.span.file, module, imported);
-    if (imp) edits.push(imp);
-  }
-  return edits;
+  const text = ctx.textOf(h.span.file);
+  if (text === undefined) return undefined;
+  const imports = ([['typing', 'Annotated'], ['pydantic', 'Field']] as const).filter(([, imported]) => p.pyAnnotation.includes(imported));
+  return [edit, ...addPythonImports(h.span.file, text, imports)];
 }

@@ -1,8 +1,6 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { analyzeFile } from '../../../server/src/service';
-import { createFileHost } from '../../../server/src/host';
-import { DEFAULT_SETTINGS } from '../../../common/settings';
+import { analyse } from './harness';
 import { applyEdits } from '../../../server/src/rules';
 
 test('rules: adding a Python parameter after a parameter with a trailing comment keeps it out of the comment', () => {
@@ -22,8 +20,7 @@ test('rules: adding a Python parameter after a parameter with a trailing comment
     '    return []',
     '',
   ].join('\n');
-  const host = createFileHost((f) => (f === file ? text : undefined));
-  const before = analyzeFile(file, text, host, DEFAULT_SETTINGS);
+  const before = analyse(file, text);
   const finding = before.findings.find((f) => f.ruleId === 'response-unbounded');
   assert.ok(finding, 'response-unbounded fires on a search tool without a limit');
   const fix = finding.fixes.find((f) => /limit/.test(f.title));
@@ -31,7 +28,7 @@ test('rules: adding a Python parameter after a parameter with a trailing comment
   const fixed = applyEdits(text, fix.edits, file);
   assert.match(fixed, /max_length=200\)\], limit: /, 'the parameter follows the last parameter, before its comment');
   assert.match(fixed, /# which orders\n\)/, 'the comment is left whole');
-  const after = analyzeFile(file, fixed, createFileHost((f) => (f === file ? fixed : undefined)), DEFAULT_SETTINGS);
+  const after = analyse(file, fixed);
   assert.deepEqual(after.result.tools[0].parameters.map((p) => p.name), ['query', 'limit']);
   assert.equal(after.findings.filter((f) => f.ruleId === 'response-unbounded').length, 0);
 });

@@ -1,87 +1,8 @@
-/** Python quick-fix helpers: imports and `Annotated[T, Field(...)]` edits on a parameter's annotation. */
+/** Python quick-fix edits: `Annotated[T, Field(...)]` on a parameter's annotation, its base type, a new parameter. */
 import type { ParameterDefinition } from '../../analysis/model';
 import type { Edit, RuleContext } from '../types';
-import { insertAt, spanText } from './source';
-import { memoByText } from './memo';
-
-/** True when `name` is already imported from `module` (or from typing_extensions for typing names). */
-export function hasPythonImport(text: string, module: string, name: string): boolean {
-  // Each Python fix asks for its imports, and the answer needs a scan of the whole file: once per file text.
-  const known = importsAsked(text);
-  const key = `${module}\0${name}`;
-  let found = known.get(key);
-  if (found === undefined) known.set(key, (found = scanPythonImport(text, module, name)));
-  return found;
-}
-
-const importsAsked = memoByText(() => new Map<string, boolean>());
-
-function scanPythonImport(text: string, module: string, name: string): boolean {
-  const modules = module === 'typing' ? ['typing', 'typing_extensions'] : [module];
-  for (const mod of modules) {
-    const re = new RegExp(`^from[ \\t]+${mod.replace(/\./g, '\\.')}[ \\t]+import[ \\t]+(\\([^)]*\\)|[^\\n]*)`, 'gm');
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      const names = m[1].replace(/[()\\]/g, ' ').split(/[,\s]+/);
-      for (let i = 0; i < names.length; i++) {
-        if (names[i] === name && names[i + 1] !== 'as') return true;
-      }
-    }
-  }
-  return false;
-}
-
-/** Offset after the last top-level import of the module header (or after the module docstring, or 0). */
-export function importInsertionOffset(text: string): number {
-  return cachedInsertionOffset(text);
-}
-
-const cachedInsertionOffset = memoByText((text: string) => computeInsertionOffset(text));
-
-function computeInsertionOffset(text: string): number {
-  let offset = 0;
-  const lines = text.split('\n');
-  let pos = 0;
-  let inParen = false;
-  let inDocstring: string | undefined;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const next = pos + line.length + 1;
-    if (inDocstring) {
-      if (line.includes(inDocstring)) {
-        inDocstring = undefined;
-        if (offset === 0) offset = Math.min(next, text.length);
-      }
-    } else if (inParen) {
-      if (line.includes(')')) {
-        inParen = false;
-        offset = Math.min(next, text.length);
-      }
-    } else if (/^(from|import)[ \t]/.test(line)) {
-      if (/\([^)]*$/.test(line)) inParen = true;
-      else offset = Math.min(next, text.length);
-    } else if (i === 0 || (offset === 0 && /^[ \t]*(#.*)?$/.test(lines.slice(0, i).join('\n')))) {
-      const doc = /^[rRuU]?("""|''')/.exec(line);
-      if (doc) {
-        if (line.indexOf(doc[1], doc[0].length) === -1) inDocstring = doc[1];
-        else if (offset === 0) offset = Math.min(next, text.length);
-      } else if (!/^[ \t]*(#.*)?$/.test(line)) break;
-    } else if (!/^[ \t]*(#.*)?$/.test(line) && !/^if[ \t]+TYPE_CHECKING/.test(line)) {
-      break;
-    }
-    pos = next;
-  }
-  return offset;
-}
-
-/** Edits adding `from module import name` lines that are missing. */
-export function pythonImports(file: string, text: string, wanted: [module: string, name: string][]): Edit[] {
-  const missing = wanted.filter(([m, n]) => !hasPythonImport(text, m, n));
-  if (missing.length === 0) return [];
-  const offset = importInsertionOffset(text);
-  const needsNewline = offset > 0 && text[offset - 1] !== '\n';
-  // One edit for all lines: two insertions at the same offset would look like a conflict to fix pickers.
-  return [insertAt(file, offset, (needsNewline ? '\n' : '') + missing.map(([m, n]) => `from ${m} import ${n}\n`).join(''))];
-}
+import { indentAt, insertAt, spanText } from './source';
+import { addPythonImports, type PythonImport } from './python-imports';
 
 /**
  * Edits that add keyword arguments to a parameter's pydantic `Field(...)`: inside an existing `Field(` (in the
@@ -92,7 +13,7 @@ export function fieldKeywordEdits(
   ctx: RuleContext,
   param: ParameterDefinition,
   keywords: string,
-): { edits: Edit[]; imports: [string, string][] } | undefined {
+): { edits: Edit[]; imports: PythonImport[] } | undefined {
   const file = param.nameSpan.file;
   if (!param.typeSpan) return undefined;
   const typeText = spanText(ctx, param.typeSpan);
@@ -129,7 +50,7 @@ export function addFieldKeywords(ctx: RuleContext, param: ParameterDefinition, k
   const text = ctx.textOf(param.nameSpan.file);
   const r = fieldKeywordEdits(ctx, param, keywords);
   if (!r || text === undefined) return undefined;
-  return [...r.edits, ...pythonImports(param.nameSpan.file, text, r.imports)];
+  return [...r.edits, ...addPythonImports(param.nameSpan.file, text, r.imports)];
 }
 
 /** The base type inside `Annotated[T, ...]` as written, else the whole annotation. */
@@ -161,4 +82,28 @@ export function replacePythonType(ctx: RuleContext, param: ParameterDefinition, 
   if (hits.length !== 1) return undefined;
   const start = param.typeSpan.start + base.offset + hits[0].index!;
   return { span: { file: param.typeSpan.file, start, end: start + from.length }, newText: to };
+}
+
+/**
+ * Appends a Python parameter before the `)` at `closeParen` (the front-end's `paramsEndOffset`).
+ * `def f()` -> `def f(p)`, `def f(a)` -> `def f(a, p)`, a trailing comma or a one-per-line list is respected.
+ */
+export function appendPythonParameter(ctx: RuleContext, file: string, closeParen: number, param: string, contentEnd?: number): Edit | undefined {
+  const text = ctx.textOf(file);
+  if (text === undefined || text[closeParen] !== ')') return undefined;
+  // After the last parameter itself when the front-end knows where it ends: a trailing comment may follow it.
+  if (contentEnd !== undefined && contentEnd < closeParen) return insertAt(file, contentEnd, `, ${param}`);
+  const open = text.lastIndexOf('(', closeParen);
+  const inner = text.slice(open + 1, closeParen);
+  if (inner.trim() === '') return insertAt(file, closeParen, param);
+  const trimmedEnd = inner.replace(/\s+$/, '');
+  const endOfLast = open + 1 + trimmedEnd.length;
+  if (trimmedEnd.endsWith(',')) {
+    if (/\n/.test(inner.slice(trimmedEnd.length))) {
+      const indent = indentAt(text, endOfLast - 1);
+      return insertAt(file, endOfLast, `\n${indent}${param},`);
+    }
+    return insertAt(file, endOfLast, ` ${param}`);
+  }
+  return insertAt(file, endOfLast, `, ${param}`);
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { riskLevel } from '../../../server/src/rules/util/risk';
-import { analyse } from './b-harness';
+import { analyse } from './harness';
 
 const tool = (name: string, annotations: string, body = 'return { content: [] };') => `
 server.registerTool("${name}", { description: "d", inputSchema: { id: z.string() }${annotations ? `, annotations: ${annotations}` : ''} },
