@@ -3,8 +3,6 @@
  * analysis/, contract/ and rules/; the LSP pieces live in lsp/ (scheduler, index, actions, hover, lenses).
  */
 import {
-  createConnection,
-  ProposedFeatures,
   TextDocuments,
   TextDocumentSyncKind,
   CodeActionKind,
@@ -45,11 +43,12 @@ import { toolSummaries } from './lsp/summaries';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
+import { createGuardedConnection } from './lsp/frameGuard';
 import { analyzeFull, analyzeIncremental, type IncrementalState } from './lsp/incremental';
 import { toolFindings } from './lsp/toolFindings';
 import { ToolFindingsRequest, type ToolFindingsParams, type ToolFindingsResult } from '../../common/protocol';
 
-const connection = createConnection(ProposedFeatures.all);
+const connection = createGuardedConnection();
 const documents = new TextDocuments(TextDocument);
 const logger = new OnceLogger((m) => connection.console.error(m));
 
