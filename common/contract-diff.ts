@@ -3,7 +3,7 @@
  * the likely reasons when they differ. Pure logic: the client gathers the facts (server start time, file times,
  * installed SDK version), this module decides what to say.
  */
-import type { JsonSchema, JsonValue } from '../server/src/analysis/model';
+import type { JsonSchema, JsonValue } from './json';
 import type { LspRange } from './protocol';
 
 export interface FieldDifference {

@@ -3,7 +3,8 @@
  * tools) into what the Preview Contract webview shows. Pure data in, pure data out — no `vscode`, no DOM — so the
  * extension host builds it, unit tests check it, and the webview only renders it (as text, never as HTML).
  */
-import type { JsonSchema, JsonValue, Language, Framework } from '../server/src/analysis/model';
+import type { JsonSchema, JsonValue, Language } from './json';
+import type { Framework } from '../server/src/analysis/model';
 import type { LspRange, ToolFinding } from './protocol';
 import type { ContractDiff } from './contract-diff';
 

@@ -9,7 +9,9 @@
  * document URI for unsaved documents). The LSP/CLI layers turn them into line/column positions.
  */
 
-export type Language = 'typescript' | 'python';
+import type { JsonSchema, JsonValue, Language } from '../../../common/json';
+
+export type { JsonSchema, JsonValue, Language };
 
 /**
  * Which library builds the contract — the JSON published by tools/list depends on it.
@@ -42,9 +44,6 @@ export interface Located<T> {
   /** Set when the expression could not be resolved; `value` is then undefined. */
   unresolved?: Unresolved;
 }
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonSchema = { [key: string]: JsonValue };
 
 /** One constraint written in source: `.max(100)`, `Field(le=100)`, `.describe("...")`, `ge=1`... */
 export interface ConstraintFact {

@@ -11,10 +11,11 @@ import type {
 import { PyModule, PyProgram } from './module';
 import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg } from './syntax';
-import { cleandoc, cleandocLines, cleanLineSpan, compilerCleanDoc, docstringOf, parseDocstring } from './docstring';
+import { cleanLineSpan, docstringOf, parseDocstring } from './docstring';
 import { handlerFacts } from './handler';
 import { frameworkVersion, majorOf, pythonVersion, type PythonVersionFact } from './versions';
 import { buildPythonContract, type PyParamSpec, type PyToolSpec } from '../../contract/python';
+import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 
 const CONSTRUCTORS: Record<string, Framework> = {
   'mcp.server.MCPServer': 'mcp',

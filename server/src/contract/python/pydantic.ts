@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, JsonValue, Span } from '../../analysis/model';
 import type { ClassInfo, FieldInfo, PyType } from '../../analysis/python/pytypes';
-import { cleandoc } from '../../analysis/python/docstring';
+import { cleandoc } from './cleandoc';
 
 export class Unresolvable extends Error {
   constructor(
