@@ -23,15 +23,13 @@ import { sourceKindOf } from './analysis/analyze';
 import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../common/settings';
 import {
   DEFAULT_DIAGNOSTICS_DELAY_MS,
+  ToolFindingsRequest,
   ToolsChangedNotification,
   ToolsRequest,
   WorkspaceScannedNotification,
   WorkspaceToolsRequest,
   type ToolsmithInitializationOptions,
-  type ToolsParams,
-  type ToolsResult,
   type WorkspaceScannedParams,
-  type WorkspaceToolsResult,
 } from '../../common/protocol';
 import { DiagnosticsScheduler } from './lsp/scheduler';
 import { SpanMapper } from './lsp/spans';
@@ -46,7 +44,6 @@ import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from '
 import { OnceLogger, errorText } from './lsp/log';
 import { analyzeFull, analyzeIncremental, type IncrementalState } from './lsp/incremental';
 import { toolFindings } from './lsp/toolFindings';
-import { ToolFindingsRequest, type ToolFindingsParams, type ToolFindingsResult } from '../../common/protocol';
 
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -486,7 +483,7 @@ documents.onDidClose((e) => {
   });
 });
 
-connection.onRequest(ToolsRequest, (params: ToolsParams): ToolsResult => {
+connection.onRequest(ToolsRequest, (params) => {
   try {
     const doc = documents.get(params.uri);
     if (doc) {
@@ -507,7 +504,7 @@ connection.onRequest(ToolsRequest, (params: ToolsParams): ToolsResult => {
 });
 
 // Preview: the findings of one tool (same document lookup as toolsmith/tools).
-connection.onRequest(ToolFindingsRequest, (params: ToolFindingsParams): ToolFindingsResult => {
+connection.onRequest(ToolFindingsRequest, (params) => {
   try {
     const doc = documents.get(params.uri);
     const entry = doc ? analysisOf(doc) : undefined;
@@ -522,7 +519,7 @@ connection.onRequest(ToolFindingsRequest, (params: ToolFindingsParams): ToolFind
   }
 });
 
-connection.onRequest(WorkspaceToolsRequest, async (): Promise<WorkspaceToolsResult> => {
+connection.onRequest(WorkspaceToolsRequest, async () => {
   await scanDone;
   const tools = [];
   for (const entry of index.all()) {

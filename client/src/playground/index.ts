@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { WorkspaceToolsRequest, type WorkspaceToolsResult, type ToolSummary } from '../../../common/protocol';
+import { WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import type { HostToWebview } from '../../../common/playground-messages';
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, resolveLaunch, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
@@ -287,7 +287,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     }
     let tools: ToolSummary[] = [];
     try {
-      tools = ((await client.sendRequest(WorkspaceToolsRequest, {})) as WorkspaceToolsResult).tools ?? [];
+      tools = (await client.sendRequest(WorkspaceToolsRequest, {})).tools ?? [];
     } catch (err) {
       void vscode.window.showWarningMessage(`Could not ask the language server for the workspace's tools: ${(err as Error).message}`);
       return;
