@@ -151,7 +151,7 @@ export function compareContracts(input: CompareInput): ContractDiff {
 }
 
 /** `^1.32.2`, `~=2.3.0`, `==2.3.0`, `v1.32.2` -> `1.32.2`; ranges are reduced to their base version. */
-export function normalizeVersion(v: string): string {
+function normalizeVersion(v: string): string {
   const m = /(\d+(?:\.\d+){0,2})/.exec(v);
   return m ? m[1] : v.trim();
 }

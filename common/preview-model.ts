@@ -365,7 +365,7 @@ const RISK_IMPLICATIONS: Record<RiskLevel, { autonomy: string; confirmation: str
 };
 
 /**
- * Risk level (RULES.md, "Risk level shown in the preview"): Low = read-only; Medium = writes, not destructive, closed
+ * Risk level (docs/preview.md, "Risk level"): Low = read-only; Medium = writes, not destructive, closed
  * world; High = destructive or touches other users' data (an open-world write does); Critical = destructive and open
  * world. Reads the published annotations, applying the MCP defaults to hints that are not declared — which is what a
  * cautious client does — and says so.

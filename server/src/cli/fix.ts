@@ -2,7 +2,7 @@ import type { FileAnalysis } from '../service';
 import { applyEdits, fixAll } from '../rules';
 import { editsByFile } from '../lsp/fixes';
 
-export const MAX_FIX_PASSES = 10;
+const MAX_FIX_PASSES = 10;
 
 export interface FixOutcome {
   /** Fixes applied, over all passes. */

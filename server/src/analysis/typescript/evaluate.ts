@@ -74,10 +74,10 @@ export class ServerRef {
   ) {}
 }
 
-export function isZodSchema(v: unknown): v is object {
+function isZodSchema(v: unknown): v is object {
   return typeof v === 'object' && v !== null && ('_zod' in v || '_def' in v) && !(v instanceof ZodNs);
 }
-export function zodMajorOf(v: object): 3 | 4 {
+function zodMajorOf(v: object): 3 | 4 {
   return '_zod' in v ? 4 : 3;
 }
 
@@ -380,7 +380,7 @@ function zodNs(major: 3 | 4): ZodNs {
   return major === 4 ? Z4_NS : Z3_NS;
 }
 
-export function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
+function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
   switch (d.kind) {
     case 'var': {
       const list = d.node.parent;
@@ -644,13 +644,6 @@ export function schemaOrigin(origins: Map<object, Origin> | undefined, schema: o
     s = (s as Zod4Internals)._zod?.parent;
   }
   return found && { construct: constructOf(found.callee), span: spanOf(found.node, found.pf) };
-}
-
-/** Evaluates to a string or throws Unresolvable. */
-export function evalString(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string {
-  const v = evaluate(node, pf, ctx);
-  if (typeof v !== 'string') fail('not a static string', node, pf);
-  return v;
 }
 
 /** The span of the literal a value comes from: follows identifiers to their const initializer (across files). */

@@ -275,13 +275,13 @@ function staticString(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): st
 }
 
 /** Stands for a part of a text only known at run time (`${id}`, `"..." + id`). */
-export const RUNTIME_PART = '\u2026';
+const RUNTIME_PART = '\u2026';
 
 /**
  * The text a model reads from a string expression: static parts as written, each run-time part as "…"
  * (`Ticket ${id} not found` -> "Ticket … not found"). Undefined when nothing of it is static.
  */
-export function textOfExpression(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string | undefined {
+function textOfExpression(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string | undefined {
   const whole = staticString(node, pf, ctx);
   if (whole !== undefined) return whole;
   const e = skipOuter(node);

@@ -345,7 +345,7 @@ export class SchemaGenerator {
 }
 
 /** pydantic's `field_title_should_be_set`: no automatic title for references (models, enums) and nullable references. */
-export function titleShouldBeSet(t: PyType): boolean {
+function titleShouldBeSet(t: PyType): boolean {
   while (t.kind === 'annotated') t = t.base;
   if (t.kind === 'class') return false;
   if (t.kind === 'union') {
