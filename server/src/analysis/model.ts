@@ -1,7 +1,9 @@
 /**
  * The language-neutral model every front-end produces and every consumer (contract, rules, LSP, CLI, preview) reads.
  *
- * Data flows one way: source text -> front-end (typescript/ or python/) -> ToolDefinition[] -> contract / rules.
+ * Data flows one way: source text -> front-end (typescript/ or python/, which calls contract/ for the published
+ * JSON) -> ToolDefinition[] -> rules. This file imports only common/; contract/ imports nothing else from analysis/
+ * but the type modules (this one and python/pytypes.ts): see docs/DEVELOPING.md, "Code map".
  * A front-end never knows a rule exists; a rule never parses source. Everything a rule or a quick fix needs
  * (values, source spans, handler facts) is carried here.
  *
