@@ -3,7 +3,7 @@
  * the likely reasons when they differ. Pure logic: the client gathers the facts (server start time, file times,
  * installed SDK version), this module decides what to say.
  */
-import type { JsonSchema, JsonValue } from '../server/src/analysis/model';
+import type { JsonSchema, JsonValue } from './json';
 import type { LspRange } from './protocol';
 
 export interface FieldDifference {
@@ -151,7 +151,7 @@ export function compareContracts(input: CompareInput): ContractDiff {
 }
 
 /** `^1.32.2`, `~=2.3.0`, `==2.3.0`, `v1.32.2` -> `1.32.2`; ranges are reduced to their base version. */
-export function normalizeVersion(v: string): string {
+function normalizeVersion(v: string): string {
   const m = /(\d+(?:\.\d+){0,2})/.exec(v);
   return m ? m[1] : v.trim();
 }

@@ -6,7 +6,8 @@
  * Shared by the language server, the client and the webviews: nothing here imports server/ or vscode.
  */
 
-export type Language = 'typescript' | 'python';
+import type { Language } from './json';
+export type { Language };
 
 /**
  * Which library builds the contract — the JSON published by tools/list depends on it.

@@ -181,7 +181,7 @@ export type WebviewToHost =
 export type Risk = 'low' | 'medium' | 'high' | 'critical' | 'unknown';
 
 /**
- * The risk level shown next to a tool (RULES.md): Low = read-only; Medium = writes, not destructive, closed world;
+ * The risk level shown next to a tool (docs/preview.md, "Risk level"): Low = read-only; Medium = writes, not destructive, closed world;
  * High = destructive; Critical = destructive and open world. Without annotations nothing is claimed.
  */
 export function riskOf(a: ToolView['annotations'] | undefined): Risk {

@@ -3,8 +3,8 @@
  * tools) into what the Preview Contract webview shows. Pure data in, pure data out — no `vscode`, no DOM — so the
  * extension host builds it, unit tests check it, and the webview only renders it (as text, never as HTML).
  */
-import type { JsonSchema, JsonValue } from '../server/src/analysis/model';
-import { FRAMEWORKS, type Framework, type Language } from './frameworks';
+import type { JsonSchema, JsonValue, Language } from './json';
+import { FRAMEWORKS, type Framework } from './frameworks';
 import type { LspRange, ToolFinding } from './protocol';
 import type { ContractDiff } from './contract-diff';
 
@@ -358,7 +358,7 @@ const RISK_IMPLICATIONS: Record<RiskLevel, { autonomy: string; confirmation: str
 };
 
 /**
- * Risk level (RULES.md, "Risk level shown in the preview"): Low = read-only; Medium = writes, not destructive, closed
+ * Risk level (docs/preview.md, "Risk level"): Low = read-only; Medium = writes, not destructive, closed
  * world; High = destructive or touches other users' data (an open-world write does); Critical = destructive and open
  * world. Reads the published annotations, applying the MCP defaults to hints that are not declared — which is what a
  * cautious client does — and says so.

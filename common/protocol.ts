@@ -1,8 +1,12 @@
 /**
  * Custom LSP requests/notifications between the extension client and the Toolsmith language server.
- * The client never analyses code: it asks the server through these.
+ * The client never analyses code: it asks the server through these. Each is a typed RequestType/NotificationType
+ * (vscode-jsonrpc, which both vscode-languageclient and vscode-languageserver accept), so a call site gets its
+ * params and result types from the method object: no casts, no type arguments.
  */
-import type { JsonSchema, Language, Framework } from '../server/src/analysis/model';
+import { NotificationType, RequestType } from 'vscode-jsonrpc';
+import type { JsonSchema, Language } from './json';
+import type { Framework } from './frameworks';
 
 /** A 0-based LSP range, duplicated here so the client does not depend on server types. */
 export interface LspRange {
@@ -39,19 +43,21 @@ export interface ToolsResult {
   tools: ToolSummary[];
 }
 /** Tools defined in one document (open or on disk). */
-export const ToolsRequest = 'toolsmith/tools';
+export const ToolsRequest = new RequestType<ToolsParams, ToolsResult, void>('toolsmith/tools');
 
-/** Tools of the whole workspace (from the start-up scan, kept up to date). */
-export const WorkspaceToolsRequest = 'toolsmith/workspaceTools';
+/** No parameters; sent as `{}`. */
+export type WorkspaceToolsParams = Record<string, never>;
 export interface WorkspaceToolsResult {
   tools: ToolSummary[];
 }
+/** Tools of the whole workspace (from the start-up scan, kept up to date). */
+export const WorkspaceToolsRequest = new RequestType<WorkspaceToolsParams, WorkspaceToolsResult, void>('toolsmith/workspaceTools');
 
-/** Server -> client: the tools of a document changed (after analysis). */
-export const ToolsChangedNotification = 'toolsmith/toolsChanged';
 export interface ToolsChangedParams {
   uri: string;
 }
+/** Server -> client: the tools of a document changed (after analysis). */
+export const ToolsChangedNotification = new NotificationType<ToolsChangedParams>('toolsmith/toolsChanged');
 
 /** Findings (as diagnostics data) for one tool, for the preview. */
 export interface ToolFinding {
@@ -83,8 +89,6 @@ export interface ToolCommandArgs {
   toolName: string | null;
 }
 
-/** Server -> client: the workspace scan finished (also sent again after a workspace folder change). */
-export const WorkspaceScannedNotification = 'toolsmith/workspaceScanned';
 export interface WorkspaceScannedParams {
   /** Files read by the scan. */
   filesScanned: number;
@@ -93,9 +97,9 @@ export interface WorkspaceScannedParams {
   tools: number;
   durationMs: number;
 }
+/** Server -> client: the workspace scan finished (also sent again after a workspace folder change). */
+export const WorkspaceScannedNotification = new NotificationType<WorkspaceScannedParams>('toolsmith/workspaceScanned');
 
-/** Findings of one tool, for the preview (ToolFinding above). Params: the document and the tool's name. */
-export const ToolFindingsRequest = 'toolsmith/toolFindings';
 export interface ToolFindingsParams {
   uri: string;
   toolName: string | null;
@@ -105,3 +109,5 @@ export interface ToolFindingsResult {
   /** Risk level of the tool (server/src/rules/util/risk.ts: annotations, else the name and handler). */
   risk?: { level: 'Low' | 'Medium' | 'High' | 'Critical'; reasons: string[] };
 }
+/** Findings of one tool, for the preview (ToolFinding above). Params: the document and the tool's name. */
+export const ToolFindingsRequest = new RequestType<ToolFindingsParams, ToolFindingsResult, void>('toolsmith/toolFindings');

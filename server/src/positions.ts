@@ -36,8 +36,3 @@ export class LineIndex {
     return this.starts.length;
   }
 }
-
-/** 1-based line/column, as the CLI and SARIF print them. */
-export function oneBased(p: { line: number; character: number }): { line: number; column: number } {
-  return { line: p.line + 1, column: p.character + 1 };
-}

@@ -22,15 +22,13 @@ import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../
 import { mayDefineTools } from '../../common/frameworks';
 import {
   DEFAULT_DIAGNOSTICS_DELAY_MS,
+  ToolFindingsRequest,
   ToolsChangedNotification,
   ToolsRequest,
   WorkspaceScannedNotification,
   WorkspaceToolsRequest,
   type ToolsmithInitializationOptions,
-  type ToolsParams,
-  type ToolsResult,
   type WorkspaceScannedParams,
-  type WorkspaceToolsResult,
 } from '../../common/protocol';
 import { DiagnosticsScheduler } from './lsp/scheduler';
 import { SpanMapper } from './lsp/spans';
@@ -44,39 +42,41 @@ import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
 import { createGuardedConnection } from './lsp/frameGuard';
-import { analyzeFull, analyzeIncremental, type IncrementalState } from './lsp/incremental';
+import { analyzeFull, analyzeIncremental } from './lsp/incremental';
+import { OpenDocuments, type DocumentAnalysis, type OpenDocument } from './lsp/openDocuments';
 import { toolFindings } from './lsp/toolFindings';
-import { ToolFindingsRequest, type ToolFindingsParams, type ToolFindingsResult } from '../../common/protocol';
 
 const connection = createGuardedConnection();
 const documents = new TextDocuments(TextDocument);
 const logger = new OnceLogger((m) => connection.console.error(m));
 
-let settings: ToolsmithSettings = DEFAULT_SETTINGS;
-/** Bumped on every settings change so cached analyses made under the old settings are not reused. */
-let settingsGeneration = 0;
-let workspaceScan = true;
-let workspaceFolders: string[] = [];
-let shuttingDown = false;
-const capabilities = { pullConfiguration: false, registerConfiguration: false, registerWatchers: false, workspaceFolders: false, codeLensRefresh: false };
+/** Server-wide state: what initialize told us, the settings in force, the workspace scans. */
+interface ServerState {
+  settings: ToolsmithSettings;
+  /** Bumped on every settings change so cached analyses made under the old settings are not reused. */
+  settingsGeneration: number;
+  workspaceScan: boolean;
+  workspaceFolders: string[];
+  shuttingDown: boolean;
+  capabilities: { pullConfiguration: boolean; registerConfiguration: boolean; registerWatchers: boolean; workspaceFolders: boolean; codeLensRefresh: boolean };
+  /** The scans started so far, chained (toolsmith/workspaceTools waits for them). */
+  scanDone: Promise<void>;
+}
+const server: ServerState = {
+  settings: DEFAULT_SETTINGS,
+  settingsGeneration: 0,
+  workspaceScan: true,
+  workspaceFolders: [],
+  shuttingDown: false,
+  capabilities: { pullConfiguration: false, registerConfiguration: false, registerWatchers: false, workspaceFolders: false, codeLensRefresh: false },
+  scanDone: Promise.resolve(),
+};
 
-/** Open documents by the file name the model uses for them. */
-const openByFile = new Map<string, TextDocument>();
-const host = createFileHost((file) => openByFile.get(file)?.getText());
+const openDocuments = new OpenDocuments();
+const host = createFileHost((file) => openDocuments.ofFile(file)?.document.getText());
 const index = new WorkspaceIndex();
 
-interface DocumentAnalysis {
-  uri: string;
-  file: string;
-  version: number;
-  text: string;
-  settingsGeneration: number;
-  analysis: FileAnalysis;
-}
-const documentAnalyses = new Map<string, DocumentAnalysis>();
-/** Text of each open file when its dependents were last re-analysed (a re-analysis caused by a dependency does not propagate). */
-const propagatedText = new Map<string, string>();
-/** Each document's tools as last notified (name, contract, unresolved count), to tell the client when they changed. */
+/** Each file's tools as last notified (name, contract, unresolved count), open or not, to tell the client when they changed. */
 const notifiedTools = new Map<string, ToolKey[]>();
 
 const EXTENSION_BY_LANGUAGE: Record<string, string> = { python: '.py', typescript: '.ts', typescriptreact: '.tsx', javascript: '.js', javascriptreact: '.jsx' };
@@ -97,26 +97,24 @@ const EMPTY_ANALYSIS = (file: string): FileAnalysis => ({ file, result: { tools:
 /** The one pipeline, guarded: the server never dies on user code, and logs each failure once. */
 function analyze(file: string, text: string): FileAnalysis {
   try {
-    return analyzeFile(file, text, host, settings, (m) => logger.once(`${file}\n${m.split('\n')[0]}`, m));
+    return analyzeFile(file, text, host, server.settings, (m) => logger.once(`${file}\n${m.split('\n')[0]}`, m));
   } catch (err) {
     logger.once(`${file}\n${String(err)}`, `analysis of ${file} failed: ${errorText(err)}`);
     return EMPTY_ANALYSIS(file);
   }
 }
 
-/** Per open document: what the next keystroke's incremental analysis starts from. */
-const incrementalStates = new Map<string, IncrementalState>();
-
 /** A document's text through the incremental pipeline (full analysis when the edit does not allow a partial one). */
-function analyzeDocumentText(uri: string, file: string, text: string): FileAnalysis {
+function analyzeDocumentText(open: OpenDocument, file: string, text: string): FileAnalysis {
   const log = (m: string) => logger.once(`${file}\n${m.split('\n')[0]}`, m);
   try {
-    const prev = incrementalStates.get(uri);
-    const step = (prev && prev.file === file ? analyzeIncremental(prev, text, host, settings, log) : undefined) ?? analyzeFull(file, text, host, settings, log);
-    incrementalStates.set(uri, step.state);
+    const prev = open.incremental;
+    const step =
+      (prev && prev.file === file ? analyzeIncremental(prev, text, host, server.settings, log) : undefined) ?? analyzeFull(file, text, host, server.settings, log);
+    open.incremental = step.state;
     return step.analysis;
   } catch (err) {
-    incrementalStates.delete(uri);
+    open.incremental = undefined;
     logger.once(`incremental:${file}\n${String(err)}`, `incremental analysis of ${file} failed, analysing the whole file: ${errorText(err)}`);
     return analyze(file, text);
   }
@@ -124,13 +122,15 @@ function analyzeDocumentText(uri: string, file: string, text: string): FileAnaly
 
 /** The analysis of a document's current version (cached; analysed now when the cache is stale). */
 function analysisOf(doc: TextDocument): DocumentAnalysis | undefined {
-  const file = fileOfDocument(doc);
-  if (!file) return undefined;
-  const cached = documentAnalyses.get(doc.uri);
-  if (cached && cached.version === doc.version && cached.settingsGeneration === settingsGeneration) return cached;
+  const open = openDocuments.get(doc.uri);
+  const file = open?.file;
+  if (!open || !file) return undefined;
+  const cached = open.analysis;
+  if (cached && cached.version === doc.version && cached.settingsGeneration === server.settingsGeneration) return cached;
   const text = doc.getText();
-  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration, analysis: analyzeDocumentText(doc.uri, file, text) };
-  documentAnalyses.set(doc.uri, entry);
+  const analysis = analyzeDocumentText(open, file, text);
+  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration: server.settingsGeneration, analysis };
+  open.analysis = entry;
   index.set({ file, uri: doc.uri, text, analysis: entry.analysis, open: true });
   return entry;
 }
@@ -141,7 +141,7 @@ function mapperFor(file: string, text: string): SpanMapper {
 
 /** Asks the editor to request code lenses again, when it supports that. */
 function refreshCodeLenses(): void {
-  if (capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
+  if (server.capabilities.codeLensRefresh) void connection.sendRequest(CodeLensRefreshRequest.type).catch(() => undefined);
 }
 
 /** Refreshes the editor's lenses only when its last answer differs from the analysis (see lsp/lensSync.ts). */
@@ -219,7 +219,7 @@ function publish(uri: string): void {
   const diagnostics = [...(contributions.get(uri)?.values() ?? [])].flat();
   const doc = documents.get(uri);
   if (doc) {
-    const own = documentAnalyses.get(uri);
+    const own = openDocuments.get(uri)?.analysis;
     const version = own && own.version === doc.version ? doc.version : undefined;
     void connection.sendDiagnostics({ uri, version, diagnostics });
     return;
@@ -265,7 +265,7 @@ function publishDocument(entry: DocumentAnalysis): void {
 
 /** Analyses a closed file from disk, updates the index and publishes (or clears) its diagnostics. */
 function analyzeDisk(file: string, text = host.readFile(file)): FileAnalysis | undefined {
-  if (openByFile.has(file)) return undefined;
+  if (openDocuments.ofFile(file)) return undefined;
   const uri = fileToUri(file);
   if (text === undefined) {
     index.delete(file);
@@ -282,11 +282,11 @@ function analyzeDisk(file: string, text = host.readFile(file)): FileAnalysis | u
 /** Re-analyses everything that imports `file` (open documents through the scheduler, closed files from disk). */
 function reanalyzeDependents(file: string): void {
   for (const dependent of index.dependentsOf(file)) {
-    const doc = openByFile.get(dependent);
-    if (doc) {
-      documentAnalyses.delete(doc.uri);
-      incrementalStates.delete(doc.uri); // what it imports changed: every tool may differ
-      scheduler.schedule(doc.uri, 0);
+    const open = openDocuments.ofFile(dependent);
+    if (open) {
+      open.analysis = undefined;
+      open.incremental = undefined; // what it imports changed: every tool may differ
+      scheduler.schedule(open.uri, 0);
     } else {
       analyzeDisk(dependent);
     }
@@ -307,9 +307,10 @@ async function analyzeAndPublish(uri: string, token: CancellationToken): Promise
   await yieldTurn();
   if (token.isCancellationRequested || documents.get(uri)?.version !== version) return;
   publishDocument(entry);
-  if (propagatedText.get(entry.file) !== entry.text) {
-    const first = !propagatedText.has(entry.file);
-    propagatedText.set(entry.file, entry.text);
+  const open = openDocuments.get(uri);
+  if (open && open.propagatedText !== entry.text) {
+    const first = open.propagatedText === undefined;
+    open.propagatedText = entry.text;
     // On open the dependents already saw this text on disk (or in the scan); after an edit they must be redone.
     if (!first) reanalyzeDependents(entry.file);
   }
@@ -321,16 +322,14 @@ const scheduler = new DiagnosticsScheduler(DEFAULT_DIAGNOSTICS_DELAY_MS, analyze
 
 // ---- workspace scan ----
 
-let scanDone: Promise<void> = Promise.resolve();
-
 async function scanWorkspace(folders: string[]): Promise<void> {
   const started = Date.now();
   let toolFiles = 0;
   let tools = 0;
   const { filesScanned } = await scanFolders(folders, {
-    cancelled: () => shuttingDown,
+    cancelled: () => server.shuttingDown,
     visit(file, text) {
-      if (openByFile.has(file)) return;
+      if (openDocuments.ofFile(file)) return;
       const analysis = analyzeDisk(file, text);
       if (analysis?.result.tools.length) {
         toolFiles++;
@@ -344,26 +343,26 @@ async function scanWorkspace(folders: string[]): Promise<void> {
 }
 
 function startScan(folders: string[]): void {
-  if (!workspaceScan || folders.length === 0) return;
-  const previous = scanDone;
-  scanDone = previous.then(() => scanWorkspace(folders)).catch((err) => logger.once(`scan:${String(err)}`, `workspace scan failed: ${errorText(err)}`));
+  if (!server.workspaceScan || folders.length === 0) return;
+  const previous = server.scanDone;
+  server.scanDone = previous.then(() => scanWorkspace(folders)).catch((err) => logger.once(`scan:${String(err)}`, `workspace scan failed: ${errorText(err)}`));
 }
 
 // ---- settings ----
 
 async function applySettings(pushed: unknown): Promise<void> {
-  if (capabilities.pullConfiguration) {
+  if (server.capabilities.pullConfiguration) {
     try {
       const pulled: unknown = await connection.workspace.getConfiguration('toolsmith');
-      settings = normalizeSettings(pulled);
+      server.settings = normalizeSettings(pulled);
     } catch (err) {
       logger.once(`config:${String(err)}`, `could not read the toolsmith settings: ${errorText(err)}`);
-      if (pushed !== undefined) settings = normalizeSettings(pushed);
+      if (pushed !== undefined) server.settings = normalizeSettings(pushed);
     }
   } else if (pushed !== undefined) {
-    settings = normalizeSettings(pushed);
+    server.settings = normalizeSettings(pushed);
   }
-  settingsGeneration++;
+  server.settingsGeneration++;
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
   for (const entry of index.all()) if (!entry.open) analyzeDisk(entry.file);
 }
@@ -372,18 +371,20 @@ async function applySettings(pushed: unknown): Promise<void> {
 
 connection.onInitialize((params): InitializeResult => {
   const init = (params.initializationOptions ?? {}) as ToolsmithInitializationOptions;
-  if (init.settings) settings = normalizeSettings(init.settings);
+  if (init.settings) server.settings = normalizeSettings(init.settings);
   if (typeof init.diagnosticsDelayMs === 'number' && Number.isFinite(init.diagnosticsDelayMs)) scheduler.delayMs = Math.max(0, init.diagnosticsDelayMs);
-  if (init.workspaceScan === false) workspaceScan = false;
+  if (init.workspaceScan === false) server.workspaceScan = false;
   const c = params.capabilities;
-  capabilities.pullConfiguration = !!c.workspace?.configuration;
-  capabilities.registerConfiguration = !!c.workspace?.didChangeConfiguration?.dynamicRegistration;
-  capabilities.registerWatchers = !!c.workspace?.didChangeWatchedFiles?.dynamicRegistration;
-  capabilities.workspaceFolders = !!c.workspace?.workspaceFolders;
-  capabilities.codeLensRefresh = !!c.workspace?.codeLens?.refreshSupport;
-  if (params.workspaceFolders?.length) workspaceFolders = params.workspaceFolders.map((f) => uriToFile(f.uri));
-  else if (params.rootUri) workspaceFolders = [uriToFile(params.rootUri)];
-  else if (params.rootPath) workspaceFolders = [params.rootPath];
+  server.capabilities = {
+    pullConfiguration: !!c.workspace?.configuration,
+    registerConfiguration: !!c.workspace?.didChangeConfiguration?.dynamicRegistration,
+    registerWatchers: !!c.workspace?.didChangeWatchedFiles?.dynamicRegistration,
+    workspaceFolders: !!c.workspace?.workspaceFolders,
+    codeLensRefresh: !!c.workspace?.codeLens?.refreshSupport,
+  };
+  if (params.workspaceFolders?.length) server.workspaceFolders = params.workspaceFolders.map((f) => uriToFile(f.uri));
+  else if (params.rootUri) server.workspaceFolders = [uriToFile(params.rootUri)];
+  else if (params.rootPath) server.workspaceFolders = [params.rootPath];
   return {
     capabilities: {
       textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -397,13 +398,13 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(() => {
-  if (capabilities.registerConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'toolsmith' });
-  if (capabilities.registerWatchers) {
+  if (server.capabilities.registerConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'toolsmith' });
+  if (server.capabilities.registerWatchers) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
       watchers: [{ globPattern: '**/*.{ts,tsx,mts,cts,js,jsx,mjs,cjs,py}' }],
     });
   }
-  if (capabilities.workspaceFolders) {
+  if (server.capabilities.workspaceFolders) {
     connection.workspace.onDidChangeWorkspaceFolders((e) => {
       for (const removed of e.removed) {
         const root = uriToFile(removed.uri);
@@ -417,12 +418,12 @@ connection.onInitialized(() => {
     });
   }
   // Pull the settings first so the scan's diagnostics already honour them.
-  const ready = capabilities.pullConfiguration ? applySettings(undefined) : Promise.resolve();
-  void ready.then(() => startScan(workspaceFolders));
+  const ready = server.capabilities.pullConfiguration ? applySettings(undefined) : Promise.resolve();
+  void ready.then(() => startScan(server.workspaceFolders));
 });
 
 connection.onShutdown(() => {
-  shuttingDown = true;
+  server.shuttingDown = true;
   lensSync.dispose();
 });
 
@@ -434,7 +435,7 @@ connection.onDidChangeConfiguration((change) => {
 connection.onDidChangeWatchedFiles((params) => inBatch(() => {
   for (const change of params.changes) {
     const file = uriToFile(change.uri);
-    if (!sourceKindOf(file) || openByFile.has(file)) continue;
+    if (!sourceKindOf(file) || openDocuments.ofFile(file)) continue;
     if (change.type === FileChangeType.Deleted) analyzeDisk(file, undefined);
     else if (index.get(file) || change.type === FileChangeType.Created || index.dependentsOf(file).length) analyzeDisk(file);
     else {
@@ -446,31 +447,24 @@ connection.onDidChangeWatchedFiles((params) => inBatch(() => {
   }
 }));
 
-const justOpened = new Set<string>();
 documents.onDidOpen((e) => {
-  const file = fileOfDocument(e.document);
-  if (file) openByFile.set(file, e.document);
-  justOpened.add(e.document.uri);
+  openDocuments.open(e.document, fileOfDocument(e.document));
 });
 documents.onDidChangeContent((e) => {
-  const file = fileOfDocument(e.document);
-  if (!file) return;
-  openByFile.set(file, e.document);
-  const opened = justOpened.delete(e.document.uri);
-  scheduler.schedule(e.document.uri, opened ? 0 : undefined);
+  const open = openDocuments.get(e.document.uri);
+  if (!open?.file) return;
+  open.document = e.document;
+  const first = open.firstContentPending;
+  open.firstContentPending = false;
+  scheduler.schedule(e.document.uri, first ? 0 : undefined);
 });
 documents.onDidClose((e) => {
   const uri = e.document.uri;
-  justOpened.delete(uri);
+  const file = openDocuments.close(uri)?.file;
   lensSync.closed(uri);
   scheduler.cancel(uri);
-  documentAnalyses.delete(uri);
-  incrementalStates.delete(uri);
   notifiedTools.delete(uri);
-  const file = fileOfDocument(e.document);
   if (!file) return;
-  openByFile.delete(file);
-  propagatedText.delete(file);
   if (!uri.startsWith('file:')) {
     index.delete(file);
     withdraw(file);
@@ -486,7 +480,7 @@ documents.onDidClose((e) => {
   });
 });
 
-connection.onRequest(ToolsRequest, (params: ToolsParams): ToolsResult => {
+connection.onRequest(ToolsRequest, (params) => {
   try {
     const doc = documents.get(params.uri);
     if (doc) {
@@ -507,7 +501,7 @@ connection.onRequest(ToolsRequest, (params: ToolsParams): ToolsResult => {
 });
 
 // Preview: the findings of one tool (same document lookup as toolsmith/tools).
-connection.onRequest(ToolFindingsRequest, (params: ToolFindingsParams): ToolFindingsResult => {
+connection.onRequest(ToolFindingsRequest, (params) => {
   try {
     const doc = documents.get(params.uri);
     const entry = doc ? analysisOf(doc) : undefined;
@@ -522,8 +516,8 @@ connection.onRequest(ToolFindingsRequest, (params: ToolFindingsParams): ToolFind
   }
 });
 
-connection.onRequest(WorkspaceToolsRequest, async (): Promise<WorkspaceToolsResult> => {
-  await scanDone;
+connection.onRequest(WorkspaceToolsRequest, async () => {
+  await server.scanDone;
   const tools = [];
   for (const entry of index.all()) {
     if (entry.analysis.result.tools.length === 0) continue;

@@ -155,8 +155,8 @@ export class LspClient {
   private wire(): void {
     const c = this.connection;
     c.onNotification(PublishDiagnosticsNotification.type, (params) => this.push({ kind: 'diagnostics', at: performance.now(), params }));
-    c.onNotification(WorkspaceScannedNotification, (params: WorkspaceScannedParams) => this.push({ kind: 'scanned', at: performance.now(), params }));
-    c.onNotification(ToolsChangedNotification, (params: { uri: string }) => this.push({ kind: 'toolsChanged', at: performance.now(), uri: params.uri }));
+    c.onNotification(WorkspaceScannedNotification, (params) => this.push({ kind: 'scanned', at: performance.now(), params }));
+    c.onNotification(ToolsChangedNotification, (params) => this.push({ kind: 'toolsChanged', at: performance.now(), uri: params.uri }));
     c.onNotification(LogMessageNotification.type, (p) => this.push({ kind: 'log', at: performance.now(), message: p.message, type: p.type }));
     c.onRequest(ConfigurationRequest.type, (params) => {
       this.push({ kind: 'configurationRequest', at: performance.now(), sections: params.items.map((i) => i.section) });
@@ -298,7 +298,7 @@ export class LspClient {
   }
 
   workspaceTools(): Promise<WorkspaceToolsResult> {
-    return this.connection.sendRequest(WorkspaceToolsRequest);
+    return this.connection.sendRequest(WorkspaceToolsRequest, {});
   }
 
   /**

@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { WorkspaceToolsRequest, type WorkspaceToolsResult, type ToolSummary } from '../../../common/protocol';
+import { WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import type { HostToWebview } from '../../../common/playground-messages';
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, resolveLaunch, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
@@ -46,13 +46,53 @@ function reader(folder: vscode.WorkspaceFolder): WorkspaceReader {
   };
 }
 
+/** What the playground's parts share: the server manager, the Servers tree, one output channel per server. */
+interface Playground {
+  context: vscode.ExtensionContext;
+  manager: ServerManager;
+  tree: ServersTree;
+  channel(c: ServerConfig): vscode.OutputChannel;
+  /** The discovery in progress, if any (commands wait for it before picking a server). */
+  refreshing(): Promise<void> | undefined;
+  lsp(): LanguageClient | undefined;
+  panels: Map<string, { panel: vscode.WebviewPanel; controller: PlaygroundController }>;
+}
+
 export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): { manager: ServerManager } {
   const channels = new Map<string, vscode.OutputChannel>();
-  const inputCache = new Map<string, string>();
-  const lsp = () => (typeof deps.client === 'function' ? deps.client() : deps.client);
-  const folder = () => vscode.workspace.workspaceFolders?.[0];
+  const manager = createManager();
+  const channel = (c: ServerConfig): vscode.OutputChannel => {
+    let ch = channels.get(c.id);
+    if (!ch) {
+      ch = vscode.window.createOutputChannel(`MCP: ${c.name}`);
+      channels.set(c.id, ch);
+      context.subscriptions.push(ch);
+    }
+    return ch;
+  };
+  logSessions(manager, channel);
+  const tree = new ServersTree(manager, () => vscode.workspace.isTrusted);
+  context.subscriptions.push(vscode.window.registerTreeDataProvider('toolsmith.servers', tree));
+  const discovery = watchDiscovery(context, deps.log, manager, tree);
+  const pg: Playground = {
+    context,
+    manager,
+    tree,
+    channel,
+    refreshing: discovery.refreshing,
+    lsp: () => (typeof deps.client === 'function' ? deps.client() : deps.client),
+    panels: new Map(),
+  };
+  restartOnSave(pg);
+  registerCommands(pg, discovery.scheduleRefresh);
+  return { manager };
+}
 
-  const manager = new ServerManager({
+const folder = () => vscode.workspace.workspaceFolders?.[0];
+
+function createManager(): ServerManager {
+  const inputCache = new Map<string, string>();
+  return new ServerManager({
     isTrusted: () => vscode.workspace.isTrusted,
     resolve: async (c) => {
       const f = folder();
@@ -69,17 +109,10 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
       });
     },
   });
+}
 
-  const channel = (c: ServerConfig): vscode.OutputChannel => {
-    let ch = channels.get(c.id);
-    if (!ch) {
-      ch = vscode.window.createOutputChannel(`MCP: ${c.name}`);
-      channels.set(c.id, ch);
-      context.subscriptions.push(ch);
-    }
-    return ch;
-  };
-
+/** Each session's life, stderr and log notifications in its server's output channel. */
+function logSessions(manager: ServerManager, channel: (c: ServerConfig) => vscode.OutputChannel): void {
   manager.on('session', (c, s) => {
     const ch = channel(c);
     s.on('status', (st) => {
@@ -98,8 +131,15 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     s.on('warning', (w) => ch.appendLine(`[${stamp()}] warning: ${w}`));
     s.on('log', (p) => ch.appendLine(`[${stamp()}] log ${p.level}${p.logger ? ` [${p.logger}]` : ''}: ${maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), s.spec.env)}`));
   });
+}
 
-  // ---- discovery ----------------------------------------------------------------------------------------------
+/** Discovery over the workspace (mcp.json, settings, detected servers), redone when what it reads changes. */
+function watchDiscovery(
+  context: vscode.ExtensionContext,
+  log: PlaygroundDeps['log'],
+  manager: ServerManager,
+  tree: ServersTree,
+): { scheduleRefresh: () => void; refreshing: () => Promise<void> | undefined } {
   let refreshing: Promise<void> | undefined;
   const refresh = async (): Promise<void> => {
     const f = folder();
@@ -126,11 +166,8 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     await manager.prune();
   };
   const scheduleRefresh = debounce(() => {
-    refreshing = refresh().catch((err) => deps.log.appendLine(`Playground discovery failed: ${err}`));
+    refreshing = refresh().catch((err) => log.appendLine(`Playground discovery failed: ${err}`));
   }, 500);
-
-  const tree = new ServersTree(manager, () => vscode.workspace.isTrusted);
-  context.subscriptions.push(vscode.window.registerTreeDataProvider('toolsmith.servers', tree));
   scheduleRefresh();
 
   const configWatcher = vscode.workspace.createFileSystemWatcher('**/{.vscode/mcp.json,.mcp.json,mcp.json}');
@@ -146,8 +183,11 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
       scheduleRefresh();
     }),
   );
+  return { scheduleRefresh, refreshing: () => refreshing };
+}
 
-  // Restart on save (setting), debounced per server: a burst of saves restarts once.
+/** Restart on save (setting), debounced per server: a burst of saves restarts once. */
+function restartOnSave({ context, manager, channel }: Playground): void {
   const restarts = new Map<string, ReturnType<typeof setTimeout>>();
   context.subscriptions.push(
     vscode.workspace.onDidSaveTextDocument((doc) => {
@@ -170,176 +210,177 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
       }
     }),
   );
+}
 
-  // ---- starting, with the author in the loop ----------------------------------------------------------------
-  const startServer = async (c: ServerConfig, restart = false): Promise<McpSession | undefined> => {
-    if (c.detected && !c.detected.confirmed) {
-      const run = 'Run it';
-      const choice = await vscode.window.showInformationMessage(
-        `Run ${path.basename(c.detected.sourceFile)} as an MCP server?`,
-        { modal: true, detail: `Toolsmith detected an MCP server on stdio in ${c.name}. It will run:\n${describeLaunch({ command: c.command, args: c.args })}\nin ${c.cwd}. You are asked once per file.` },
-        run,
-      );
-      if (choice !== run) return undefined;
-      const list = new Set(context.workspaceState.get<string[]>(CONFIRMED_KEY, []));
-      list.add(c.id.replace(/^detected:/, ''));
-      await context.workspaceState.update(CONFIRMED_KEY, [...list]);
-      c.detected.confirmed = true;
-    }
-    try {
-      return await vscode.window.withProgress({ location: { viewId: 'toolsmith.servers' }, title: `Starting ${c.name}` }, () => (restart ? manager.restart(c.id) : manager.start(c.id)));
-    } catch (err) {
-      if (err instanceof LaunchCancelled) return undefined;
-      const message = (err as Error).message;
-      const showLog = 'Show Log';
-      if (err instanceof LaunchRefused && err.reason === 'untrusted') {
-        void vscode.window.showWarningMessage(message, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
-      } else {
-        void vscode.window.showErrorMessage(message.split('\n')[0], showLog).then((a) => a === showLog && channel(c).show(true));
-      }
-      throw err;
-    } finally {
-      tree.refresh();
-    }
-  };
-
-  const pickServer = async (arg: unknown, filter?: (c: ServerConfig) => boolean): Promise<ServerConfig | undefined> => {
-    const n = arg as Node | { serverId?: string } | undefined;
-    if (n && 'kind' in n && 'config' in n) return n.config;
-    if (n && 'serverId' in n && n.serverId) return manager.config(n.serverId);
-    await refreshing;
-    const candidates = manager.configs.filter(filter ?? (() => true));
-    if (candidates.length <= 1) return candidates[0];
-    const picked = await vscode.window.showQuickPick(
-      candidates.map((c) => ({ label: c.name, description: `${c.origin} · ${manager.existingSession(c.id)?.status ?? 'stopped'}`, c })),
-      { title: 'MCP server' },
+/** Starts (or restarts) a server, with the author in the loop: a detected server runs only once confirmed. */
+async function startServer({ context, manager, tree, channel }: Playground, c: ServerConfig, restart = false): Promise<McpSession | undefined> {
+  if (c.detected && !c.detected.confirmed) {
+    const run = 'Run it';
+    const choice = await vscode.window.showInformationMessage(
+      `Run ${path.basename(c.detected.sourceFile)} as an MCP server?`,
+      { modal: true, detail: `Toolsmith detected an MCP server on stdio in ${c.name}. It will run:\n${describeLaunch({ command: c.command, args: c.args })}\nin ${c.cwd}. You are asked once per file.` },
+      run,
     );
-    return picked?.c;
-  };
+    if (choice !== run) return undefined;
+    const list = new Set(context.workspaceState.get<string[]>(CONFIRMED_KEY, []));
+    list.add(c.id.replace(/^detected:/, ''));
+    await context.workspaceState.update(CONFIRMED_KEY, [...list]);
+    c.detected.confirmed = true;
+  }
+  try {
+    return await vscode.window.withProgress({ location: { viewId: 'toolsmith.servers' }, title: `Starting ${c.name}` }, () => (restart ? manager.restart(c.id) : manager.start(c.id)));
+  } catch (err) {
+    if (err instanceof LaunchCancelled) return undefined;
+    const message = (err as Error).message;
+    const showLog = 'Show Log';
+    if (err instanceof LaunchRefused && err.reason === 'untrusted') {
+      void vscode.window.showWarningMessage(message, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
+    } else {
+      void vscode.window.showErrorMessage(message.split('\n')[0], showLog).then((a) => a === showLog && channel(c).show(true));
+    }
+    throw err;
+  } finally {
+    tree.refresh();
+  }
+}
 
-  // ---- panels -------------------------------------------------------------------------------------------------
-  const panels = new Map<string, { panel: vscode.WebviewPanel; controller: PlaygroundController }>();
-  /** Opens (or reveals) the server's playground on a tool, or on a resource (read at once) or prompt of its catalog. */
-  const openPanel = (c: ServerConfig, session: McpSession, tool?: string, catalog?: { resource?: string; template?: string; prompt?: string }): void => {
-    const showCatalog: HostToWebview | undefined = catalog ? { type: 'showCatalog', ...catalog } : undefined;
-    const open = panels.get(c.id);
-    if (open) {
-      open.panel.reveal(undefined, false);
-      if (tool) void open.panel.webview.postMessage({ type: 'select', tool });
-      if (showCatalog) void open.panel.webview.postMessage(showCatalog);
-      return;
-    }
-    const root = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
-    const panel = vscode.window.createWebviewPanel('toolsmith.playground', `Playground: ${c.name}`, vscode.ViewColumn.Active, {
-      enableScripts: true,
-      localResourceRoots: [root],
-      retainContextWhenHidden: true,
-    });
-    panel.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'toolsmith.svg');
-    const nonce = makeNonce();
-    panel.webview.html = playgroundHtml({
-      cspSource: panel.webview.cspSource,
-      nonce,
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'playground.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'playground.css')).toString(),
-      codiconUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
-      title: `Playground: ${c.name}`,
-    });
-    let initialTool = tool;
-    let initialCatalog = showCatalog;
-    // The session is running, so the MCP stack is loaded already: this require is a cache hit.
-    const { PlaygroundController } = playgroundBundle();
-    const controller = new PlaygroundController(c.id, c.name, session, {
-      post: (m) => {
-        if (m.type === 'init' && initialTool) {
-          m.selected = initialTool;
-          initialTool = undefined;
-        }
-        void panel.webview.postMessage(m);
-        // The catalog request goes after the state it opens in.
-        if (m.type === 'init' && initialCatalog) {
-          void panel.webview.postMessage(initialCatalog);
-          initialCatalog = undefined;
-        }
-      },
-      copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
-      readClipboard: () => Promise.resolve(vscode.env.clipboard.readText()),
-      memento: context.workspaceState,
-      timeoutMs: () => 1000 * Math.max(1, vscode.workspace.getConfiguration('toolsmith.playground').get<number>('timeoutSeconds', 60)),
-      start: async (restart) => void (await startServer(c, restart)),
-      showLog: () => channel(c).show(true),
-      goToDefinition: (name) => goToDefinition(c, name),
-    });
-    const sub = panel.webview.onDidReceiveMessage((m) => controller.handle(m));
-    panel.onDidDispose(() => {
-      sub.dispose();
-      controller.dispose();
-      panels.delete(c.id);
-    });
-    panels.set(c.id, { panel, controller });
-  };
+async function pickServer({ manager, refreshing }: Playground, arg: unknown, filter?: (c: ServerConfig) => boolean): Promise<ServerConfig | undefined> {
+  const n = arg as Node | { serverId?: string } | undefined;
+  if (n && 'kind' in n && 'config' in n) return n.config;
+  if (n && 'serverId' in n && n.serverId) return manager.config(n.serverId);
+  await refreshing();
+  const candidates = manager.configs.filter(filter ?? (() => true));
+  if (candidates.length <= 1) return candidates[0];
+  const picked = await vscode.window.showQuickPick(
+    candidates.map((c) => ({ label: c.name, description: `${c.origin} · ${manager.existingSession(c.id)?.status ?? 'stopped'}`, c })),
+    { title: 'MCP server' },
+  );
+  return picked?.c;
+}
 
-  const goToDefinition = async (c: ServerConfig, name: string): Promise<void> => {
-    const client = lsp();
-    if (!client) {
-      void vscode.window.showWarningMessage('The Toolsmith language server is not running: cannot look up tool definitions.');
-      return;
-    }
-    let tools: ToolSummary[] = [];
-    try {
-      tools = ((await client.sendRequest(WorkspaceToolsRequest, {})) as WorkspaceToolsResult).tools ?? [];
-    } catch (err) {
-      void vscode.window.showWarningMessage(`Could not ask the language server for the workspace's tools: ${(err as Error).message}`);
-      return;
-    }
-    const matches = tools.filter((t) => t.name === name);
-    // Several servers may define the same name: prefer the one inside this server's folder.
-    const inside = matches.filter((t) => !path.relative(c.watchRoot, vscode.Uri.parse(t.uri).fsPath).startsWith('..'));
-    const target = (inside.length ? inside : matches)[0];
-    if (!target) {
-      void vscode.window.showInformationMessage(`No registerTool / @tool definition of "${name}" was found in the workspace.`);
-      return;
-    }
-    const r = target.nameRange ?? target.range;
-    const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
-    await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { selection: range, preview: false });
-  };
+/** Opens (or reveals) the server's playground on a tool, or on a resource (read at once) or prompt of its catalog. */
+function openPanel(pg: Playground, c: ServerConfig, session: McpSession, tool?: string, catalog?: { resource?: string; template?: string; prompt?: string }): void {
+  const { context, panels, channel } = pg;
+  const showCatalog: HostToWebview | undefined = catalog ? { type: 'showCatalog', ...catalog } : undefined;
+  const open = panels.get(c.id);
+  if (open) {
+    open.panel.reveal(undefined, false);
+    if (tool) void open.panel.webview.postMessage({ type: 'select', tool });
+    if (showCatalog) void open.panel.webview.postMessage(showCatalog);
+    return;
+  }
+  const root = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
+  const panel = vscode.window.createWebviewPanel('toolsmith.playground', `Playground: ${c.name}`, vscode.ViewColumn.Active, {
+    enableScripts: true,
+    localResourceRoots: [root],
+    retainContextWhenHidden: true,
+  });
+  panel.iconPath = vscode.Uri.joinPath(context.extensionUri, 'media', 'toolsmith.svg');
+  const nonce = makeNonce();
+  panel.webview.html = playgroundHtml({
+    cspSource: panel.webview.cspSource,
+    nonce,
+    scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'playground.js')).toString(),
+    styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'playground.css')).toString(),
+    codiconUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'codicon.css')).toString(),
+    title: `Playground: ${c.name}`,
+  });
+  let initialTool = tool;
+  let initialCatalog = showCatalog;
+  // The session is running, so the MCP stack is loaded already: this require is a cache hit.
+  const { PlaygroundController } = playgroundBundle();
+  const controller = new PlaygroundController(c.id, c.name, session, {
+    post: (m) => {
+      if (m.type === 'init' && initialTool) {
+        m.selected = initialTool;
+        initialTool = undefined;
+      }
+      void panel.webview.postMessage(m);
+      // The catalog request goes after the state it opens in.
+      if (m.type === 'init' && initialCatalog) {
+        void panel.webview.postMessage(initialCatalog);
+        initialCatalog = undefined;
+      }
+    },
+    copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
+    readClipboard: () => Promise.resolve(vscode.env.clipboard.readText()),
+    memento: context.workspaceState,
+    timeoutMs: () => 1000 * Math.max(1, vscode.workspace.getConfiguration('toolsmith.playground').get<number>('timeoutSeconds', 60)),
+    start: async (restart) => void (await startServer(pg, c, restart)),
+    showLog: () => channel(c).show(true),
+    goToDefinition: (name) => goToDefinition(pg, c, name),
+  });
+  const sub = panel.webview.onDidReceiveMessage((m) => controller.handle(m));
+  panel.onDidDispose(() => {
+    sub.dispose();
+    controller.dispose();
+    panels.delete(c.id);
+  });
+  panels.set(c.id, { panel, controller });
+}
 
-  // ---- commands -----------------------------------------------------------------------------------------------
+async function goToDefinition({ lsp }: Playground, c: ServerConfig, name: string): Promise<void> {
+  const client = lsp();
+  if (!client) {
+    void vscode.window.showWarningMessage('The Toolsmith language server is not running: cannot look up tool definitions.');
+    return;
+  }
+  let tools: ToolSummary[] = [];
+  try {
+    tools = (await client.sendRequest(WorkspaceToolsRequest, {})).tools ?? [];
+  } catch (err) {
+    void vscode.window.showWarningMessage(`Could not ask the language server for the workspace's tools: ${(err as Error).message}`);
+    return;
+  }
+  const matches = tools.filter((t) => t.name === name);
+  // Several servers may define the same name: prefer the one inside this server's folder.
+  const inside = matches.filter((t) => !path.relative(c.watchRoot, vscode.Uri.parse(t.uri).fsPath).startsWith('..'));
+  const target = (inside.length ? inside : matches)[0];
+  if (!target) {
+    void vscode.window.showInformationMessage(`No registerTool / @tool definition of "${name}" was found in the workspace.`);
+    return;
+  }
+  const r = target.nameRange ?? target.range;
+  const range = new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+  await vscode.window.showTextDocument(vscode.Uri.parse(target.uri), { selection: range, preview: false });
+}
+
+function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
+  const { context, manager, tree, channel, refreshing } = pg;
   const run = (fn: () => Promise<unknown>) => fn().catch(() => undefined);
   context.subscriptions.push(
     vscode.commands.registerCommand('toolsmith.refreshServers', async () => {
       scheduleRefresh();
       await new Promise((r) => setTimeout(r, 600));
-      await refreshing;
+      await refreshing();
       tree.refresh();
     }),
     vscode.commands.registerCommand('toolsmith.startServer', (arg?: unknown) =>
       run(async () => {
-        const c = await pickServer(arg);
-        if (c) await startServer(c);
+        const c = await pickServer(pg, arg);
+        if (c) await startServer(pg, c);
       }),
     ),
     vscode.commands.registerCommand('toolsmith.stopServer', (arg?: unknown) =>
       run(async () => {
-        const c = await pickServer(arg, (x) => !!manager.existingSession(x.id)?.running);
+        const c = await pickServer(pg, arg, (x) => !!manager.existingSession(x.id)?.running);
         if (c) await manager.stop(c.id);
         tree.refresh();
       }),
     ),
     vscode.commands.registerCommand('toolsmith.restartServer', (arg?: unknown) =>
       run(async () => {
-        const c = await pickServer(arg);
-        if (c) await startServer(c, true);
+        const c = await pickServer(pg, arg);
+        if (c) await startServer(pg, c, true);
       }),
     ),
     vscode.commands.registerCommand('toolsmith.showServerLog', async (arg?: unknown) => {
-      const c = await pickServer(arg);
+      const c = await pickServer(pg, arg);
       if (c) channel(c).show(true);
     }),
     vscode.commands.registerCommand('toolsmith.goToToolDefinition', async (arg?: unknown) => {
       const n = arg as Node | undefined;
-      if (n?.kind === 'tool') await goToDefinition(n.config, n.tool.name);
+      if (n?.kind === 'tool') await goToDefinition(pg, n.config, n.tool.name);
     }),
     vscode.commands.registerCommand('toolsmith.openPlayground', (arg?: unknown) =>
       run(async () => {
@@ -350,16 +391,16 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
         let catalog: { resource?: string; template?: string; prompt?: string } | undefined;
         if (lens && typeof lens === 'object' && 'toolName' in lens) {
           tool = lens.toolName;
-          await refreshing;
+          await refreshing();
           const file = lens.uri ? vscode.Uri.parse(lens.uri).fsPath : undefined;
           const running = manager.configs.filter((x) => manager.existingSession(x.id)?.tools.some((t) => t.name === tool));
           const byFolder = manager.configs
             .filter((x) => file && !path.relative(x.watchRoot, file).startsWith('..'))
             .sort((a, b) => b.watchRoot.length - a.watchRoot.length);
           const bySource = manager.configs.filter((x) => x.detected?.sourceFile === file || x.args.some((a) => file && a.endsWith(path.basename(file))));
-          c = running[0] ?? bySource[0] ?? (byFolder.length === 1 ? byFolder[0] : await pickServer(undefined));
+          c = running[0] ?? bySource[0] ?? (byFolder.length === 1 ? byFolder[0] : await pickServer(pg, undefined));
         } else {
-          c = await pickServer(arg);
+          c = await pickServer(pg, arg);
           const n = arg as Node | undefined;
           if (n?.kind === 'tool') tool = n.tool.name;
           if (n?.kind === 'resource') catalog = { resource: n.resource.uri };
@@ -371,14 +412,12 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
           return;
         }
         let s = manager.existingSession(c.id);
-        if (!s?.running) s = await startServer(c);
-        if (s) openPanel(c, s, tool, catalog);
+        if (!s?.running) s = await startServer(pg, c);
+        if (s) openPanel(pg, c, s, tool, catalog);
       }),
     ),
     { dispose: () => void manager.stopAll() },
   );
-
-  return { manager };
 }
 
 /** Time of day for output channel lines. */

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ToolsRequest, WorkspaceToolsRequest, type ToolSummary, type ToolsResult, type WorkspaceToolsResult } from '../../../common/protocol';
+import { ToolsRequest, WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import { PreviewPanel } from './panel';
 import { LiveSessions, playgroundSessions } from './sessions';
 import type { ServerManager } from '../servers/manager';
@@ -35,7 +35,7 @@ export function targetOf(arg: CommandArg): { uri?: string; toolName?: string | n
 }
 
 async function toolsOf(client: LanguageClient, uri: string): Promise<ToolSummary[]> {
-  return (await client.sendRequest<ToolsResult>(ToolsRequest, { uri })).tools;
+  return (await client.sendRequest(ToolsRequest, { uri })).tools;
 }
 
 function contains(t: ToolSummary, pos: vscode.Position): boolean {
@@ -45,7 +45,7 @@ function contains(t: ToolSummary, pos: vscode.Position): boolean {
 
 async function pickTool(client: LanguageClient, preferUri?: string): Promise<ToolSummary | undefined> {
   const all = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'Toolsmith: reading the workspace tools' }, () =>
-    client.sendRequest<WorkspaceToolsResult>(WorkspaceToolsRequest, {}).then((r) => r.tools),
+    client.sendRequest(WorkspaceToolsRequest, {}).then((r) => r.tools),
   );
   // The file at hand may not be in the workspace scan (untitled, outside the folders): add its tools.
   if (preferUri && !all.some((t) => t.uri === preferUri)) all.unshift(...(await toolsOf(client, preferUri)));
@@ -85,7 +85,7 @@ export function registerPreview(context: vscode.ExtensionContext, { client, log,
         }
         if (!tool && target.toolName) {
           // From the Servers tree a live tool carries only its name: find where the workspace defines it.
-          const named = (await client.sendRequest<WorkspaceToolsResult>(WorkspaceToolsRequest, {})).tools.filter((t) => t.name === target.toolName);
+          const named = (await client.sendRequest(WorkspaceToolsRequest, {})).tools.filter((t) => t.name === target.toolName);
           if (named.length === 1) tool = named[0];
         }
         tool ??= await pickTool(client, uri);

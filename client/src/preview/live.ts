@@ -5,7 +5,8 @@
  * through the same LiveSession shape (see index.ts).
  */
 import * as fs from 'node:fs';
-import type { JsonSchema, Framework } from '../../../server/src/analysis/model';
+import type { JsonSchema } from '../../../common/json';
+import type { Framework } from '../../../common/frameworks';
 import type { LspRange } from '../../../common/protocol';
 import { FRAMEWORKS } from '../../../common/frameworks';
 import { compareContracts, type ContractDiff } from '../../../common/contract-diff';

@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { JsonSchema } from '../../../server/src/analysis/model';
+import type { JsonSchema } from '../../../common/json';
 import type { LaunchSpec } from './launch';
 import type { LiveSession } from './live';
 

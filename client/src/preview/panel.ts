@@ -13,8 +13,6 @@ import {
   ToolFindingsRequest,
   ToolsChangedNotification,
   type ToolSummary,
-  type ToolsResult,
-  type WorkspaceToolsResult,
   type ToolFinding,
   type ToolFindingsResult,
   type LspRange,
@@ -88,7 +86,7 @@ export class PreviewPanel implements vscode.Disposable {
       vscode.workspace.onDidSaveTextDocument((d) => {
         if (this.watches(d.uri.toString())) this.schedule();
       }),
-      deps.client.onNotification(ToolsChangedNotification, (p: { uri: string }) => {
+      deps.client.onNotification(ToolsChangedNotification, (p) => {
         if (this.watches(p.uri)) this.schedule();
       }),
     );
@@ -128,7 +126,7 @@ export class PreviewPanel implements vscode.Disposable {
   private async doRefresh(): Promise<void> {
     const previous = this.tool;
     if (!previous) return;
-    const { tools } = await this.deps.client.sendRequest<ToolsResult>(ToolsRequest, { uri: previous.uri });
+    const { tools } = await this.deps.client.sendRequest(ToolsRequest, { uri: previous.uri });
     // Same name; else (renamed while typing) the tool registered at the same place.
     const tool =
       tools.find((t) => t.name === previous.name && t.serverId === previous.serverId) ??
@@ -159,7 +157,7 @@ export class PreviewPanel implements vscode.Disposable {
 
   private async findingsOf(tool: ToolSummary): Promise<ToolFindingsResult> {
     try {
-      return await this.deps.client.sendRequest<ToolFindingsResult>(ToolFindingsRequest, { uri: tool.uri, toolName: tool.name ?? null });
+      return await this.deps.client.sendRequest(ToolFindingsRequest, { uri: tool.uri, toolName: tool.name ?? null });
     } catch (err) {
       // An older server without the request: fall back to the diagnostics inside the tool's registration.
       this.deps.log.appendLine(`toolsmith/toolFindings unavailable (${String(err)}); using diagnostics`);
@@ -190,7 +188,7 @@ export class PreviewPanel implements vscode.Disposable {
     const own = vscode.Uri.parse(tool.uri).fsPath;
     const files = [own];
     try {
-      const { tools } = await this.deps.client.sendRequest<WorkspaceToolsResult>(WorkspaceToolsRequest, {});
+      const { tools } = await this.deps.client.sendRequest(WorkspaceToolsRequest, {});
       for (const t of tools) if (t.serverId === tool.serverId && t.uri.startsWith('file:')) files.push(vscode.Uri.parse(t.uri).fsPath);
     } catch {
       /* the workspace index is optional here */

@@ -8,7 +8,7 @@ import { startLiveSession, type LiveSession } from './live';
 import type { LaunchSpec } from './launch';
 import type { ServerManager } from '../servers/manager';
 import type { McpSession } from '../servers/session';
-import type { JsonSchema } from '../../../server/src/analysis/model';
+import type { JsonSchema } from '../../../common/json';
 
 export interface ExternalSessions {
   /** A running session whose server runs `file`, if the playground has one. */

@@ -1,7 +1,9 @@
 /**
  * The language-neutral model every front-end produces and every consumer (contract, rules, LSP, CLI, preview) reads.
  *
- * Data flows one way: source text -> front-end (typescript/ or python/) -> ToolDefinition[] -> contract / rules.
+ * Data flows one way: source text -> front-end (typescript/ or python/, which calls contract/ for the published
+ * JSON) -> ToolDefinition[] -> rules. This file imports only common/; contract/ imports nothing else from analysis/
+ * but the type modules (this one and python/pytypes.ts): see docs/DEVELOPING.md, "Code map".
  * A front-end never knows a rule exists; a rule never parses source. Everything a rule or a quick fix needs
  * (values, source spans, handler facts) is carried here.
  *
@@ -9,9 +11,10 @@
  * document URI for unsaved documents). The LSP/CLI layers turn them into line/column positions.
  */
 
+import type { JsonSchema, JsonValue, Language } from '../../../common/json';
 // The frameworks and what is known about each live in common/ (the client and the webviews read them too).
-import type { Framework, Language } from '../../../common/frameworks';
-export type { Framework, Language };
+import type { Framework } from '../../../common/frameworks';
+export type { Framework, JsonSchema, JsonValue, Language };
 
 export interface Span {
   file: string;
@@ -35,9 +38,6 @@ export interface Located<T> {
   /** Set when the expression could not be resolved; `value` is then undefined. */
   unresolved?: Unresolved;
 }
-
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-export type JsonSchema = { [key: string]: JsonValue };
 
 /** One constraint written in source: `.max(100)`, `Field(le=100)`, `.describe("...")`, `ge=1`... */
 export interface ConstraintFact {

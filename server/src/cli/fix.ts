@@ -3,7 +3,7 @@ import type { Fix } from '../rules/types';
 import { applyEdits, fixAll } from '../rules';
 import { editsByFile } from '../lsp/fixes';
 
-export const MAX_FIX_PASSES = 10;
+const MAX_FIX_PASSES = 10;
 
 export interface FixOutcome {
   /** Fixes applied, over all passes. */

@@ -8,7 +8,7 @@ import { fixAll } from '../rules';
 export const FIX_ALL_KIND = 'source.fixAll.toolsmith';
 
 /** LSP kind matching: a requested kind covers itself and every kind below it (`source` covers `source.fixAll.x`). */
-export function kindRequested(only: string[] | undefined, kind: string): boolean {
+function kindRequested(only: string[] | undefined, kind: string): boolean {
   if (!only) return true;
   return only.some((k) => kind === k || kind.startsWith(`${k}.`));
 }

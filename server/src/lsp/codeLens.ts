@@ -4,7 +4,7 @@ import type { FileAnalysis } from '../service';
 import type { SpanMapper } from './spans';
 
 export const PREVIEW_COMMAND = 'toolsmith.previewContract';
-export const PLAYGROUND_COMMAND = 'toolsmith.openPlayground';
+const PLAYGROUND_COMMAND = 'toolsmith.openPlayground';
 
 /** Two lenses above each tool registration: preview its contract, run it in the playground. */
 export function codeLenses(analysis: FileAnalysis, file: string, uri: string, mapper: SpanMapper): CodeLens[] {

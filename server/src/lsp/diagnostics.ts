@@ -23,8 +23,3 @@ export function toDiagnostic(f: Finding, mapper: SpanMapper): Diagnostic {
     data,
   };
 }
-
-/** Diagnostics of one file: findings whose span lies in it (a finding may point into an imported schema file). */
-export function diagnosticsOf(findings: Finding[], file: string, mapper: SpanMapper): Diagnostic[] {
-  return findings.filter((f) => f.span.file === file).map((f) => toDiagnostic(f, mapper));
-}

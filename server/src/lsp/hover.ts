@@ -20,7 +20,7 @@ function typeOf(schema: Record<string, JsonValue> | undefined): string {
 }
 
 /** The contract summary shown when hovering a tool's name: what the model will see, and what is not known. */
-export function toolHoverMarkdown(tool: ToolDefinition): string {
+function toolHoverMarkdown(tool: ToolDefinition): string {
   const c = tool.contract as Record<string, JsonValue>;
   const lines: string[] = [];
   const name = tool.name.value ?? '(name not statically known)';

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { LspClient, fileUri } from '../../protocol/harness';
-import { ToolsRequest, ToolFindingsRequest, type ToolsResult, type ToolFindingsResult } from '../../../common/protocol';
+import { ToolsRequest, ToolFindingsRequest } from '../../../common/protocol';
 import { buildPreview } from '../../../common/preview-model';
 import { getTokenizer } from '../../../client/src/preview/tokens';
 import type { JsonSchema } from '../../../server/src/analysis/model';
@@ -48,10 +48,10 @@ test('every fixture tool: preview JSON == toolsmith contract --json', { timeout:
     assert.equal(r.status, 0, `${file}: ${r.stderr}`);
     const expected = (JSON.parse(r.stdout) as { tools: JsonSchema[] }).tools;
     const uri = fileUri(file);
-    const { tools: summaries } = await lsp.connection.sendRequest<ToolsResult>(ToolsRequest, { uri });
+    const { tools: summaries } = await lsp.connection.sendRequest(ToolsRequest, { uri });
     assert.equal(summaries.length, expected.length, `${path.relative(root, file)}: the language server and the CLI see different tool counts`);
     for (const [i, summary] of summaries.entries()) {
-      const found = await lsp.connection.sendRequest<ToolFindingsResult>(ToolFindingsRequest, { uri, toolName: summary.name ?? null });
+      const found = await lsp.connection.sendRequest(ToolFindingsRequest, { uri, toolName: summary.name ?? null });
       const view = buildPreview({
         tool: summary,
         serverContracts: summaries.filter((s) => s.serverId === summary.serverId).map((s) => s.contract),

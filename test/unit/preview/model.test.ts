@@ -78,7 +78,7 @@ test('annotations read with their meaning, missing hints shown with the default 
   assert.match(d.find((x) => x.key === 'openWorldHint')!.meaning, /not declared — clients assume true/);
 });
 
-test('risk levels follow RULES.md, with spec defaults for undeclared hints', () => {
+test('risk levels follow docs/preview.md, with spec defaults for undeclared hints', () => {
   const risk = (annotations?: JsonSchema) => assessRisk(annotations ? { name: 't', annotations } : { name: 't' });
   assert.equal(risk({ readOnlyHint: true }).level, 'Low');
   assert.equal(risk({ readOnlyHint: false, destructiveHint: false, openWorldHint: false }).level, 'Medium');

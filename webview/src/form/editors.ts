@@ -37,7 +37,6 @@ export interface Editor {
 
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const unesc = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
-export { esc as escapePointer, unesc as unescapePointer };
 
 function typeHint(m: Model, s: Schema): string {
   switch (m.kind) {
@@ -186,7 +185,7 @@ function resolveRef(ref: string, root: Schema): Schema | undefined {
   return t && typeof t === 'object' ? (t as Schema) : undefined;
 }
 
-export function createEditor(m: Model, schema: Schema, ctx: Ctx, required: boolean): Editor {
+function createEditor(m: Model, schema: Schema, ctx: Ctx, required: boolean): Editor {
   switch (m.kind) {
     case 'string':
       return new StringEditor(m);

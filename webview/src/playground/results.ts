@@ -72,7 +72,7 @@ function block(c: ContentView, actions: ResultActions): HTMLElement {
 }
 
 /** Pretty JSON with the values named by the violations' JSON pointers marked (or their nearest existing parent). */
-export function jsonWithMarks(value: unknown, violations: Violation[]): HTMLElement {
+function jsonWithMarks(value: unknown, violations: Violation[]): HTMLElement {
   const exists = (path: string): boolean => {
     let v: unknown = value;
     for (const seg of path.split('/').slice(1)) {

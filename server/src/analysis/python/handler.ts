@@ -8,9 +8,9 @@ import type { CallFact, HandlerDefinition, ReturnFact } from '../model';
 import type { PyModule } from './module';
 import { argsOf, child, children, dottedName, kwargsWithNames, meaningful, stringValue } from './syntax';
 
-/** Calls whose result no longer carries the caller's text (numbers, lengths, shell-quoted words). */
 const ERROR_KEY = /^(error|errors|err|error_message)$/i;
 
+/** Calls whose result no longer carries the caller's text (numbers, lengths, shell-quoted words). */
 const CUTS_TAINT = /^(int|float|bool|len|hash|abs|round|shlex\.quote|shlex\.join|pipes\.quote)$/;
 
 export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]): HandlerDefinition {
@@ -19,23 +19,63 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
   const isAsync = children(fn).some((c) => c.name === 'async');
   const returnTypeDef = children(fn).find((c) => c.name === 'TypeDef');
   const retAnn = returnTypeDef ? meaningful(returnTypeDef).find((c) => c.name !== '->') : undefined;
-  const calls: CallFact[] = [];
-  const returns: ReturnFact[] = [];
-  const raises: HandlerDefinition['raises'] = [];
-  /** local name -> handler parameters its value derives from. */
-  const taint = new Map<string, Set<string>>(paramNames.map((p) => [p, new Set([p])]));
-  const assignTo = (target: SyntaxNode, ps: string[], strong: boolean): void => {
-    if (target.name !== 'VariableName') return; // attributes / subscripts of other objects: not a local alias
-    const name = mod.src(target);
-    const next = new Set(strong ? [] : taint.get(name) ?? []);
-    for (const p of ps) next.add(p);
-    if (next.size) taint.set(name, next);
-    else taint.delete(name);
+  const facts: BodyFacts = { calls: [], returns: [], raises: [] };
+  if (body) collectBodyFacts(mod, body, new Locals(mod, paramNames), facts);
+  return {
+    span: mod.span(fn),
+    name: nameNode ? mod.src(nameNode) : undefined,
+    isAsync,
+    bodySpan: body ? mod.span(body) : mod.span(fn),
+    calls: facts.calls,
+    returns: facts.returns,
+    raises: facts.raises,
+    returnAnnotation: retAnn ? mod.src(retAnn) : undefined,
+    hasPathContainmentCheck: hasContainmentCheck(mod, fn, 0),
+    ...parameterListEnd(fn),
   };
+}
+
+/**
+ * Where a fix appends a parameter (`limit`, `dry_run`): the `)` closing the def's parameter list, and the end of
+ * the last parameter's own text (never after a trailing comment).
+ */
+function parameterListEnd(fn: SyntaxNode): Pick<HandlerDefinition, 'paramsEndOffset' | 'paramsContentEndOffset'> {
+  const close = child(fn, 'ParamList')?.lastChild;
+  if (close?.name !== ')') return {};
+  let lastContent = close.prevSibling;
+  while (lastContent && (lastContent.name === 'Comment' || lastContent.name === ',')) lastContent = lastContent.prevSibling;
+  return { paramsEndOffset: close.from, ...(lastContent && lastContent.name !== '(' ? { paramsContentEndOffset: lastContent.to } : {}) };
+}
+
+type BodyFacts = Pick<HandlerDefinition, 'calls' | 'returns' | 'raises'>;
+
+/**
+ * What the walk knows about the handler's local names so far: which parameters each one's value derives from,
+ * which ones hold an instance made by a known call, which ones hold a caught exception.
+ */
+class Locals {
+  /** local name -> handler parameters its value derives from. */
+  readonly taint: Map<string, Set<string>>;
   /** local name -> qualified callee of the call that produced it (`client = httpx.Client()`). */
-  const instanceOf = new Map<string, string>();
+  readonly instanceOf = new Map<string, string>();
   /** names bound by `except X as e`. */
-  const errorVars = new Set<string>();
+  readonly errorVars = new Set<string>();
+
+  constructor(
+    private readonly mod: PyModule,
+    paramNames: string[],
+  ) {
+    this.taint = new Map(paramNames.map((p) => [p, new Set([p])]));
+  }
+
+  assignTo(target: SyntaxNode, ps: string[], strong: boolean): void {
+    if (target.name !== 'VariableName') return; // attributes / subscripts of other objects: not a local alias
+    const name = this.mod.src(target);
+    const next = new Set(strong ? [] : this.taint.get(name) ?? []);
+    for (const p of ps) next.add(p);
+    if (next.size) this.taint.set(name, next);
+    else this.taint.delete(name);
+  }
 
   /**
    * Handler parameters whose value flows into `node`: names read directly or through a tainted local, inside
@@ -43,29 +83,32 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
    * lambda parameters, and calls that turn a value into a number or a shell-quoted word (`int(x)`, `len(x)`,
    * `shlex.quote(x)`): what comes out of those is no longer the caller's text.
    */
-  const paramsIn = (node: SyntaxNode): string[] => {
+  paramsIn(node: SyntaxNode): string[] {
+    const mod = this.mod;
     // No tainted name in the text at all: nothing can reach (most arguments of most calls).
     const text = mod.text.slice(node.from, node.to);
     let any = false;
-    for (const name of taint.keys()) if (text.includes(name)) { any = true; break; }
+    for (const name of this.taint.keys()) if (text.includes(name)) { any = true; break; }
     if (!any) return [];
     const found = new Set<string>();
     node.cursor().iterate((n) => {
       if (n.name === 'VariableName') {
         // Untainted names (most of them) need no node: the keyword-name check only matters for a tainted one.
-        const t = taint.get(mod.src(n));
+        const t = this.taint.get(mod.src(n));
         if (!t) return undefined;
         const next = n.node.nextSibling;
         if (next?.name === 'AssignOp' && n.node.parent?.name === 'ArgList') return false; // keyword name
         for (const p of t) found.add(p);
       } else if (n.name === 'ParamList') return false;
-      else if (n.name === 'CallExpression' && n.node.firstChild && CUTS_TAINT.test(calleeName(n.node.firstChild))) return false;
+      else if (n.name === 'CallExpression' && n.node.firstChild && CUTS_TAINT.test(this.calleeName(n.node.firstChild))) return false;
       return undefined;
     });
     return [...found];
-  };
+  }
 
-  const calleeName = (callee: SyntaxNode): string => {
+  /** The qualified name of a callee: through imports, and through locals holding an instance (`client.get`). */
+  calleeName(callee: SyntaxNode): string {
+    const mod = this.mod;
     const d = dottedName(callee, mod.text);
     if (!d) {
       // `httpx.Client().get` / `open(p).read`: use the inner call's callee.
@@ -73,304 +116,295 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
         const parts = children(callee);
         const prop = parts[parts.length - 1];
         if (parts[0]?.name === 'CallExpression' && prop?.name === 'PropertyName' && parts[0].firstChild)
-          return `${calleeName(parts[0].firstChild)}.${mod.src(prop)}`;
+          return `${this.calleeName(parts[0].firstChild)}.${mod.src(prop)}`;
       }
       return mod.src(callee).slice(0, 80);
     }
     const dot = d.indexOf('.');
     if (dot >= 0) {
-      const inst = instanceOf.get(d.slice(0, dot));
+      const inst = this.instanceOf.get(d.slice(0, dot));
       if (inst) return inst + d.slice(dot);
     }
     return mod.qualifyName(d);
-  };
+  }
+}
 
-  const leaksIn = (node: SyntaxNode): ReturnFact['leaks'] => {
-    const leaks: ReturnFact['leaks'] = [];
-    node.cursor().iterate((n) => {
-      if (n.name === 'CallExpression') {
-        const c = n.node.firstChild;
-        const q = c ? calleeName(c) : '';
-        if (/^traceback\.(format_exc|format_exception|format_tb|format_stack|print_exc)$/.test(q)) {
-          leaks.push({ kind: 'traceback', span: mod.span(n) });
-          return false;
+/** One cursor pass over the body (no SyntaxNode allocation for nodes that carry no fact). */
+function collectBodyFacts(mod: PyModule, root: SyntaxNode, locals: Locals, facts: BodyFacts): void {
+  root.cursor().iterate((ref) => {
+    if (ref.from === root.from && ref.to === root.to && ref.name === root.name) return undefined;
+    switch (ref.name) {
+      case 'FunctionDefinition':
+      case 'ClassDefinition':
+      case 'DecoratedStatement':
+      case 'LambdaExpression':
+        return false; // nested definitions run elsewhere
+      case 'AssignStatement':
+      case 'UpdateStatement':
+      case 'NamedExpression':
+      case 'WithStatement':
+      case 'TryStatement':
+      case 'ForStatement':
+      case 'ReturnStatement':
+      case 'RaiseStatement':
+      case 'CallExpression':
+        break;
+      default:
+        return undefined;
+    }
+    const c = ref.node;
+    switch (c.name) {
+      case 'AssignStatement':
+        bindAssignment(mod, c, root, locals);
+        break;
+      case 'UpdateStatement': // cmd += name
+      case 'NamedExpression': {
+        // (n := name)
+        const parts = children(c);
+        if (parts[0]?.name === 'VariableName' && parts[2]) locals.assignTo(parts[0], locals.paramsIn(parts[2]), false);
+        break;
+      }
+      case 'WithStatement':
+        bindWithTargets(mod, c, locals);
+        break;
+      case 'TryStatement': {
+        const parts = children(c);
+        for (let i = 0; i < parts.length; i++) if (parts[i].name === 'as' && parts[i + 1]?.name === 'VariableName') locals.errorVars.add(mod.src(parts[i + 1]));
+        break;
+      }
+      case 'ForStatement': {
+        const parts = children(c);
+        const inIdx = parts.findIndex((p) => p.name === 'in');
+        if (inIdx > 0 && parts[inIdx + 1]) {
+          const ps = locals.paramsIn(parts[inIdx + 1]);
+          for (const t of parts.slice(0, inIdx)) if (t.name === 'VariableName' && ps.length) locals.taint.set(mod.src(t), new Set(ps));
         }
-        if ((q === 'str' || q === 'repr') && c) {
-          const a = argsOf(child(n.node, 'ArgList'));
-          if (a.length === 1 && a[0].value.name === 'VariableName' && errorVars.has(mod.src(a[0].value))) {
-            leaks.push({ kind: 'stringified-error', span: mod.span(n) });
-            return false;
-          }
-        }
+        break;
       }
-      if (n.name === 'FormatReplacement') {
-        const inner = meaningful(n.node).filter((x) => x.name !== '{' && x.name !== '}');
-        if (inner[0]?.name === 'VariableName' && errorVars.has(mod.src(inner[0]))) leaks.push({ kind: 'stringified-error', span: mod.span(n) });
+      case 'ReturnStatement':
+        facts.returns.push(returnFact(mod, c, locals));
+        break;
+      case 'RaiseStatement':
+        facts.raises.push(raiseFact(mod, c, locals));
+        break;
+      case 'CallExpression': {
+        const call = callFact(mod, c, locals);
+        if (call) facts.calls.push(call);
+        break;
       }
-      if (n.name === 'MemberExpression') {
-        const d = dottedName(n.node, mod.text);
-        if (d && /\.__traceback__$/.test(d)) leaks.push({ kind: 'stack', span: mod.span(n) });
-      }
-      return undefined;
-    });
-    return leaks;
-  };
-
-  const textsIn = (node: SyntaxNode): string[] => {
-    const texts: string[] = [];
-    node.cursor().iterate((n) => {
-      if (n.name === 'String' || n.name === 'FormatString') {
-        if (n.node.parent?.name === 'ContinuedString') return false;
-        const v = stringValue(n.node, mod.text);
-        texts.push(v ?? mod.src(n).replace(/^[a-zA-Z]*("""|'''|"|')|("""|'''|"|')$/g, ''));
-        return false;
-      }
-      if (n.name === 'ContinuedString') {
-        const v = stringValue(n.node, mod.text);
-        texts.push(v ?? mod.src(n));
-        return false;
-      }
-      return undefined;
-    });
-    return texts;
-  };
-
-  /** The value of the first error-like key of a dict literal (`{"error": msg}`), or of `dict(error=msg)`. */
-  const errorEntryValue = (node: SyntaxNode): SyntaxNode | undefined => {
-    if (node.name === 'DictionaryExpression') {
-      const parts = children(node);
-      for (let i = 0; i < parts.length; i++) {
-        if (parts[i + 1]?.name === ':' && ERROR_KEY.test(stringValue(parts[i], mod.text) ?? '') && parts[i + 2]) return parts[i + 2];
-      }
-    } else if (node.name === 'CallExpression' && node.firstChild && calleeName(node.firstChild) === 'dict') {
-      return kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text).find((a) => a.name !== undefined && ERROR_KEY.test(a.name))?.value;
     }
     return undefined;
-  };
+  });
+}
 
-  /** A text-valued expression: a string literal, an f-string, `"Error: " + ...`, `"...".format(...)`, `"..." % x`. */
-  const isTextExpression = (node: SyntaxNode): boolean => {
-    if (node.name === 'String' || node.name === 'FormatString' || node.name === 'ContinuedString') return true;
-    if (node.name === 'BinaryExpression') return !!node.firstChild && isTextExpression(node.firstChild);
-    if (node.name === 'CallExpression' && node.firstChild?.name === 'MemberExpression') {
-      const recv = node.firstChild.firstChild;
-      const prop = node.firstChild.lastChild;
-      return !!recv && isTextExpression(recv) && prop?.name === 'PropertyName' && mod.src(prop) === 'format';
-    }
-    return false;
-  };
-
-  const returnFact = (stmt: SyntaxNode): ReturnFact => {
-    const value = meaningful(stmt).find((c) => c.name !== 'return');
-    const texts = value ? textsIn(value) : [];
-    let valueKind: ReturnFact['valueKind'] = 'other';
-    let looksLikeError = false;
-    let isError: boolean | undefined;
-    /** The message a `raise ToolError(...)` fix would carry. */
-    let message: SyntaxNode | undefined;
-    if (!value || value.name === 'None') valueKind = 'none';
-    else if (value.name === 'DictionaryExpression' || value.name === 'DictionaryComprehensionExpression') {
-      valueKind = 'object';
-      const parts = children(value);
-      for (let i = 0; i < parts.length; i++) {
-        if (parts[i + 1]?.name !== ':') continue;
-        const key = stringValue(parts[i], mod.text);
-        if (key && /^(error|errors|err|error_message|error_code)$/i.test(key)) looksLikeError = true;
-        if (key === 'isError' || key === 'is_error') isError = mod.src(parts[i + 2] ?? parts[i]) === 'True';
+/** `a = b = value`, `x: T = value`, `a, b = p, q` (paired when the counts match). */
+function bindAssignment(mod: PyModule, c: SyntaxNode, body: SyntaxNode, locals: Locals): void {
+  const parts = children(c).filter((p) => p.name !== 'TypeDef');
+  const segments: SyntaxNode[][] = [[]];
+  for (const p of parts) {
+    if (p.name === 'AssignOp') segments.push([]);
+    else if (p.name !== ',') segments[segments.length - 1].push(p);
+  }
+  if (segments.length < 2) return;
+  const values = segments.pop()!;
+  // A top-level statement runs once, in order: it replaces what the name held. Inside a branch or a loop
+  // the old value may survive, so taints add up.
+  const strong = c.parent?.from === body.from && c.parent?.to === body.to;
+  for (const targets of segments) {
+    targets.forEach((target, i) => {
+      const value = targets.length === values.length ? values[i] : values.length === 1 ? values[0] : undefined;
+      locals.assignTo(target, value ? locals.paramsIn(value) : values.flatMap((v) => locals.paramsIn(v)), strong);
+      if (value?.name === 'CallExpression' && value.firstChild && target.name === 'VariableName') {
+        const q = locals.calleeName(value.firstChild);
+        if (/^[\w.]+$/.test(q)) locals.instanceOf.set(mod.src(target), q);
       }
-      message = errorEntryValue(value);
-    } else if (value.name === 'String' || value.name === 'FormatString' || value.name === 'ContinuedString') valueKind = 'string';
-    else if (value.name === 'ArrayExpression' || value.name === 'ArrayComprehensionExpression' || value.name === 'TupleExpression') valueKind = 'list';
-    else if (value.name === 'CallExpression') {
-      const callee = value.firstChild ? calleeName(value.firstChild) : '';
-      const last = callee.split('.').pop() ?? '';
-      if (callee === 'dict') {
-        valueKind = 'object';
-        message = errorEntryValue(value);
-        if (message) looksLikeError = true;
-      } else if (callee === 'json.dumps' || callee === 'str') valueKind = 'string';
-      else if (callee === 'list') valueKind = 'list';
-      else if (/^[A-Z]/.test(last)) {
-        valueKind = 'object';
-        if (/CallToolResult$/.test(callee)) {
-          for (const a of kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text)) if (a.name === 'isError' || a.name === 'is_error') isError = mod.src(a.value) === 'True';
-        }
-      }
-      if (callee === 'json.dumps') {
-        const a = argsOf(child(value, 'ArgList'))[0];
-        if (a?.value.name === 'DictionaryExpression') looksLikeError = returnFactLooksError(a.value);
-        if (a && !a.name) message = errorEntryValue(a.value);
-      }
-    } else if (value.name === 'VariableName' && errorVars.has(mod.src(value))) valueKind = 'other';
-    for (const t of texts) {
-      if (/^\s*(error|failed|failure|exception)\b/i.test(t) || /"error"\s*:/.test(t)) looksLikeError = true;
-    }
-    if (!message && value && looksLikeError && isTextExpression(value)) message = value;
-    const leaks = value ? leaksIn(value) : [];
-    return {
-      span: mod.span(stmt),
-      texts,
-      looksLikeError,
-      valueKind,
-      leaks,
-      ...(isError !== undefined ? { isError } : {}),
-      ...(value ? { valueSpan: mod.span(value) } : {}),
-      ...(message && looksLikeError ? { errorMessageSpan: mod.span(message) } : {}),
-    };
-  };
-
-  const returnFactLooksError = (dict: SyntaxNode): boolean => {
-    const parts = children(dict);
-    return parts.some((p, i) => parts[i + 1]?.name === ':' && /^(error|errors|err)$/i.test(stringValue(p, mod.text) ?? ''));
-  };
-
-  // One cursor pass over the body (no SyntaxNode allocation for nodes that carry no fact).
-  const visit = (root: SyntaxNode): void => {
-    root.cursor().iterate((ref) => {
-      if (ref.from === root.from && ref.to === root.to && ref.name === root.name) return undefined;
-      switch (ref.name) {
-        case 'FunctionDefinition':
-        case 'ClassDefinition':
-        case 'DecoratedStatement':
-        case 'LambdaExpression':
-          return false; // nested definitions run elsewhere
-        case 'AssignStatement':
-        case 'UpdateStatement':
-        case 'NamedExpression':
-        case 'WithStatement':
-        case 'TryStatement':
-        case 'ForStatement':
-        case 'ReturnStatement':
-        case 'RaiseStatement':
-        case 'CallExpression':
-          break;
-        default:
-          return undefined;
-      }
-      const c = ref.node;
-      switch (c.name) {
-        case 'AssignStatement': {
-          // `a = b = value`, `x: T = value`, `a, b = p, q` (paired when the counts match).
-          const parts = children(c).filter((p) => p.name !== 'TypeDef');
-          const segments: SyntaxNode[][] = [[]];
-          for (const p of parts) {
-            if (p.name === 'AssignOp') segments.push([]);
-            else if (p.name !== ',') segments[segments.length - 1].push(p);
-          }
-          if (segments.length < 2) break;
-          const values = segments.pop()!;
-          // A top-level statement runs once, in order: it replaces what the name held. Inside a branch or a loop
-          // the old value may survive, so taints add up.
-          const strong = c.parent?.from === body?.from && c.parent?.to === body?.to;
-          for (const targets of segments) {
-            targets.forEach((target, i) => {
-              const value = targets.length === values.length ? values[i] : values.length === 1 ? values[0] : undefined;
-              assignTo(target, value ? paramsIn(value) : values.flatMap(paramsIn), strong);
-              if (value?.name === 'CallExpression' && value.firstChild && target.name === 'VariableName') {
-                const q = calleeName(value.firstChild);
-                if (/^[\w.]+$/.test(q)) instanceOf.set(mod.src(target), q);
-              }
-            });
-          }
-          break;
-        }
-        case 'UpdateStatement': {
-          // cmd += name
-          const parts = children(c);
-          if (parts[0]?.name === 'VariableName' && parts[2]) assignTo(parts[0], paramsIn(parts[2]), false);
-          break;
-        }
-        case 'NamedExpression': {
-          // (n := name)
-          const parts = children(c);
-          if (parts[0]?.name === 'VariableName' && parts[2]) assignTo(parts[0], paramsIn(parts[2]), false);
-          break;
-        }
-        case 'WithStatement': {
-          // with httpx.Client() as client:
-          const parts = children(c);
-          for (let i = 0; i < parts.length; i++) {
-            if (parts[i].name === 'as' && parts[i + 1]?.name === 'VariableName' && parts[i - 1]?.name === 'CallExpression' && parts[i - 1].firstChild) {
-              instanceOf.set(mod.src(parts[i + 1]), calleeName(parts[i - 1].firstChild!));
-              const ps = paramsIn(parts[i - 1]);
-              if (ps.length) taint.set(mod.src(parts[i + 1]), new Set(ps));
-            }
-          }
-          break;
-        }
-        case 'TryStatement': {
-          const parts = children(c);
-          for (let i = 0; i < parts.length; i++) if (parts[i].name === 'as' && parts[i + 1]?.name === 'VariableName') errorVars.add(mod.src(parts[i + 1]));
-          break;
-        }
-        case 'ForStatement': {
-          const parts = children(c);
-          const inIdx = parts.findIndex((p) => p.name === 'in');
-          if (inIdx > 0 && parts[inIdx + 1]) {
-            const ps = paramsIn(parts[inIdx + 1]);
-            for (const t of parts.slice(0, inIdx)) if (t.name === 'VariableName' && ps.length) taint.set(mod.src(t), new Set(ps));
-          }
-          break;
-        }
-        case 'ReturnStatement':
-          returns.push(returnFact(c));
-          break;
-        case 'RaiseStatement': {
-          const value = meaningful(c).find((x) => x.name !== 'raise' && x.name !== 'from');
-          let exception = '';
-          let message: string | undefined;
-          let leaks: ReturnFact['leaks'] = [];
-          if (value?.name === 'CallExpression' && value.firstChild) {
-            exception = (dottedName(value.firstChild, mod.text) ?? mod.src(value.firstChild)).split('.').pop() ?? '';
-            const argList = child(value, 'ArgList');
-            const a = argsOf(argList)[0];
-            if (a && !a.name) message = stringValue(a.value, mod.text) ?? mod.src(a.value);
-            // What the exception carries (not the `from e` cause, which is never shown).
-            if (argList) leaks = leaksIn(argList);
-          } else if (value) exception = (dottedName(value, mod.text) ?? mod.src(value)).split('.').pop() ?? '';
-          raises.push({ exception, span: mod.span(c), ...(message !== undefined ? { message } : {}), ...(leaks.length ? { leaks } : {}) });
-          break;
-        }
-        case 'CallExpression': {
-          const callee = c.firstChild;
-          if (callee) {
-            const q = calleeName(callee);
-            const argList = child(c, 'ArgList');
-            const args = kwargsWithNames(argsOf(argList), mod.text);
-            const shell = args.some((a) => a.name === 'shell' && mod.src(a.value) === 'True');
-            const reached = new Set(argList ? paramsIn(argList) : []);
-            // A method call reads its receiver too: `(ROOT / path).read_text()`, `target.unlink()`. A receiver that
-            // is itself a call (`Path(path).read_text()`) already has its own fact.
-            const receiver = callee.name === 'MemberExpression' ? callee.firstChild : null;
-            if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of paramsIn(receiver)) reached.add(p);
-            calls.push({ callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression' });
-          }
-          break;
-        }
-      }
-      return undefined;
     });
-  };
-  if (body) visit(body);
-  const paramList = child(fn, 'ParamList');
-  const close = paramList?.lastChild;
-  // End of the last parameter's own text: a fix appending a parameter goes there, never after a trailing comment.
-  let lastContent = close?.prevSibling ?? null;
-  while (lastContent && (lastContent.name === 'Comment' || lastContent.name === ',')) lastContent = lastContent.prevSibling;
+  }
+}
+
+/** with httpx.Client() as client: */
+function bindWithTargets(mod: PyModule, c: SyntaxNode, locals: Locals): void {
+  const parts = children(c);
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].name === 'as' && parts[i + 1]?.name === 'VariableName' && parts[i - 1]?.name === 'CallExpression' && parts[i - 1].firstChild) {
+      locals.instanceOf.set(mod.src(parts[i + 1]), locals.calleeName(parts[i - 1].firstChild!));
+      const ps = locals.paramsIn(parts[i - 1]);
+      if (ps.length) locals.taint.set(mod.src(parts[i + 1]), new Set(ps));
+    }
+  }
+}
+
+function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | undefined {
+  const callee = c.firstChild;
+  if (!callee) return undefined;
+  const q = locals.calleeName(callee);
+  const argList = child(c, 'ArgList');
+  const args = kwargsWithNames(argsOf(argList), mod.text);
+  const shell = args.some((a) => a.name === 'shell' && mod.src(a.value) === 'True');
+  const reached = new Set(argList ? locals.paramsIn(argList) : []);
+  // A method call reads its receiver too: `(ROOT / path).read_text()`, `target.unlink()`. A receiver that
+  // is itself a call (`Path(path).read_text()`) already has its own fact.
+  const receiver = callee.name === 'MemberExpression' ? callee.firstChild : null;
+  if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of locals.paramsIn(receiver)) reached.add(p);
+  return { callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression' };
+}
+
+function raiseFact(mod: PyModule, c: SyntaxNode, locals: Locals): HandlerDefinition['raises'][number] {
+  const value = meaningful(c).find((x) => x.name !== 'raise' && x.name !== 'from');
+  let exception = '';
+  let message: string | undefined;
+  let leaks: ReturnFact['leaks'] = [];
+  if (value?.name === 'CallExpression' && value.firstChild) {
+    exception = (dottedName(value.firstChild, mod.text) ?? mod.src(value.firstChild)).split('.').pop() ?? '';
+    const argList = child(value, 'ArgList');
+    const a = argsOf(argList)[0];
+    if (a && !a.name) message = stringValue(a.value, mod.text) ?? mod.src(a.value);
+    // What the exception carries (not the `from e` cause, which is never shown).
+    if (argList) leaks = leaksIn(mod, argList, locals);
+  } else if (value) exception = (dottedName(value, mod.text) ?? mod.src(value)).split('.').pop() ?? '';
+  return { exception, span: mod.span(c), ...(message !== undefined ? { message } : {}), ...(leaks.length ? { leaks } : {}) };
+}
+
+function returnFact(mod: PyModule, stmt: SyntaxNode, locals: Locals): ReturnFact {
+  const value = meaningful(stmt).find((c) => c.name !== 'return');
+  const texts = value ? textsIn(mod, value) : [];
+  let valueKind: ReturnFact['valueKind'] = 'other';
+  let looksLikeError = false;
+  let isError: boolean | undefined;
+  /** The message a `raise ToolError(...)` fix would carry. */
+  let message: SyntaxNode | undefined;
+  if (!value || value.name === 'None') valueKind = 'none';
+  else if (value.name === 'DictionaryExpression' || value.name === 'DictionaryComprehensionExpression') {
+    valueKind = 'object';
+    const parts = children(value);
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i + 1]?.name !== ':') continue;
+      const key = stringValue(parts[i], mod.text);
+      if (key && /^(error|errors|err|error_message|error_code)$/i.test(key)) looksLikeError = true;
+      if (key === 'isError' || key === 'is_error') isError = mod.src(parts[i + 2] ?? parts[i]) === 'True';
+    }
+    message = errorEntryValue(mod, value, locals);
+  } else if (value.name === 'String' || value.name === 'FormatString' || value.name === 'ContinuedString') valueKind = 'string';
+  else if (value.name === 'ArrayExpression' || value.name === 'ArrayComprehensionExpression' || value.name === 'TupleExpression') valueKind = 'list';
+  else if (value.name === 'CallExpression') {
+    const callee = value.firstChild ? locals.calleeName(value.firstChild) : '';
+    const last = callee.split('.').pop() ?? '';
+    if (callee === 'dict') {
+      valueKind = 'object';
+      message = errorEntryValue(mod, value, locals);
+      if (message) looksLikeError = true;
+    } else if (callee === 'json.dumps' || callee === 'str') valueKind = 'string';
+    else if (callee === 'list') valueKind = 'list';
+    else if (/^[A-Z]/.test(last)) {
+      valueKind = 'object';
+      if (/CallToolResult$/.test(callee)) {
+        for (const a of kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text)) if (a.name === 'isError' || a.name === 'is_error') isError = mod.src(a.value) === 'True';
+      }
+    }
+    if (callee === 'json.dumps') {
+      const a = argsOf(child(value, 'ArgList'))[0];
+      if (a?.value.name === 'DictionaryExpression') looksLikeError = hasErrorKey(mod, a.value);
+      if (a && !a.name) message = errorEntryValue(mod, a.value, locals);
+    }
+  } else if (value.name === 'VariableName' && locals.errorVars.has(mod.src(value))) valueKind = 'other';
+  for (const t of texts) {
+    if (/^\s*(error|failed|failure|exception)\b/i.test(t) || /"error"\s*:/.test(t)) looksLikeError = true;
+  }
+  if (!message && value && looksLikeError && isTextExpression(mod, value)) message = value;
+  const leaks = value ? leaksIn(mod, value, locals) : [];
   return {
-    span: mod.span(fn),
-    name: nameNode ? mod.src(nameNode) : undefined,
-    isAsync,
-    bodySpan: body ? mod.span(body) : mod.span(fn),
-    calls,
-    returns,
-    raises,
-    returnAnnotation: retAnn ? mod.src(retAnn) : undefined,
-    hasPathContainmentCheck: hasContainmentCheck(mod, fn, 0),
-    // Where a fix appends a parameter (`limit`, `dry_run`): the `)` closing the def's parameter list.
-    ...(close?.name === ')' ? { paramsEndOffset: close.from } : {}),
-    ...(close?.name === ')' && lastContent && lastContent.name !== '(' ? { paramsContentEndOffset: lastContent.to } : {}),
+    span: mod.span(stmt),
+    texts,
+    looksLikeError,
+    valueKind,
+    leaks,
+    ...(isError !== undefined ? { isError } : {}),
+    ...(value ? { valueSpan: mod.span(value) } : {}),
+    ...(message && looksLikeError ? { errorMessageSpan: mod.span(message) } : {}),
   };
+}
+
+/** A dict literal with an `error` / `errors` / `err` key (inside `json.dumps(...)`). */
+function hasErrorKey(mod: PyModule, dict: SyntaxNode): boolean {
+  const parts = children(dict);
+  return parts.some((p, i) => parts[i + 1]?.name === ':' && /^(error|errors|err)$/i.test(stringValue(p, mod.text) ?? ''));
+}
+
+/** Tracebacks, stacks and stringified caught exceptions inside `node`. */
+function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['leaks'] {
+  const leaks: ReturnFact['leaks'] = [];
+  node.cursor().iterate((n) => {
+    if (n.name === 'CallExpression') {
+      const c = n.node.firstChild;
+      const q = c ? locals.calleeName(c) : '';
+      if (/^traceback\.(format_exc|format_exception|format_tb|format_stack|print_exc)$/.test(q)) {
+        leaks.push({ kind: 'traceback', span: mod.span(n) });
+        return false;
+      }
+      if ((q === 'str' || q === 'repr') && c) {
+        const a = argsOf(child(n.node, 'ArgList'));
+        if (a.length === 1 && a[0].value.name === 'VariableName' && locals.errorVars.has(mod.src(a[0].value))) {
+          leaks.push({ kind: 'stringified-error', span: mod.span(n) });
+          return false;
+        }
+      }
+    }
+    if (n.name === 'FormatReplacement') {
+      const inner = meaningful(n.node).filter((x) => x.name !== '{' && x.name !== '}');
+      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0]))) leaks.push({ kind: 'stringified-error', span: mod.span(n) });
+    }
+    if (n.name === 'MemberExpression') {
+      const d = dottedName(n.node, mod.text);
+      if (d && /\.__traceback__$/.test(d)) leaks.push({ kind: 'stack', span: mod.span(n) });
+    }
+    return undefined;
+  });
+  return leaks;
+}
+
+/** The literal texts inside `node` (string values; the raw text of what cannot be decoded). */
+function textsIn(mod: PyModule, node: SyntaxNode): string[] {
+  const texts: string[] = [];
+  node.cursor().iterate((n) => {
+    if (n.name === 'String' || n.name === 'FormatString') {
+      if (n.node.parent?.name === 'ContinuedString') return false;
+      const v = stringValue(n.node, mod.text);
+      texts.push(v ?? mod.src(n).replace(/^[a-zA-Z]*("""|'''|"|')|("""|'''|"|')$/g, ''));
+      return false;
+    }
+    if (n.name === 'ContinuedString') {
+      const v = stringValue(n.node, mod.text);
+      texts.push(v ?? mod.src(n));
+      return false;
+    }
+    return undefined;
+  });
+  return texts;
+}
+
+/** The value of the first error-like key of a dict literal (`{"error": msg}`), or of `dict(error=msg)`. */
+function errorEntryValue(mod: PyModule, node: SyntaxNode, locals: Locals): SyntaxNode | undefined {
+  if (node.name === 'DictionaryExpression') {
+    const parts = children(node);
+    for (let i = 0; i < parts.length; i++) {
+      if (parts[i + 1]?.name === ':' && ERROR_KEY.test(stringValue(parts[i], mod.text) ?? '') && parts[i + 2]) return parts[i + 2];
+    }
+  } else if (node.name === 'CallExpression' && node.firstChild && locals.calleeName(node.firstChild) === 'dict') {
+    return kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text).find((a) => a.name !== undefined && ERROR_KEY.test(a.name))?.value;
+  }
+  return undefined;
+}
+
+/** A text-valued expression: a string literal, an f-string, `"Error: " + ...`, `"...".format(...)`, `"..." % x`. */
+function isTextExpression(mod: PyModule, node: SyntaxNode): boolean {
+  if (node.name === 'String' || node.name === 'FormatString' || node.name === 'ContinuedString') return true;
+  if (node.name === 'BinaryExpression') return !!node.firstChild && isTextExpression(mod, node.firstChild);
+  if (node.name === 'CallExpression' && node.firstChild?.name === 'MemberExpression') {
+    const recv = node.firstChild.firstChild;
+    const prop = node.firstChild.lastChild;
+    return !!recv && isTextExpression(mod, recv) && prop?.name === 'PropertyName' && mod.src(prop) === 'format';
+  }
+  return false;
 }
 
 /** Function-name lengths per module: the cheap exit below only looks at text ending right before a `(`. */

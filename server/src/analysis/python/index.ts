@@ -12,10 +12,11 @@ import type {
 import { PyModule, PyProgram } from './module';
 import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg } from './syntax';
-import { cleandoc, cleandocLines, cleanLineSpan, compilerCleanDoc, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
+import { cleanLineSpan, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
 import { handlerFacts } from './handler';
 import { frameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
 import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
+import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
 
 interface ServerVar {

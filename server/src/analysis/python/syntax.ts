@@ -27,16 +27,6 @@ export function meaningful(node: SyntaxNode): SyntaxNode[] {
   return children(node).filter((c) => !PUNCT.has(c.name) && !c.type.isError);
 }
 
-export function hasError(node: SyntaxNode): boolean {
-  let found = false;
-  node.cursor().iterate((n) => {
-    if (found) return false;
-    if (n.type.isError) found = true;
-    return undefined;
-  });
-  return found;
-}
-
 export interface Arg {
   /** Keyword name, undefined for positional. */
   name?: string;
@@ -212,12 +202,8 @@ function hasReplacement(node: SyntaxNode): boolean {
   return false;
 }
 
-export function isStringNode(node: SyntaxNode): boolean {
-  return node.name === 'String' || node.name === 'ContinuedString' || node.name === 'FormatString';
-}
-
 /** Python numeric literal -> JS number (ints beyond 2^53 and complex numbers are refused). */
-export function numberValue(raw: string): { value: number; isFloat: boolean } | undefined {
+function numberValue(raw: string): { value: number; isFloat: boolean } | undefined {
   const s = raw.replace(/_/g, '');
   if (/[jJ]$/.test(s)) return undefined;
   if (/^0[xX][0-9a-fA-F]+$/.test(s)) return safeInt(parseInt(s.slice(2), 16));
@@ -337,7 +323,7 @@ export function literalValue(
 }
 
 /** `str(PurePosixPath(s))`: collapses `//` and `.` segments, drops a trailing slash; "" -> ".". */
-export function posixPathStr(s: string): string {
+function posixPathStr(s: string): string {
   if (!s) return '.';
   const abs = s.startsWith('/');
   const lead = abs && s.startsWith('//') && !s.startsWith('///') ? '//' : abs ? '/' : '';

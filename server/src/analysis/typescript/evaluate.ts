@@ -74,10 +74,10 @@ export class ServerRef {
   ) {}
 }
 
-export function isZodSchema(v: unknown): v is object {
+function isZodSchema(v: unknown): v is object {
   return typeof v === 'object' && v !== null && ('_zod' in v || '_def' in v) && !(v instanceof ZodNs);
 }
-export function zodMajorOf(v: object): 3 | 4 {
+function zodMajorOf(v: object): 3 | 4 {
   return '_zod' in v ? 4 : 3;
 }
 
@@ -171,6 +171,7 @@ function fail(reason: string, node: ts.Node, pf: ParsedFile): never {
   throw new Unresolvable(reason, { node, pf });
 }
 
+/** One expression kind at a time; each non-trivial kind has its own function below. */
 function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unknown {
   const node = skipOuter(node0);
   switch (node.kind) {
@@ -185,71 +186,16 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
       return false;
     case ts.SyntaxKind.NullKeyword:
       return null;
-    case ts.SyntaxKind.RegularExpressionLiteral: {
-      const text = (node as ts.RegularExpressionLiteral).text;
-      const last = text.lastIndexOf('/');
-      try {
-        return new RegExp(text.slice(1, last), text.slice(last + 1));
-      } catch {
-        return fail('invalid regular expression', node, pf);
-      }
-    }
-    case ts.SyntaxKind.TemplateExpression: {
-      const t = node as ts.TemplateExpression;
-      let out = t.head.text;
-      for (const s of t.templateSpans) {
-        const v = evaluate(s.expression, pf, ctx);
-        if (!isPrimitive(v)) fail('template substitution is not a static string', s.expression, pf);
-        out += String(v) + s.literal.text;
-      }
-      return out;
-    }
-    case ts.SyntaxKind.PrefixUnaryExpression: {
-      const p = node as ts.PrefixUnaryExpression;
-      const v = evaluate(p.operand, pf, ctx);
-      if (typeof v === 'number') {
-        if (p.operator === ts.SyntaxKind.MinusToken) return -v;
-        if (p.operator === ts.SyntaxKind.PlusToken) return v;
-      }
-      if (p.operator === ts.SyntaxKind.ExclamationToken && isPrimitive(v)) return !v;
-      return fail('unsupported unary expression', node, pf);
-    }
-    case ts.SyntaxKind.BinaryExpression: {
-      const b = node as ts.BinaryExpression;
-      if (b.operatorToken.kind === ts.SyntaxKind.PlusToken) {
-        const l = evaluate(b.left, pf, ctx);
-        const r = evaluate(b.right, pf, ctx);
-        if (typeof l === 'number' && typeof r === 'number') return l + r;
-        if ((typeof l === 'string' || typeof r === 'string') && isPrimitive(l) && isPrimitive(r)) return String(l) + String(r);
-        return fail('`+` of values that are not static strings or numbers', node, pf);
-      }
-      if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken || b.operatorToken.kind === ts.SyntaxKind.MinusToken || b.operatorToken.kind === ts.SyntaxKind.SlashToken) {
-        const l = evaluate(b.left, pf, ctx);
-        const r = evaluate(b.right, pf, ctx);
-        if (typeof l === 'number' && typeof r === 'number') {
-          if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken) return l * r;
-          if (b.operatorToken.kind === ts.SyntaxKind.MinusToken) return l - r;
-          return l / r;
-        }
-      }
-      if (b.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) {
-        const l = evaluate(b.left, pf, ctx);
-        return l === undefined || l === null ? evaluate(b.right, pf, ctx) : l;
-      }
-      return fail(`operator ${ts.tokenToString(b.operatorToken.kind) ?? '?'} is not evaluated statically`, node, pf);
-    }
-    case ts.SyntaxKind.ArrayLiteralExpression: {
-      const out: unknown[] = [];
-      for (const el of (node as ts.ArrayLiteralExpression).elements) {
-        if (ts.isSpreadElement(el)) {
-          const v = evaluate(el.expression, pf, ctx);
-          if (!Array.isArray(v)) fail('spread of a value that is not a static array', el, pf);
-          out.push(...v);
-        } else if (ts.isOmittedExpression(el)) out.push(undefined);
-        else out.push(evaluate(el, pf, ctx));
-      }
-      return out;
-    }
+    case ts.SyntaxKind.RegularExpressionLiteral:
+      return evalRegExpLiteral(node as ts.RegularExpressionLiteral, pf);
+    case ts.SyntaxKind.TemplateExpression:
+      return evalTemplate(node as ts.TemplateExpression, pf, ctx);
+    case ts.SyntaxKind.PrefixUnaryExpression:
+      return evalPrefixUnary(node as ts.PrefixUnaryExpression, pf, ctx);
+    case ts.SyntaxKind.BinaryExpression:
+      return evalBinary(node as ts.BinaryExpression, pf, ctx);
+    case ts.SyntaxKind.ArrayLiteralExpression:
+      return evalArrayLiteral(node as ts.ArrayLiteralExpression, pf, ctx);
     case ts.SyntaxKind.ObjectLiteralExpression:
       return evalObjectLiteral(node as ts.ObjectLiteralExpression, pf, ctx);
     case ts.SyntaxKind.Identifier:
@@ -272,25 +218,96 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
     case ts.SyntaxKind.ArrowFunction:
     case ts.SyntaxKind.FunctionExpression:
       return new FnExpr(node as ts.ArrowFunction, pf);
-    case ts.SyntaxKind.NewExpression: {
-      const n = node as ts.NewExpression;
-      const callee = skipOuter(n.expression);
-      if (ts.isIdentifier(callee) && callee.text === 'RegExp' && n.arguments?.length) {
-        const src = evaluate(n.arguments[0], pf, ctx);
-        const flags = n.arguments[1] ? evaluate(n.arguments[1], pf, ctx) : '';
-        if (typeof src === 'string' && typeof flags === 'string') {
-          try {
-            return new RegExp(src, flags);
-          } catch {
-            return fail('invalid regular expression', node, pf);
-          }
-        }
-      }
-      return fail('`new` expressions are not evaluated statically', node, pf);
-    }
+    case ts.SyntaxKind.NewExpression:
+      return evalNew(node as ts.NewExpression, pf, ctx);
     default:
       return fail(`${ts.SyntaxKind[node.kind]} is not evaluated statically`, node, pf);
   }
+}
+
+function evalRegExpLiteral(node: ts.RegularExpressionLiteral, pf: ParsedFile): RegExp {
+  const text = node.text;
+  const last = text.lastIndexOf('/');
+  try {
+    return new RegExp(text.slice(1, last), text.slice(last + 1));
+  } catch {
+    return fail('invalid regular expression', node, pf);
+  }
+}
+
+function evalTemplate(t: ts.TemplateExpression, pf: ParsedFile, ctx: EvalContext): string {
+  let out = t.head.text;
+  for (const s of t.templateSpans) {
+    const v = evaluate(s.expression, pf, ctx);
+    if (!isPrimitive(v)) fail('template substitution is not a static string', s.expression, pf);
+    out += String(v) + s.literal.text;
+  }
+  return out;
+}
+
+function evalPrefixUnary(p: ts.PrefixUnaryExpression, pf: ParsedFile, ctx: EvalContext): unknown {
+  const v = evaluate(p.operand, pf, ctx);
+  if (typeof v === 'number') {
+    if (p.operator === ts.SyntaxKind.MinusToken) return -v;
+    if (p.operator === ts.SyntaxKind.PlusToken) return v;
+  }
+  if (p.operator === ts.SyntaxKind.ExclamationToken && isPrimitive(v)) return !v;
+  return fail('unsupported unary expression', p, pf);
+}
+
+/** `+` of strings or numbers, `* - /` of numbers, `??`. */
+function evalBinary(b: ts.BinaryExpression, pf: ParsedFile, ctx: EvalContext): unknown {
+  if (b.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+    const l = evaluate(b.left, pf, ctx);
+    const r = evaluate(b.right, pf, ctx);
+    if (typeof l === 'number' && typeof r === 'number') return l + r;
+    if ((typeof l === 'string' || typeof r === 'string') && isPrimitive(l) && isPrimitive(r)) return String(l) + String(r);
+    return fail('`+` of values that are not static strings or numbers', b, pf);
+  }
+  if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken || b.operatorToken.kind === ts.SyntaxKind.MinusToken || b.operatorToken.kind === ts.SyntaxKind.SlashToken) {
+    const l = evaluate(b.left, pf, ctx);
+    const r = evaluate(b.right, pf, ctx);
+    if (typeof l === 'number' && typeof r === 'number') {
+      if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken) return l * r;
+      if (b.operatorToken.kind === ts.SyntaxKind.MinusToken) return l - r;
+      return l / r;
+    }
+  }
+  if (b.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) {
+    const l = evaluate(b.left, pf, ctx);
+    return l === undefined || l === null ? evaluate(b.right, pf, ctx) : l;
+  }
+  return fail(`operator ${ts.tokenToString(b.operatorToken.kind) ?? '?'} is not evaluated statically`, b, pf);
+}
+
+function evalArrayLiteral(node: ts.ArrayLiteralExpression, pf: ParsedFile, ctx: EvalContext): unknown[] {
+  const out: unknown[] = [];
+  for (const el of node.elements) {
+    if (ts.isSpreadElement(el)) {
+      const v = evaluate(el.expression, pf, ctx);
+      if (!Array.isArray(v)) fail('spread of a value that is not a static array', el, pf);
+      out.push(...v);
+    } else if (ts.isOmittedExpression(el)) out.push(undefined);
+    else out.push(evaluate(el, pf, ctx));
+  }
+  return out;
+}
+
+/** Only `new RegExp(source, flags)` with static arguments. */
+function evalNew(n: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): RegExp {
+  const callee = skipOuter(n.expression);
+  if (ts.isIdentifier(callee) && callee.text === 'RegExp' && n.arguments?.length) {
+    const src = evaluate(n.arguments[0], pf, ctx);
+    const flags = n.arguments[1] ? evaluate(n.arguments[1], pf, ctx) : '';
+    if (typeof src === 'string' && typeof flags === 'string') {
+      try {
+        return new RegExp(src, flags);
+      } catch {
+        return fail('invalid regular expression', n, pf);
+      }
+    }
+  }
+  return fail('`new` expressions are not evaluated statically', n, pf);
 }
 
 function isPrimitive(v: unknown): v is string | number | boolean | null | undefined {
@@ -380,7 +397,7 @@ function zodNs(major: 3 | 4): ZodNs {
   return major === 4 ? Z4_NS : Z3_NS;
 }
 
-export function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
+function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
   switch (d.kind) {
     case 'var': {
       const list = d.node.parent;
@@ -644,13 +661,6 @@ export function schemaOrigin(origins: Map<object, Origin> | undefined, schema: o
     s = (s as Zod4Internals)._zod?.parent;
   }
   return found && { construct: constructOf(found.callee), span: spanOf(found.node, found.pf) };
-}
-
-/** Evaluates to a string or throws Unresolvable. */
-export function evalString(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string {
-  const v = evaluate(node, pf, ctx);
-  if (typeof v !== 'string') fail('not a static string', node, pf);
-  return v;
 }
 
 /** The span of the literal a value comes from: follows identifiers to their const initializer (across files). */

@@ -275,13 +275,13 @@ function staticString(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): st
 }
 
 /** Stands for a part of a text only known at run time (`${id}`, `"..." + id`). */
-export const RUNTIME_PART = '\u2026';
+const RUNTIME_PART = '\u2026';
 
 /**
  * The text a model reads from a string expression: static parts as written, each run-time part as "…"
  * (`Ticket ${id} not found` -> "Ticket … not found"). Undefined when nothing of it is static.
  */
-export function textOfExpression(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string | undefined {
+function textOfExpression(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): string | undefined {
   const whole = staticString(node, pf, ctx);
   if (whole !== undefined) return whole;
   const e = skipOuter(node);
@@ -636,88 +636,99 @@ function kindOf(e0: ts.Expression, pf: ParsedFile, sc: Scope, depth: number): Ki
     if (isUndefined(e.whenFalse)) return { ...kindOf(e.whenTrue, pf, sc, depth + 1), optional: true };
     return same(kindOf(e.whenTrue, pf, sc, depth + 1), kindOf(e.whenFalse, pf, sc, depth + 1));
   }
-  if (ts.isBinaryExpression(e)) {
-    const op = e.operatorToken.kind;
-    switch (op) {
-      case ts.SyntaxKind.EqualsEqualsToken:
-      case ts.SyntaxKind.EqualsEqualsEqualsToken:
-      case ts.SyntaxKind.ExclamationEqualsToken:
-      case ts.SyntaxKind.ExclamationEqualsEqualsToken:
-      case ts.SyntaxKind.LessThanToken:
-      case ts.SyntaxKind.LessThanEqualsToken:
-      case ts.SyntaxKind.GreaterThanToken:
-      case ts.SyntaxKind.GreaterThanEqualsToken:
-      case ts.SyntaxKind.InstanceOfKeyword:
-      case ts.SyntaxKind.InKeyword:
-        return { kind: 'boolean' };
-      case ts.SyntaxKind.MinusToken:
-      case ts.SyntaxKind.AsteriskToken:
-      case ts.SyntaxKind.SlashToken:
-      case ts.SyntaxKind.PercentToken:
-      case ts.SyntaxKind.AsteriskAsteriskToken:
-        return { kind: 'number' };
-      case ts.SyntaxKind.PlusToken: {
-        const l = kindOf(e.left, pf, sc, depth + 1);
-        const r = kindOf(e.right, pf, sc, depth + 1);
-        if (l.kind === 'string' || r.kind === 'string') return { kind: 'string' };
-        if ((l.kind === 'number' || l.kind === 'integer') && (r.kind === 'number' || r.kind === 'integer')) return { kind: 'number' };
-        return UNKNOWN;
-      }
-      case ts.SyntaxKind.QuestionQuestionToken:
-      case ts.SyntaxKind.BarBarToken:
-        // `x ?? fallback`: the fallback fills the hole.
-        return { kind: same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1)).kind };
-      case ts.SyntaxKind.AmpersandAmpersandToken:
-        return same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1));
-      default:
-        return UNKNOWN;
-    }
-  }
-  if (ts.isIdentifier(e)) {
-    if (e.text === 'undefined') return { kind: 'unknown', optional: true };
-    const b = bindingOf(e, pf, sc);
-    if (!b) return UNKNOWN;
-    if (b.kind === 'arg') return inputKind(b.prop, b.defaulted, sc);
-    if (b.decl.type) return typeKind(b.decl.type, b.pf, depth + 1);
-    return b.decl.initializer && ts.isIdentifier(b.decl.name) ? kindOf(b.decl.initializer, b.pf, sc, depth + 1) : UNKNOWN;
-  }
-  if (ts.isPropertyAccessExpression(e)) {
-    const base = stripValue(e.expression);
-    if (sc.argsObject && pf === sc.pf && ts.isIdentifier(base) && base.text === sc.argsObject && isWithin(e, sc.fn)) return inputKind(e.name.text, false, sc);
-    if (e.name.text === 'length') return { kind: 'number' };
-    // A property of an object whose shape is known (`summary.total`).
-    const shape = objectShape(base, pf, sc, depth + 1);
-    const p = shape?.find((q) => q.name === e.name.text);
-    return p ? { kind: p.kind, ...(p.optional ? { optional: true } : {}) } : UNKNOWN;
-  }
-  if (ts.isCallExpression(e)) {
-    const callee = stripValue(e.expression);
-    const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
-    if (name === undefined) return UNKNOWN;
-    if (ts.isIdentifier(callee)) {
-      if (STRING_FUNCTIONS.has(name)) return { kind: 'string' };
-      if (NUMBER_FUNCTIONS.has(name)) return { kind: 'number' };
-      if (name === 'Boolean' || name === 'isNaN' || name === 'isFinite') return { kind: 'boolean' };
+  if (ts.isBinaryExpression(e)) return binaryKind(e, pf, sc, depth);
+  if (ts.isIdentifier(e)) return identifierKind(e, pf, sc, depth);
+  if (ts.isPropertyAccessExpression(e)) return propertyKind(e, pf, sc, depth);
+  if (ts.isCallExpression(e)) return callKind(e);
+  return UNKNOWN;
+}
+
+function binaryKind(e: ts.BinaryExpression, pf: ParsedFile, sc: Scope, depth: number): KindFact {
+  const op = e.operatorToken.kind;
+  switch (op) {
+    case ts.SyntaxKind.EqualsEqualsToken:
+    case ts.SyntaxKind.EqualsEqualsEqualsToken:
+    case ts.SyntaxKind.ExclamationEqualsToken:
+    case ts.SyntaxKind.ExclamationEqualsEqualsToken:
+    case ts.SyntaxKind.LessThanToken:
+    case ts.SyntaxKind.LessThanEqualsToken:
+    case ts.SyntaxKind.GreaterThanToken:
+    case ts.SyntaxKind.GreaterThanEqualsToken:
+    case ts.SyntaxKind.InstanceOfKeyword:
+    case ts.SyntaxKind.InKeyword:
+      return { kind: 'boolean' };
+    case ts.SyntaxKind.MinusToken:
+    case ts.SyntaxKind.AsteriskToken:
+    case ts.SyntaxKind.SlashToken:
+    case ts.SyntaxKind.PercentToken:
+    case ts.SyntaxKind.AsteriskAsteriskToken:
+      return { kind: 'number' };
+    case ts.SyntaxKind.PlusToken: {
+      const l = kindOf(e.left, pf, sc, depth + 1);
+      const r = kindOf(e.right, pf, sc, depth + 1);
+      if (l.kind === 'string' || r.kind === 'string') return { kind: 'string' };
+      if ((l.kind === 'number' || l.kind === 'integer') && (r.kind === 'number' || r.kind === 'integer')) return { kind: 'number' };
       return UNKNOWN;
     }
-    const owner = ts.isPropertyAccessExpression(callee) ? stripValue(callee.expression) : undefined;
-    const ownerName = owner && ts.isIdentifier(owner) ? owner.text : undefined;
-    if (ownerName === 'JSON' && name === 'stringify') return { kind: 'string' };
-    if (ownerName === 'Math') return { kind: 'number' };
-    if (ownerName === 'Date' && name === 'now') return { kind: 'number' };
-    if (ownerName === 'Object' && (name === 'keys' || name === 'values' || name === 'entries')) return { kind: 'array' };
-    if (ownerName === 'Object' && (name === 'fromEntries' || name === 'assign')) return { kind: 'object' };
-    if (ownerName === 'Array' && name === 'isArray') return { kind: 'boolean' };
-    if (ownerName === 'Number' && (name === 'parseInt' || name === 'parseFloat')) return { kind: 'number' };
-    if (STRING_METHODS.has(name)) return { kind: 'string' };
-    if (NUMBER_METHODS.has(name)) return { kind: 'number' };
-    if (BOOLEAN_METHODS.has(name)) return { kind: 'boolean' };
-    if (ARRAY_METHODS.has(name)) {
-      // `Object.keys/values/entries` are handled above; `x.keys()` of a Map is an iterator: not JSON.
-      if (name === 'keys' || name === 'values' || name === 'entries') return UNKNOWN;
-      return { kind: 'array' };
-    }
+    case ts.SyntaxKind.QuestionQuestionToken:
+    case ts.SyntaxKind.BarBarToken:
+      // `x ?? fallback`: the fallback fills the hole.
+      return { kind: same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1)).kind };
+    case ts.SyntaxKind.AmpersandAmpersandToken:
+      return same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1));
+    default:
+      return UNKNOWN;
+  }
+}
+
+/** `undefined`, a handler argument (its input schema type), or a local's declared type or initializer. */
+function identifierKind(e: ts.Identifier, pf: ParsedFile, sc: Scope, depth: number): KindFact {
+  if (e.text === 'undefined') return { kind: 'unknown', optional: true };
+  const b = bindingOf(e, pf, sc);
+  if (!b) return UNKNOWN;
+  if (b.kind === 'arg') return inputKind(b.prop, b.defaulted, sc);
+  if (b.decl.type) return typeKind(b.decl.type, b.pf, depth + 1);
+  return b.decl.initializer && ts.isIdentifier(b.decl.name) ? kindOf(b.decl.initializer, b.pf, sc, depth + 1) : UNKNOWN;
+}
+
+/** A property of the handler's args object, `.length`, or a property of an object whose shape is known. */
+function propertyKind(e: ts.PropertyAccessExpression, pf: ParsedFile, sc: Scope, depth: number): KindFact {
+  const base = stripValue(e.expression);
+  if (sc.argsObject && pf === sc.pf && ts.isIdentifier(base) && base.text === sc.argsObject && isWithin(e, sc.fn)) return inputKind(e.name.text, false, sc);
+  if (e.name.text === 'length') return { kind: 'number' };
+  // A property of an object whose shape is known (`summary.total`).
+  const shape = objectShape(base, pf, sc, depth + 1);
+  const p = shape?.find((q) => q.name === e.name.text);
+  return p ? { kind: p.kind, ...(p.optional ? { optional: true } : {}) } : UNKNOWN;
+}
+
+/** What a call returns, when the callee is a known global (`String`, `JSON.stringify`, `Math.*`) or method name. */
+function callKind(e: ts.CallExpression): KindFact {
+  const callee = stripValue(e.expression);
+  const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  if (name === undefined) return UNKNOWN;
+  if (ts.isIdentifier(callee)) {
+    if (STRING_FUNCTIONS.has(name)) return { kind: 'string' };
+    if (NUMBER_FUNCTIONS.has(name)) return { kind: 'number' };
+    if (name === 'Boolean' || name === 'isNaN' || name === 'isFinite') return { kind: 'boolean' };
     return UNKNOWN;
+  }
+  const owner = ts.isPropertyAccessExpression(callee) ? stripValue(callee.expression) : undefined;
+  const ownerName = owner && ts.isIdentifier(owner) ? owner.text : undefined;
+  if (ownerName === 'JSON' && name === 'stringify') return { kind: 'string' };
+  if (ownerName === 'Math') return { kind: 'number' };
+  if (ownerName === 'Date' && name === 'now') return { kind: 'number' };
+  if (ownerName === 'Object' && (name === 'keys' || name === 'values' || name === 'entries')) return { kind: 'array' };
+  if (ownerName === 'Object' && (name === 'fromEntries' || name === 'assign')) return { kind: 'object' };
+  if (ownerName === 'Array' && name === 'isArray') return { kind: 'boolean' };
+  if (ownerName === 'Number' && (name === 'parseInt' || name === 'parseFloat')) return { kind: 'number' };
+  if (STRING_METHODS.has(name)) return { kind: 'string' };
+  if (NUMBER_METHODS.has(name)) return { kind: 'number' };
+  if (BOOLEAN_METHODS.has(name)) return { kind: 'boolean' };
+  if (ARRAY_METHODS.has(name)) {
+    // `Object.keys/values/entries` are handled above; `x.keys()` of a Map is an iterator: not JSON.
+    if (name === 'keys' || name === 'values' || name === 'entries') return UNKNOWN;
+    return { kind: 'array' };
   }
   return UNKNOWN;
 }

@@ -8,7 +8,7 @@
  */
 import ts from 'typescript';
 import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
-import { buildTsContract, ConvertedSchema, unrepresentableSchemas } from '../../contract/typescript';
+import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractResult } from '../../contract/typescript';
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { parametersOf } from './params';
@@ -363,91 +363,25 @@ function isRawShapeValue(v: unknown): boolean {
   return vals.length === 0 || vals.some(isSchemaLike);
 }
 
+/** What one registration's arguments say: the config parts, the handler, and (server.tool) the overload the SDK picks. */
+interface RegistrationParts {
+  parts: Partial<Record<ConfigKey, Part>>;
+  handlerExpr: ts.Expression | undefined;
+  configSpan?: Span;
+  overload?: string[];
+  descriptionOrigin: 'explicit' | 'argument';
+}
+
 function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined): ToolDefinition {
   const { call, pf } = site;
   const unresolved: Unresolved[] = [];
   ctx.unrepresentable = [];
   const callSpan = spanOf(call, pf);
-  const callee = call.expression as ts.PropertyAccessExpression;
   const args = call.arguments;
-  const parts: Partial<Record<ConfigKey, Part>> = {};
-  let configSpan: Span | undefined;
-  let overload: string[] | undefined;
-  let handlerExpr: ts.Expression | undefined;
-  let descriptionOrigin: 'explicit' | 'argument' = 'explicit';
 
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-
-  if (site.kind === 'registerTool') {
-    const config = args[1];
-    handlerExpr = args[2];
-    configSpan = spanOf(config, pf);
-    const lit = objectLiteralOf(config, pf, ctx);
-    if (lit) {
-      for (const p of lit.obj.properties) {
-        if (ts.isSpreadAssignment(p)) {
-          const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
-          if (spread.ok && isPlainObject(spread.value)) {
-            for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: p.expression, pf: lit.pf, ok: true, pick: k };
-          }
-          continue;
-        }
-        const key = keyOf(p);
-        if (!key || !(CONFIG_KEYS as readonly string[]).includes(key)) continue;
-        const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
-        if (!valueNode) {
-          unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
-          continue;
-        }
-        parts[key as ConfigKey] = key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
-      }
-    } else {
-      const whole = evalPart('config', config, pf, ctx, unresolved);
-      if (whole.ok && isPlainObject(whole.value)) {
-        for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: config, pf, ok: true, pick: k };
-      } else if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
-    }
-  } else {
-    // server.tool(name, [description], [paramsSchemaOrAnnotations], [annotations], cb) — the SDK decides by runtime types.
-    descriptionOrigin = 'argument';
-    overload = ['name'];
-    const rest = args.slice(1);
-    handlerExpr = rest[rest.length - 1];
-    const middle = rest.slice(0, -1).map((a, i) => evalPart(`argument ${i + 2}`, a, pf, ctx, unresolved));
-    let i = 0;
-    const isStringArg = (p: Part) => (p.ok ? typeof p.value === 'string' : ts.isStringLiteralLike(skipOuter(p.node)) || ts.isTemplateExpression(skipOuter(p.node)) || ts.isBinaryExpression(skipOuter(p.node)));
-    if (middle[i] && isStringArg(middle[i])) {
-      parts.description = middle[i++];
-      overload.push('description');
-    }
-    if (middle[i]) {
-      const p = middle[i];
-      if (p.ok ? isRawShapeValue(p.value) : false) {
-        parts.inputSchema = p;
-        overload.push('paramsSchema');
-        i++;
-        const q = middle[i];
-        if (q && q.ok && isPlainObject(q.value) && !isRawShapeValue(q.value)) {
-          parts.annotations = q;
-          overload.push('annotations');
-          i++;
-        }
-      } else if (p.ok && typeof p.value === 'object' && p.value !== null) {
-        if (Object.values(p.value).some((v) => typeof v === 'object' && v !== null)) {
-          unresolved.push({ part: 'inputSchema', reason: 'server.tool() takes a raw shape here; the SDK throws on a zod schema or nested object', span: spanOf(p.node, pf) });
-        } else {
-          parts.annotations = p;
-          overload.push('annotations');
-        }
-        i++;
-      } else if (!p.ok) {
-        overload.push('unknown');
-        i++;
-      }
-    }
-    for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
-    overload.push('callback');
-  }
+  const registration = site.kind === 'registerTool' ? registerToolParts(site, ctx, unresolved) : serverToolParts(site, ctx, unresolved);
+  const { parts } = registration;
 
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
   const title = locatedString(parts.title, 'title', ctx, unresolved);
@@ -455,50 +389,17 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
 
   const input = parts.inputSchema;
   const output = parts.outputSchema;
-  const contractResult = buildTsContract(
-    {
-      name: name.value,
-      title: title?.value,
-      description: descLoc?.value,
-      inputSchema: input?.ok ? input.value : undefined,
-      outputSchema: output?.ok ? output.value : undefined,
-      annotations: parts.annotations?.ok ? parts.annotations.value : undefined,
-      _meta: parts._meta?.ok ? parts._meta.value : undefined,
-    },
-    { inputResolved: !input || input.ok, outputResolved: !output || output.ok },
-  );
-  for (const e of contractResult.errors) {
-    const node = parts[e.part];
-    unresolved.push({ part: e.part, reason: `the SDK cannot publish this ${e.part}: ${e.reason}`, span: node ? spanOf(node.node, node.pf) : callSpan });
-  }
+  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved);
   const contract = contractResult.contract;
-  // zod 4: what JSON Schema cannot carry is exactly what makes the SDK's conversion fail, in its io mode
-  // (`.transform()` publishes its input side in an inputSchema and fails only in an outputSchema).
-  const unrepresentable = [...ctx.unrepresentable];
-  for (const e of contractResult.errors) {
-    const part = parts[e.part];
-    if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
-    const located = withOrigins(part, ctx);
-    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output')) {
-      const origin = schemaOrigin(located.origins, schema);
-      const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
-      const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
-      if (!unrepresentable.some((x) => x.span.start === u.span.start && x.span.end === u.span.end && x.span.file === u.span.file)) unrepresentable.push(u);
-    }
-  }
-  for (const [key, part] of [['inputSchema', input], ['outputSchema', output]] as const) {
-    if (!part?.ok || !part.cacheKey || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
-    if (ctx.unrepresentable.length) continue; // keeps the spans of what JSON Schema cannot carry exact: recompute
-    if (schemaCache.size > 5000) schemaCache.clear();
-    schemaCache.set(part.cacheKey, new ConvertedSchema(contract[key] as JsonSchema | undefined, key === 'inputSchema' && contractResult.inputSchemaNotObject));
-  }
+  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx);
+  cacheConvertedSchemas(parts, contractResult, ctx);
   const inputJson = contract.inputSchema as JsonSchema | undefined;
   const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
   const parameters = parametersOf(input?.node, input?.pf ?? pf, ctx, inputJson, paramFallback);
 
   let handler;
-  if (handlerExpr) {
-    const h = resolveHandler(handlerExpr, pf, ctx);
+  if (registration.handlerExpr) {
+    const h = resolveHandler(registration.handlerExpr, pf, ctx);
     if (h) handler = handlerFacts(h.fn, h.pf, ctx, inputJson);
   }
 
@@ -511,9 +412,9 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     registration: {
       kind: site.kind,
       span: callSpan,
-      calleeSpan: spanOf(callee, pf),
-      configSpan,
-      overload,
+      calleeSpan: spanOf(call.expression, pf),
+      configSpan: registration.configSpan,
+      overload: registration.overload,
     },
     name,
     parameters,
@@ -523,11 +424,10 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   };
   if (title) tool.title = title;
   if (descLoc) {
+    const origin = registration.descriptionOrigin;
     // `{ ...descLoc, origin }` spelled out (same keys, same order): a spread of a small object costs more.
     tool.description =
-      'unresolved' in descLoc
-        ? { value: descLoc.value, span: descLoc.span, unresolved: descLoc.unresolved, origin: descriptionOrigin }
-        : { value: descLoc.value, span: descLoc.span, origin: descriptionOrigin };
+      'unresolved' in descLoc ? { value: descLoc.value, span: descLoc.span, unresolved: descLoc.unresolved, origin } : { value: descLoc.value, span: descLoc.span, origin };
   }
   if (input) tool.inputSchemaSpan = spanOf(input.node, input.pf);
   if (input?.ok && !contractResult.inputSchemaNotObject) {
@@ -539,6 +439,145 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   if (parts.annotations) tool.annotations = annotationEntries(parts.annotations, ctx);
   if (handler) tool.handler = handler;
   return tool;
+}
+
+/** registerTool(name, config, cb): the config object's keys (written inline, spread, or a whole object from elsewhere). */
+function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[]): RegistrationParts {
+  const { pf } = site;
+  const config = site.call.arguments[1];
+  const parts: Partial<Record<ConfigKey, Part>> = {};
+  const configSpan = spanOf(config, pf);
+  const lit = objectLiteralOf(config, pf, ctx);
+  if (lit) {
+    for (const p of lit.obj.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
+        if (spread.ok && isPlainObject(spread.value)) {
+          for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: p.expression, pf: lit.pf, ok: true, pick: k };
+        }
+        continue;
+      }
+      const key = keyOf(p);
+      if (!key || !(CONFIG_KEYS as readonly string[]).includes(key)) continue;
+      const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+      if (!valueNode) {
+        unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
+        continue;
+      }
+      parts[key as ConfigKey] = key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
+    }
+  } else {
+    const whole = evalPart('config', config, pf, ctx, unresolved);
+    if (whole.ok && isPlainObject(whole.value)) {
+      for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: config, pf, ok: true, pick: k };
+    } else if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
+  }
+  return { parts, handlerExpr: site.call.arguments[2], configSpan, descriptionOrigin: 'explicit' };
+}
+
+/** server.tool(name, [description], [paramsSchemaOrAnnotations], [annotations], cb) — the SDK decides by runtime types. */
+function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[]): RegistrationParts {
+  const { pf } = site;
+  const parts: Partial<Record<ConfigKey, Part>> = {};
+  const overload = ['name'];
+  const rest = site.call.arguments.slice(1);
+  const handlerExpr = rest[rest.length - 1];
+  const middle = rest.slice(0, -1).map((a, i) => evalPart(`argument ${i + 2}`, a, pf, ctx, unresolved));
+  let i = 0;
+  const isStringArg = (p: Part) => (p.ok ? typeof p.value === 'string' : ts.isStringLiteralLike(skipOuter(p.node)) || ts.isTemplateExpression(skipOuter(p.node)) || ts.isBinaryExpression(skipOuter(p.node)));
+  if (middle[i] && isStringArg(middle[i])) {
+    parts.description = middle[i++];
+    overload.push('description');
+  }
+  if (middle[i]) {
+    const p = middle[i];
+    if (p.ok ? isRawShapeValue(p.value) : false) {
+      parts.inputSchema = p;
+      overload.push('paramsSchema');
+      i++;
+      const q = middle[i];
+      if (q && q.ok && isPlainObject(q.value) && !isRawShapeValue(q.value)) {
+        parts.annotations = q;
+        overload.push('annotations');
+        i++;
+      }
+    } else if (p.ok && typeof p.value === 'object' && p.value !== null) {
+      if (Object.values(p.value).some((v) => typeof v === 'object' && v !== null)) {
+        unresolved.push({ part: 'inputSchema', reason: 'server.tool() takes a raw shape here; the SDK throws on a zod schema or nested object', span: spanOf(p.node, pf) });
+      } else {
+        parts.annotations = p;
+        overload.push('annotations');
+      }
+      i++;
+    } else if (!p.ok) {
+      overload.push('unknown');
+      i++;
+    }
+  }
+  for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
+  overload.push('callback');
+  return { parts, handlerExpr, overload, descriptionOrigin: 'argument' };
+}
+
+/** The tools/list entry the SDK builds from these values; what it cannot publish becomes an unresolved part. */
+function publishedContract(
+  parts: Partial<Record<ConfigKey, Part>>,
+  name: string | undefined,
+  title: string | undefined,
+  description: string | undefined,
+  callSpan: Span,
+  unresolved: Unresolved[],
+): TsContractResult {
+  const input = parts.inputSchema;
+  const output = parts.outputSchema;
+  const contractResult = buildTsContract(
+    {
+      name,
+      title,
+      description,
+      inputSchema: input?.ok ? input.value : undefined,
+      outputSchema: output?.ok ? output.value : undefined,
+      annotations: parts.annotations?.ok ? parts.annotations.value : undefined,
+      _meta: parts._meta?.ok ? parts._meta.value : undefined,
+    },
+    { inputResolved: !input || input.ok, outputResolved: !output || output.ok },
+  );
+  for (const e of contractResult.errors) {
+    const node = parts[e.part];
+    unresolved.push({ part: e.part, reason: `the SDK cannot publish this ${e.part}: ${e.reason}`, span: node ? spanOf(node.node, node.pf) : callSpan });
+  }
+  return contractResult;
+}
+
+/**
+ * zod 4: what JSON Schema cannot carry is exactly what makes the SDK's conversion fail, in its io mode
+ * (`.transform()` publishes its input side in an inputSchema and fails only in an outputSchema).
+ */
+function unrepresentableConstructs(parts: Partial<Record<ConfigKey, Part>>, contractResult: TsContractResult, ctx: EvalContext): ToolDefinition['unrepresentable'] {
+  const unrepresentable = [...ctx.unrepresentable];
+  for (const e of contractResult.errors) {
+    const part = parts[e.part];
+    if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
+    const located = withOrigins(part, ctx);
+    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output')) {
+      const origin = schemaOrigin(located.origins, schema);
+      const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
+      const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
+      if (!unrepresentable.some((x) => x.span.start === u.span.start && x.span.end === u.span.end && x.span.file === u.span.file)) unrepresentable.push(u);
+    }
+  }
+  return unrepresentable;
+}
+
+/** Keeps the converted input/output schemas by fingerprint, for the next analysis of the same expression. */
+function cacheConvertedSchemas(parts: Partial<Record<ConfigKey, Part>>, contractResult: TsContractResult, ctx: EvalContext): void {
+  const contract = contractResult.contract;
+  for (const [key, part] of [['inputSchema', parts.inputSchema], ['outputSchema', parts.outputSchema]] as const) {
+    if (!part?.ok || !part.cacheKey || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
+    if (ctx.unrepresentable.length) continue; // keeps the spans of what JSON Schema cannot carry exact: recompute
+    if (schemaCache.size > 5000) schemaCache.clear();
+    schemaCache.set(part.cacheKey, new ConvertedSchema(contract[key] as JsonSchema | undefined, key === 'inputSchema' && contractResult.inputSchemaNotObject));
+  }
 }
 
 // ---- the file --------------------------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ function resolveMemberConst(p: ts.PropertyAccessExpression, pf: ParsedFile, ctx:
 }
 
 /** The properties of a raw shape / z.object(...) as written, following consts, imports, spreads, extend/merge/pick/omit. */
-export function shapeEntries(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): ShapeEntry[] | undefined {
+function shapeEntries(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): ShapeEntry[] | undefined {
   if (depth > 20) return undefined;
   const expr = skipOuter(expr0);
   if (ts.isIdentifier(expr)) {
@@ -147,7 +147,7 @@ function staticArg(node: ts.Expression | undefined, pf: ParsedFile, ctx: EvalCon
 }
 
 /** Walks `z.string().min(1).max(10).describe("...")` (through consts) and lists the constraints with their spans. */
-export function chainFacts(expr0: ts.Expression, pf0: ParsedFile, ctx: EvalContext): ChainFacts {
+function chainFacts(expr0: ts.Expression, pf0: ParsedFile, ctx: EvalContext): ChainFacts {
   const calls: { name: string; call: ts.CallExpression; pf: ParsedFile }[] = [];
   let root: { name: string; call: ts.CallExpression; pf: ParsedFile } | undefined;
   let expr = skipOuter(expr0);

@@ -32,7 +32,7 @@ function rangeOf(pkg: Record<string, unknown>, name: string): string | undefined
  * The version of `name` seen from `fromFile`: the nearest installed node_modules copy, else the nearest
  * package-lock.json entry, else the range in the nearest package.json that lists it (e.g. "^1.32.2").
  */
-export function packageVersion(host: FileHost, fromFile: string, name: string): string | undefined {
+function packageVersion(host: FileHost, fromFile: string, name: string): string | undefined {
   let dir = path.dirname(fromFile);
   let range: string | undefined;
   for (let i = 0; i < 40; i++) {

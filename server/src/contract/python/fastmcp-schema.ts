@@ -108,7 +108,7 @@ function resolvePointer(root: JsonSchema, ref: string): JsonValue | undefined {
 }
 
 /** `resolve_root_ref`: a root that is only a `$ref` gets the definition's content (keeping `$defs`). */
-export function resolveRootRef(schema: JsonSchema): JsonSchema {
+function resolveRootRef(schema: JsonSchema): JsonSchema {
   const ref = schema.$ref;
   if ('type' in schema || typeof ref !== 'string' || !ref.startsWith('#')) return schema;
   const target = resolvePointer(schema, ref);

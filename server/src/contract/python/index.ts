@@ -285,7 +285,7 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
 }
 
 /** `_default_title`: name with `_`/`-` as spaces, then Python `str.title()`. */
-export function defaultTitle(name: string): string {
+function defaultTitle(name: string): string {
   const s = name.replace(/[_-]/g, ' ');
   let out = '';
   let prevCased = false;

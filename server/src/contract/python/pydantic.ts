@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, JsonValue, Span } from '../../analysis/model';
 import type { ClassInfo, FieldInfo, PyType } from '../../analysis/python/pytypes';
-import { cleandoc } from '../../analysis/python/docstring';
+import { cleandoc } from './cleandoc';
 
 export class Unresolvable extends Error {
   constructor(
@@ -345,7 +345,7 @@ export class SchemaGenerator {
 }
 
 /** pydantic's `field_title_should_be_set`: no automatic title for references (models, enums) and nullable references. */
-export function titleShouldBeSet(t: PyType): boolean {
+function titleShouldBeSet(t: PyType): boolean {
   while (t.kind === 'annotated') t = t.base;
   if (t.kind === 'class') return false;
   if (t.kind === 'union') {

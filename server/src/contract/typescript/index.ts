@@ -13,9 +13,6 @@ import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-sc
 import { toJSONSchema as z4ToJSONSchema } from 'zod/v4/core';
 import type { JsonSchema, JsonValue } from '../../analysis/model';
 
-/** SDK versions whose tools/list output this module reproduces exactly (see docs/contract-fidelity.md). */
-export const PREDICTED_SDK_RANGE = '1.32.x';
-
 export interface TsToolValues {
   name: string | undefined;
   title?: unknown;
@@ -42,7 +39,7 @@ function isZodSchemaInstance(v: object): boolean {
   return '_def' in v || '_zod' in v || isZodTypeLike(v);
 }
 /** Same test as the SDK's isZodRawShapeCompat. */
-export function isRawShape(v: unknown): v is Record<string, unknown> {
+function isRawShape(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null) return false;
   if (isZodSchemaInstance(v)) return false;
   if (Object.keys(v).length === 0) return true;
@@ -124,7 +121,7 @@ export class ConvertedSchema {
  * The published JSON Schema of an inputSchema / outputSchema value. `shared` is set when `json` is a cached
  * ConvertedSchema's (it belongs to the cache: copy it before handing it out); otherwise `json` is a fresh plain copy.
  */
-export function convertSchema(v: unknown, io: 'input' | 'output'): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
+function convertSchema(v: unknown, io: 'input' | 'output'): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
   if (v instanceof ConvertedSchema) return { json: v.json, notObject: v.notObject, shared: true };
   const stored = storedSchema(v);
   const obj = stored ? normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) : undefined;
