@@ -3,6 +3,7 @@
  * The client never analyses code: it asks the server through these.
  */
 import type { JsonSchema, Language, Framework } from '../server/src/analysis/model';
+import type { RiskAssessment } from './risk';
 
 /** A 0-based LSP range, duplicated here so the client does not depend on server types. */
 export interface LspRange {
@@ -102,6 +103,6 @@ export interface ToolFindingsParams {
 }
 export interface ToolFindingsResult {
   findings: ToolFinding[];
-  /** Risk level of the tool (server/src/rules/util/risk.ts: annotations, else the name and handler). */
-  risk?: { level: 'Low' | 'Medium' | 'High' | 'Critical'; reasons: string[] };
+  /** Risk of the tool (server/src/rules/util/risk.ts: the hints written, else what the name and handler say). */
+  risk?: RiskAssessment;
 }

@@ -82,7 +82,7 @@ test('"Run in playground" above close_ticket starts the server and opens close_t
   const frame = playgroundFrame(wb);
   await frame.locator('.status[data-status="running"]').waitFor({ timeout: 60_000 });
   await frame.locator('.tool-head', { hasText: 'close_ticket' }).waitFor({ timeout: 30_000 });
-  assert.match(await frame.locator('.tool-head').innerText(), /Close a ticket\s*close_ticket\s*medium risk/);
+  assert.match(await frame.locator('.tool-head').innerText(), /Close a ticket\s*close_ticket\s*Medium risk/);
   assert.equal(await frame.locator('.field[data-path="/resolution"]').count(), 1, "close_ticket's own parameters");
   assert.equal(await frame.locator('.field[data-path="/text"]').count(), 0, 'not the first tool (query)');
   assert.match(await frame.locator('header.server').innerText(), /helpdesk 0\.1\.0/);
