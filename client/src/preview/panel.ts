@@ -160,7 +160,8 @@ export class PreviewPanel implements vscode.Disposable {
       risk: this.risk,
       tokenizer: await getTokenizer(),
     });
-    if (this.live?.state === 'running') this.live = await this.compare(false);
+    // A server that already runs (the playground's, say) is compared at once: no "Start the server" for it.
+    if (!this.live || this.live.state === 'running') this.live = await this.compare(false);
     view.live = this.live;
     this.view = view;
     if (this.ready) this.post({ type: 'render', view });
@@ -239,16 +240,18 @@ export class PreviewPanel implements vscode.Disposable {
     const launch = 'error' in resolved ? undefined : resolved;
     const { manager } = this.deps.servers;
     let config = await manager.configForFile(file);
-    if (!config && 'error' in resolved) return { state: 'error', summary: resolved.error, canRestart: false, canStart: false };
     const existing = config ? manager.existingSession(config.id) : undefined;
     let session = existing?.running ? existing : undefined;
+    const idle: LiveView = { state: 'idle', summary: 'The server is not running. Start it to compare this prediction with what it publishes.', canRestart: false, canStart: true };
+    if (!session && !start && !restart) return idle;
+    if (!config && 'error' in resolved) return { state: 'error', summary: resolved.error, canRestart: false, canStart: false };
     try {
       if (restart || (!session && start)) {
         if (!vscode.workspace.isTrusted) return { state: 'error', summary: 'This workspace is in Restricted Mode: Toolsmith never starts servers in an untrusted workspace.', canRestart: false, canStart: false };
         if (!config && launch) config = manager.addSourceServer(file, launch);
         session = config ? await this.deps.servers.start(config, restart) : undefined;
       }
-      if (!session?.running) return { state: 'idle', summary: 'The server is not running. Start it to compare this prediction with what it publishes.', canRestart: false, canStart: true };
+      if (!session?.running) return idle;
       // Started from the preview's own launch, the process runs its entry file (compiled output, say); else the source.
       const entryFile = config?.origin === 'source' && launch ? launch.entryFile : file;
       const startedAt = session.startedAt ?? Date.now();
