@@ -3,6 +3,8 @@
  * (client/src/playground/controller.ts). Every message is a typed `{ type, ... }` object.
  */
 
+import type { RiskAssessment } from './risk';
+
 export type JsonObject = { [key: string]: unknown };
 
 export interface ToolView {
@@ -18,6 +20,8 @@ export interface ToolView {
     idempotentHint?: boolean;
     openWorldHint?: boolean;
   };
+  /** The risk level of its annotations (common/risk.ts), computed by the host as for the Servers tree. */
+  risk: RiskAssessment;
 }
 
 export interface ServerView {
@@ -177,22 +181,6 @@ export type WebviewToHost =
   /** force: send even when required arguments are missing (to see what the server itself answers). */
   | { type: 'getPrompt'; name: string; args: Record<string, string>; force?: boolean }
   | { type: 'goToDefinition'; tool: string };
-
-export type Risk = 'low' | 'medium' | 'high' | 'critical' | 'unknown';
-
-/**
- * The risk level shown next to a tool (docs/preview.md, "Risk level"): Low = read-only; Medium = writes, not destructive, closed world;
- * High = destructive; Critical = destructive and open world. Without annotations nothing is claimed.
- */
-export function riskOf(a: ToolView['annotations'] | undefined): Risk {
-  if (!a || (a.readOnlyHint === undefined && a.destructiveHint === undefined && a.openWorldHint === undefined)) return 'unknown';
-  if (a.readOnlyHint === true) return 'low';
-  // The spec's defaults: destructiveHint and openWorldHint are true unless said otherwise.
-  const destructive = a.destructiveHint !== false;
-  const openWorld = a.openWorldHint !== false;
-  if (!destructive) return 'medium';
-  return openWorld ? 'critical' : 'high';
-}
 
 /** Destructive tools (by their annotations) ask for confirmation before each call. */
 export function isDestructive(a: ToolView['annotations'] | undefined): boolean {

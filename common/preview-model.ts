@@ -7,6 +7,7 @@ import type { JsonSchema, JsonValue, Language } from './json';
 import { FRAMEWORKS, type Framework } from './frameworks';
 import type { LspRange, ToolFinding } from './protocol';
 import type { ContractDiff } from './contract-diff';
+import { assessRisk, type RiskAssessment, type RiskLevel } from './risk';
 
 /** The part of a ToolSummary (common/protocol.ts) the preview needs. */
 export interface PreviewTool {
@@ -30,20 +31,19 @@ export interface PreviewInput {
    * The language server's risk assessment (server/src/rules/util/risk.ts: declared hints, else inferred from the name
    * and the handler). Absent => assessRisk() reads the published annotations with the spec defaults.
    */
-  risk?: { level: RiskLevel; reasons: string[] };
+  risk?: RiskAssessment;
   /** A real tokenizer (see client/src/preview/tokens.ts); absent => token figures are not shown. */
   tokenizer?: { encoding: string; count(text: string): number };
 }
 
-export type RiskLevel = 'Low' | 'Medium' | 'High' | 'Critical';
-
+/** A risk assessment (common/risk.ts) with what its level implies for an agent and a client. */
 export interface RiskView {
   level: RiskLevel;
-  /** Why this level: one line per fact used, saying whether it was declared or assumed from the spec defaults. */
+  /** Why this level: one line per fact used, saying whether it was declared, inferred or assumed. */
   reasons: string[];
   autonomy: string;
   confirmation: string;
-  /** True when at least one hint the level depends on was not declared (the spec default was assumed). */
+  /** True when at least one hint the level depends on was not declared. */
   assumed: boolean;
 }
 
@@ -357,49 +357,9 @@ const RISK_IMPLICATIONS: Record<RiskLevel, { autonomy: string; confirmation: str
   },
 };
 
-/**
- * Risk level (docs/preview.md, "Risk level"): Low = read-only; Medium = writes, not destructive, closed
- * world; High = destructive or touches other users' data (an open-world write does); Critical = destructive and open
- * world. Reads the published annotations, applying the MCP defaults to hints that are not declared — which is what a
- * cautious client does — and says so.
- */
-export function assessRisk(contract: JsonSchema): RiskView {
-  const ann = isObject(contract.annotations) ? contract.annotations : {};
-  const hint = (key: string, fallback: boolean) => {
-    const v = ann[key];
-    return typeof v === 'boolean' ? { value: v, declared: true } : { value: fallback, declared: false };
-  };
-  const say = (key: string, h: { value: boolean; declared: boolean }) => `${key}: ${String(h.value)}${h.declared ? '' : ' (not declared: spec default)'}`;
-  const readOnly = hint('readOnlyHint', false);
-  let level: RiskLevel;
-  const reasons: string[] = [say('readOnlyHint', readOnly)];
-  let assumed = !readOnly.declared;
-  if (readOnly.value) {
-    level = 'Low';
-  } else {
-    const destructive = hint('destructiveHint', true);
-    const openWorld = hint('openWorldHint', true);
-    reasons.push(say('destructiveHint', destructive), say('openWorldHint', openWorld));
-    assumed = assumed || !destructive.declared || !openWorld.declared;
-    if (destructive.value && openWorld.value) level = 'Critical';
-    else if (destructive.value) level = 'High';
-    else if (openWorld.value) {
-      level = 'High';
-      reasons.push('writes to an open world: touches data beyond this server (other users, external systems)');
-    } else level = 'Medium';
-  }
-  if (assumed) reasons.push('Declare the missing hints: clients assume the worst for hints a tool does not declare.');
-  return { level, reasons, assumed, ...RISK_IMPLICATIONS[level] };
-}
-
-/** The server's level and reasons, with what the level implies, and a word on undeclared hints (clients assume the worst). */
-export function riskFromServer(risk: { level: RiskLevel; reasons: string[] }, contract: JsonSchema): RiskView {
-  const ann = isObject(contract.annotations) ? contract.annotations : {};
-  const needed = ann.readOnlyHint === true ? ['readOnlyHint'] : ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
-  const missing = needed.filter((k) => typeof ann[k] !== 'boolean');
-  const reasons = [...risk.reasons];
-  if (missing.length) reasons.push(`Not declared: ${missing.join(', ')}. Toolsmith inferred them from the name and handler; clients cannot, and assume the worst (destructive, open world).`);
-  return { level: risk.level, reasons, assumed: missing.length > 0, ...RISK_IMPLICATIONS[risk.level] };
+/** The preview's risk section: the level and reasons of the one risk model, with what the level implies. */
+function riskView(risk: RiskAssessment): RiskView {
+  return { level: risk.level, reasons: risk.reasons, assumed: risk.undeclared.length > 0, ...RISK_IMPLICATIONS[risk.level] };
 }
 
 function findingViews(findings: ToolFinding[]): FindingView[] {
@@ -441,7 +401,7 @@ export function buildPreview(input: PreviewInput): PreviewView {
     parameters: readFields(input_, 'inputSchema', input_, unresolved),
     output: { declared: output !== undefined, fields: readFields(output, 'outputSchema', output, unresolved) },
     annotations: readAnnotations(c),
-    risk: input.risk ? riskFromServer(input.risk, c) : assessRisk(c),
+    risk: riskView(input.risk ?? assessRisk(c.annotations)),
     findings: findingViews(input.findings),
     unresolved: unresolved.map((u) => ({ ...u, location: locationOf(u.uri, u.range) })),
     otherFields: Object.entries(c)

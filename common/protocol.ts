@@ -7,6 +7,7 @@
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { JsonSchema, Language } from './json';
 import type { Framework } from './frameworks';
+import type { RiskAssessment } from './risk';
 
 /** A 0-based LSP range, duplicated here so the client does not depend on server types. */
 export interface LspRange {
@@ -106,8 +107,8 @@ export interface ToolFindingsParams {
 }
 export interface ToolFindingsResult {
   findings: ToolFinding[];
-  /** Risk level of the tool (server/src/rules/util/risk.ts: annotations, else the name and handler). */
-  risk?: { level: 'Low' | 'Medium' | 'High' | 'Critical'; reasons: string[] };
+  /** Risk of the tool (server/src/rules/util/risk.ts: the hints written, else what the name and handler say). */
+  risk?: RiskAssessment;
 }
 /** Findings of one tool, for the preview (ToolFinding above). Params: the document and the tool's name. */
 export const ToolFindingsRequest = new RequestType<ToolFindingsParams, ToolFindingsResult, void>('toolsmith/toolFindings');

@@ -15,8 +15,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Views and commands first: the Servers view and the playground work without the language server, and a server
   // that cannot start must not leave every Toolsmith command "not found". Requests sent meanwhile wait for the start.
   // The preview compares with the playground's running servers rather than starting its own copies.
-  const { manager } = registerPlayground(context, { client, log });
-  registerPreview(context, { client, log, servers: manager });
+  const { manager, startServer } = registerPlayground(context, { client, log });
+  registerPreview(context, { client, log, servers: { manager, start: startServer } });
   try {
     await client.start();
   } catch (err) {

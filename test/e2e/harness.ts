@@ -282,6 +282,13 @@ export class Workbench {
     return this.extensionLogFiles().map((f) => fs.readFileSync(f, 'utf8')).join('\n');
   }
 
+  /** The text of an output channel (e.g. "MCP: helpdesk"), from the file the extension host keeps under the logs folder. */
+  readOutputChannel(...nameParts: string[]): string {
+    return findFiles(path.join(this.userDataDir, 'logs'), (n) => nameParts.every((p) => n.includes(p)))
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+  }
+
   /** Waits until the extension log matches `pattern`; returns the match. */
   async waitForLog(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
     try {

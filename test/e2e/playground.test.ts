@@ -33,8 +33,8 @@ test('sidebar -> start server -> tool form -> call -> result', { timeout: 600_00
   await sidebar.locator('.monaco-list-row', { hasText: /running · helpdesk 0\.1\.0/ }).first().waitFor({ timeout: 90_000 });
   // Its tools are listed under it, with a risk badge from their annotations.
   await row('query').waitFor({ timeout: 30_000 });
-  assert.match(await row('query').innerText(), /low risk/);
-  assert.match(await row('Add a note to a ticket').innerText(), /add_note · no annotations/);
+  assert.match(await row('query').innerText(), /Low risk/);
+  assert.match(await row('Add a note to a ticket').innerText(), /add_note · Critical risk \(assumed\)/);
 
   const frame = playgroundFrame(wb);
   await frame.locator('.status[data-status="running"]').waitFor({ timeout: 60_000 });

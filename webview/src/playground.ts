@@ -14,7 +14,6 @@ import './playground.css';
 import {
   dryRunParameter,
   isDestructive,
-  riskOf,
   type HistoryEntry,
   type HostToWebview,
   type JsonObject,
@@ -23,6 +22,7 @@ import {
   type ToolView,
   type WebviewToHost,
 } from '../../common/playground-messages';
+import { riskLabel } from '../../common/risk';
 import { SchemaForm } from './form/index';
 import { button, h, setDisabled } from './form/dom';
 import { renderResult } from './playground/results';
@@ -188,9 +188,9 @@ function selectTool(name: string | undefined, args?: JsonObject): void {
     updateActions();
     return;
   }
-  const risk = riskOf(tool.annotations);
+  const { risk } = tool;
   toolHead.append(
-    h('div', { class: 'tool-title' }, h('strong', {}, tool.title ?? tool.name), tool.title ? h('code', {}, tool.name) : undefined, h('span', { class: `risk risk-${risk}`, title: 'Risk from the annotations' }, risk === 'unknown' ? 'no annotations' : `${risk} risk`)),
+    h('div', { class: 'tool-title' }, h('strong', {}, tool.title ?? tool.name), tool.title ? h('code', {}, tool.name) : undefined, h('span', { class: `risk risk-${risk.level.toLowerCase()}`, 'data-risk': risk.level, title: risk.reasons.join('\n') }, riskLabel(risk))),
     tool.description ? h('p', { class: 'description' }, tool.description) : '',
   );
   state.form = new SchemaForm(tool.inputSchema);

@@ -21,6 +21,7 @@ import {
   Violation,
   WebviewToHost,
 } from '../../../common/playground-messages';
+import { assessRisk } from '../../../common/risk';
 import type { McpSession } from '../servers/session';
 import { expandTemplate, missingVariables, templateVariables } from '../servers/templates';
 import { validate } from './validate';
@@ -62,6 +63,7 @@ export function toolView(t: Tool): ToolView {
     inputSchema: t.inputSchema as JsonObject,
     outputSchema: t.outputSchema as JsonObject | undefined,
     annotations: t.annotations,
+    risk: assessRisk(t.annotations),
   };
 }
 

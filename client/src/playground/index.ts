@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import type { HostToWebview } from '../../../common/playground-messages';
-import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, resolveLaunch, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
+import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
 import { maskEnv, maskText } from '../servers/secrets';
 import type { McpSession } from '../servers/session';
@@ -58,7 +58,13 @@ interface Playground {
   panels: Map<string, { panel: vscode.WebviewPanel; controller: PlaygroundController }>;
 }
 
-export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): { manager: ServerManager } {
+/** The server manager, and how to start one of its servers with the author in the loop (for the preview). */
+export interface PlaygroundRegistration {
+  manager: ServerManager;
+  startServer(c: ServerConfig, restart: boolean): Promise<McpSession | undefined>;
+}
+
+export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): PlaygroundRegistration {
   const channels = new Map<string, vscode.OutputChannel>();
   const manager = createManager();
   const channel = (c: ServerConfig): vscode.OutputChannel => {
@@ -85,7 +91,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
   };
   restartOnSave(pg);
   registerCommands(pg, discovery.scheduleRefresh);
-  return { manager };
+  return { manager, startServer: (c, restart) => startServer(pg, c, restart) };
 }
 
 const folder = () => vscode.workspace.workspaceFolders?.[0];
@@ -94,10 +100,10 @@ function createManager(): ServerManager {
   const inputCache = new Map<string, string>();
   return new ServerManager({
     isTrusted: () => vscode.workspace.isTrusted,
-    resolve: async (c) => {
+    resolveContext: (c) => {
       const f = folder();
       const ws = f ? reader(f) : undefined;
-      return resolveLaunch(c, {
+      return {
         workspaceFolder: f?.uri.fsPath ?? process.cwd(),
         env: process.env,
         inputCache,
@@ -106,8 +112,10 @@ function createManager(): ServerManager {
           input.type === 'pickString' && input.options?.length
             ? vscode.window.showQuickPick(input.options, { title: input.description ?? input.id, ignoreFocusOut: true })
             : vscode.window.showInputBox({ title: `${c.name}: ${input.description ?? input.id}`, password: input.password === true, value: input.default, ignoreFocusOut: true }),
-      });
+      };
     },
+    // The first session loads the MCP stack (dist/playground.js).
+    createSession: (spec, options) => new (playgroundBundle().McpSession)(spec, options),
   });
 }
 

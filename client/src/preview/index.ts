@@ -5,18 +5,16 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ToolsRequest, WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
-import { PreviewPanel } from './panel';
-import { LiveSessions, playgroundSessions } from './sessions';
-import type { ServerManager } from '../servers/manager';
+import { ToolsRequest, WorkspaceToolsRequest, type ToolSummary, type ToolsResult, type WorkspaceToolsResult } from '../../../common/protocol';
+import { PreviewPanel, type PreviewServers } from './panel';
 
 export const PREVIEW_COMMAND = 'toolsmith.previewContract';
 
 export interface PreviewRegistration {
   client: LanguageClient;
   log: vscode.LogOutputChannel | vscode.OutputChannel;
-  /** The playground's server manager: servers it already runs are compared without starting a second process. */
-  servers?: ServerManager;
+  /** The server manager's sessions: a server the playground already runs is compared without a second process. */
+  servers: PreviewServers;
 }
 
 /** What the command may be called with: CodeLens args, a tree item, an explorer/editor URI, or nothing. */
@@ -64,12 +62,9 @@ async function pickTool(client: LanguageClient, preferUri?: string): Promise<Too
   return picked?.tool;
 }
 
-export function registerPreview(context: vscode.ExtensionContext, { client, log, servers }: PreviewRegistration): LiveSessions {
-  const sessions = new LiveSessions();
-  if (servers) sessions.external = playgroundSessions(servers);
-  const deps = { client, log, sessions, extensionUri: context.extensionUri };
+export function registerPreview(context: vscode.ExtensionContext, { client, log, servers }: PreviewRegistration): void {
+  const deps = { client, log, servers, extensionUri: context.extensionUri };
   context.subscriptions.push(
-    { dispose: () => void sessions.disposeAll() },
     { dispose: () => PreviewPanel.current?.dispose() },
     vscode.commands.registerCommand(PREVIEW_COMMAND, async (arg?: CommandArg) => {
       try {
@@ -96,5 +91,4 @@ export function registerPreview(context: vscode.ExtensionContext, { client, log,
       }
     }),
   );
-  return sessions;
 }

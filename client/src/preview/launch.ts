@@ -1,18 +1,20 @@
 /**
  * How to start a tool's server from its source file: the interpreter (virtual-environment Python, or node) and the
- * arguments, all as absolute paths. Used for the live comparison when no playground session runs the server, and
- * for "Copy client configuration". vscode-free so the unit tests run it as is.
+ * arguments, all as absolute paths. Used for "Copy client configuration", for the installed SDK version, and to start
+ * the server through the server manager when no configured or detected server runs the file. vscode-free so the unit
+ * tests run it as is.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { parse as parseJsonc } from 'jsonc-parser';
+import type { LaunchSpec } from '../servers/session';
 
-export interface LaunchSpec {
+/** A launch (the one LaunchSpec every session starts from) resolved from a source file, with where it came from. */
+export interface SourceLaunch extends LaunchSpec {
   language: 'typescript' | 'python';
   /** Absolute path of the interpreter. */
   command: string;
-  args: string[];
   cwd: string;
   /** The source file that registers the tools. */
   serverFile: string;
@@ -124,7 +126,7 @@ function nodeMajorMinor(node: string): [number, number] | undefined {
   }
 }
 
-export function resolveLaunch(fileIn: string, opts: LaunchOptions = {}): LaunchSpec | { error: string } {
+export function resolveLaunch(fileIn: string, opts: LaunchOptions = {}): SourceLaunch | { error: string } {
   const file = path.resolve(fileIn);
   const cwd = path.dirname(file);
   if (/\.pyi?$/.test(file)) {
@@ -162,7 +164,7 @@ export function serverDisplayName(file: string): string {
 export type ClientTarget = 'vscode' | 'claude' | 'cursor';
 
 /** The configuration snippet each client expects, with absolute paths. */
-export function clientConfiguration(spec: LaunchSpec, target: ClientTarget, name = serverDisplayName(spec.serverFile)): string {
+export function clientConfiguration(spec: SourceLaunch, target: ClientTarget, name = serverDisplayName(spec.serverFile)): string {
   const entry = { command: spec.command, args: spec.args };
   if (target === 'vscode') return JSON.stringify({ servers: { [name]: { type: 'stdio', ...entry } } }, null, 2);
   return JSON.stringify({ mcpServers: { [name]: entry } }, null, 2);
@@ -175,7 +177,7 @@ export const CLIENT_TARGETS: { target: ClientTarget; label: string; where: strin
 ];
 
 /** The SDK version installed where the server runs: node_modules for TypeScript, the interpreter's site-packages for Python. */
-export function installedSdkVersion(spec: LaunchSpec, packageName: string, opts: LaunchOptions = {}): string | undefined {
+export function installedSdkVersion(spec: SourceLaunch, packageName: string, opts: LaunchOptions = {}): string | undefined {
   if (spec.language === 'typescript') {
     for (const dir of ancestors(path.dirname(spec.serverFile), opts.workspaceRoot)) {
       const pkg = path.join(dir, 'node_modules', ...packageName.split('/'), 'package.json');

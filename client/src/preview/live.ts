@@ -1,8 +1,7 @@
 /**
- * The live half of the preview: a running server's tools/list, read with the MCP SDK's own Client over stdio, and
- * the facts that explain a difference (was the source saved after the server started? which SDK version runs?).
- * vscode-free. When the playground's sessions (client/src/servers) run the server, their session is used instead
- * through the same LiveSession shape (see index.ts).
+ * The live half of the preview: a running server's tools/list (from the server manager's session, the one the
+ * playground uses) compared with the prediction, with the facts that explain a difference (was the source saved
+ * after the server started? which SDK version runs?). vscode-free, and free of the MCP stack.
  */
 import * as fs from 'node:fs';
 import type { JsonSchema } from '../../../common/json';
@@ -10,25 +9,14 @@ import type { Framework } from '../../../common/frameworks';
 import type { LspRange } from '../../../common/protocol';
 import { FRAMEWORKS } from '../../../common/frameworks';
 import { compareContracts, type ContractDiff } from '../../../common/contract-diff';
-import { installedSdkVersion, type LaunchSpec } from './launch';
-import { playgroundBundle } from '../playground/lazy';
+import { installedSdkVersion, type SourceLaunch } from './launch';
 
-export interface LiveSession {
+/** What the comparison needs to know of the running server process. */
+export interface LiveSource {
   /** Epoch ms when the server process was started. */
   startedAt: number;
-  /** The files the running process loaded (its entry file at least). */
+  /** The file the running process loaded (its entry file). */
   entryFile: string;
-  listTools(): Promise<JsonSchema[]>;
-  close(): Promise<void>;
-  /** Last lines the server wrote to stderr (for error messages). */
-  stderrTail(): string;
-  /** Who runs it: "preview" for our own adapter, "playground" for a playground session. */
-  owner: 'preview' | 'playground';
-}
-
-/** Starts the server described by `spec` and connects the SDK Client to it (liveClient.ts, loaded with dist/playground.js on first use). */
-export async function startLiveSession(spec: LaunchSpec, timeoutMs?: number): Promise<LiveSession> {
-  return playgroundBundle().startLiveSession(spec, timeoutMs);
 }
 
 function mtime(file: string): number | undefined {
@@ -40,7 +28,7 @@ function mtime(file: string): number | undefined {
 }
 
 /** Why a running server may be stale: a watched file was saved after it started, or a compiled entry is older than its source. */
-export function staleness(session: Pick<LiveSession, 'startedAt' | 'entryFile'>, sourceFiles: string[]): { message: string } | undefined {
+export function staleness(session: LiveSource, sourceFiles: string[]): { message: string } | undefined {
   for (const f of sourceFiles) {
     const m = mtime(f);
     if (m !== undefined && m > session.startedAt) {
@@ -64,12 +52,12 @@ export interface LiveCompareInput {
   predicted: JsonSchema | undefined;
   liveTools: JsonSchema[];
   unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
-  session: Pick<LiveSession, 'startedAt' | 'entryFile'>;
+  session: LiveSource;
   sourceFiles: string[];
   unsaved: boolean;
   framework: Framework;
   frameworkVersion?: string;
-  spec?: LaunchSpec;
+  spec?: SourceLaunch;
   workspaceRoot?: string;
 }
 

@@ -19,17 +19,26 @@ import {
 } from '../../../common/protocol';
 import { buildPreview, previewKey, type LiveView, type PreviewView } from '../../../common/preview-model';
 import type { HostToPreview, PreviewToHost } from '../../../common/preview-messages';
+import type { JsonSchema } from '../../../server/src/analysis/model';
 import { previewHtml } from './html';
 import { getTokenizer } from './tokens';
-import { clientConfiguration, CLIENT_TARGETS, resolveLaunch, type LaunchSpec } from './launch';
-import { compareWithLive, type LiveSession } from './live';
-import type { LiveSessions } from './sessions';
-import { detectCandidate } from '../servers/discovery';
+import { clientConfiguration, CLIENT_TARGETS, resolveLaunch, type SourceLaunch } from './launch';
+import { compareWithLive } from './live';
+import { detectCandidate, type ServerConfig } from '../servers/discovery';
+import type { ServerManager } from '../servers/manager';
+import type { McpSession } from '../servers/session';
+
+/** The servers the live comparison reads: the server manager's sessions, the ones the Servers view and playground show. */
+export interface PreviewServers {
+  manager: ServerManager;
+  /** Starts (or restarts) a server the way the Servers view's Start does: a detected one is confirmed first. */
+  start(config: ServerConfig, restart: boolean): Promise<McpSession | undefined>;
+}
 
 export interface PreviewDeps {
   client: LanguageClient;
   log: vscode.LogOutputChannel | vscode.OutputChannel;
-  sessions: LiveSessions;
+  servers: PreviewServers;
   extensionUri: vscode.Uri;
 }
 
@@ -149,7 +158,8 @@ export class PreviewPanel implements vscode.Disposable {
       risk: this.risk,
       tokenizer: await getTokenizer(),
     });
-    if (this.live?.state === 'running') this.live = await this.compare(false);
+    // A server that already runs (the playground's, say) is compared at once: no "Start the server" for it.
+    if (!this.live || this.live.state === 'running') this.live = await this.compare(false);
     view.live = this.live;
     this.view = view;
     if (this.ready) this.post({ type: 'render', view });
@@ -204,7 +214,7 @@ export class PreviewPanel implements vscode.Disposable {
     return { entry: entry ?? own, sources };
   }
 
-  private launchSpec(file: string): LaunchSpec | { error: string } {
+  private launchSpec(file: string): SourceLaunch | { error: string } {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(this.tool!.uri));
     const pythonPath = vscode.workspace.getConfiguration('python', folder?.uri).get<string>('defaultInterpreterPath')?.replace(/\$\{workspaceFolder\}/g, folder?.uri.fsPath ?? '');
     return resolveLaunch(file, { workspaceRoot: folder?.uri.fsPath, pythonPath: pythonPath && pythonPath !== 'python' ? pythonPath : undefined });
@@ -217,21 +227,34 @@ export class PreviewPanel implements vscode.Disposable {
     }
   }
 
-  /** Lists the live tools (starting the server when `start`) and compares them with the prediction. */
+  /**
+   * Lists the live tools (starting the server when `start`) and compares them with the prediction. The session is
+   * the server manager's: the server the playground runs for this file, else one started through the manager.
+   */
   private async compare(start: boolean, restart = false): Promise<LiveView> {
     const tool = this.tool!;
     const { entry: file, sources } = await this.serverFiles();
-    const spec = this.launchSpec(file);
-    if ('error' in spec) return { state: 'error', summary: spec.error, canRestart: false, canStart: false };
-    let session: LiveSession | undefined = this.deps.sessions.running(file);
+    const resolved = this.launchSpec(file);
+    const launch = 'error' in resolved ? undefined : resolved;
+    const { manager } = this.deps.servers;
+    let config = await manager.configForFile(file);
+    const existing = config ? manager.existingSession(config.id) : undefined;
+    let session = existing?.running ? existing : undefined;
+    const idle: LiveView = { state: 'idle', summary: 'The server is not running. Start it to compare this prediction with what it publishes.', canRestart: false, canStart: true };
+    if (!session && !start && !restart) return idle;
+    if (!config && 'error' in resolved) return { state: 'error', summary: resolved.error, canRestart: false, canStart: false };
     try {
-      if (restart) session = await this.deps.sessions.restart(file, spec);
-      else if (!session && start) {
+      if (restart || (!session && start)) {
         if (!vscode.workspace.isTrusted) return { state: 'error', summary: 'This workspace is in Restricted Mode: Toolsmith never starts servers in an untrusted workspace.', canRestart: false, canStart: false };
-        session = await this.deps.sessions.start(file, spec);
+        if (!config && launch) config = manager.addSourceServer(file, launch);
+        session = config ? await this.deps.servers.start(config, restart) : undefined;
       }
-      if (!session) return { state: 'idle', summary: 'The server is not running. Start it to compare this prediction with what it publishes.', canRestart: false, canStart: true };
-      const liveTools = await session.listTools();
+      if (!session?.running) return idle;
+      // Started from the preview's own launch, the process runs its entry file (compiled output, say); else the source.
+      const entryFile = config?.origin === 'source' && launch ? launch.entryFile : file;
+      const startedAt = session.startedAt ?? Date.now();
+      // The SDK's Tool objects are JSON values.
+      const liveTools = (await session.listTools()) as unknown as JsonSchema[];
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === tool.uri);
       const sourceFiles = [...new Set([...sources, ...tool.unresolved.map((u) => vscode.Uri.parse(u.uri).fsPath)])].filter((f) => fs.existsSync(f));
       const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(tool.uri));
@@ -240,12 +263,12 @@ export class PreviewPanel implements vscode.Disposable {
         predicted: tool.contract,
         liveTools,
         unresolved: tool.unresolved,
-        session,
+        session: { startedAt, entryFile },
         sourceFiles,
         unsaved: !!doc?.isDirty,
         framework: tool.framework,
         frameworkVersion: tool.frameworkVersion,
-        spec,
+        spec: launch,
         workspaceRoot: folder?.uri.fsPath,
       });
       const summary =
@@ -256,7 +279,7 @@ export class PreviewPanel implements vscode.Disposable {
             : diff.status === 'missing-live'
               ? `The running server does not publish ${tool.name ?? 'this tool'}.`
               : 'The source no longer registers this tool.';
-      return { state: 'running', summary, diff, startedAt: new Date(session.startedAt).toISOString(), canRestart: true, canStart: false };
+      return { state: 'running', summary, diff, startedAt: new Date(startedAt).toISOString(), canRestart: true, canStart: false };
     } catch (err) {
       return { state: 'error', summary: `The server could not be queried: ${err instanceof Error ? err.message : String(err)}`, canRestart: true, canStart: true };
     }

@@ -12,7 +12,8 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import type { LaunchSpec } from './session';
 import { constructsServer } from '../../../common/frameworks';
 
-export type ServerOrigin = '.vscode/mcp.json' | '.mcp.json' | 'mcp.json' | 'setting' | 'detected';
+/** 'source': started from a source file no configured or detected server runs (see ServerManager.addSourceServer). */
+export type ServerOrigin = '.vscode/mcp.json' | '.mcp.json' | 'mcp.json' | 'setting' | 'detected' | 'source';
 
 export interface InputDefinition {
   id: string;
@@ -314,8 +315,28 @@ export async function resolveLaunch(config: ServerConfig, ctx: ResolveContext): 
     Object.assign(env, parseEnvFile(text));
   }
   for (const [k, v] of Object.entries(config.env)) env[k] = await r(v);
-  const cwd = config.cwd ? path.resolve(ctx.workspaceFolder, await r(config.cwd)) : ctx.workspaceFolder;
-  return { command, args, env, cwd };
+  return { command, args, env, cwd: await launchCwd(config, ctx) };
+}
+
+/** The working directory of a launch: its cwd resolved against the workspace folder, else the workspace folder. */
+async function launchCwd(config: ServerConfig, ctx: ResolveContext): Promise<string> {
+  return config.cwd ? path.resolve(ctx.workspaceFolder, await resolveVariables(config.cwd, config, ctx)) : ctx.workspaceFolder;
+}
+
+/**
+ * Whether `config` runs `file`: one of its arguments, resolved as at launch and against its working directory, is
+ * that file (a detected candidate runs its source file). A variable that cannot be resolved (an ${input:...} the
+ * context does not give) means no match.
+ */
+export async function runsFile(config: ServerConfig, file: string, ctx: ResolveContext): Promise<boolean> {
+  if (config.detected) return config.detected.sourceFile === file;
+  try {
+    const cwd = await launchCwd(config, ctx);
+    for (const a of config.args) if (path.resolve(cwd, await resolveVariables(a, config, ctx)) === file) return true;
+  } catch (err) {
+    if (!(err instanceof LaunchCancelled)) throw err;
+  }
+  return false;
 }
 
 /** A one-line description of a launch for logs, with secret values masked by the caller. */

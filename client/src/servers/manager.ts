@@ -1,12 +1,17 @@
 /**
- * The workspace's servers and their sessions, without vscode: the tree and the playground read this,
- * the commands call it. The one place that decides whether a process may be launched at all:
- * never in an untrusted workspace, and a detected candidate only once the author confirmed it.
+ * The workspace's servers and their sessions, without vscode: the one owner of MCP sessions in the extension. The
+ * tree, the playground and the preview's live comparison all read the sessions here, the commands call it. The one
+ * place that decides whether a process may be launched at all: never in an untrusted workspace, and a detected
+ * candidate only once the author confirmed it.
+ *
+ * Imports point one way: playground/ and preview/ import servers/ (this folder), never each other, and servers/
+ * imports neither. The MCP stack itself (session.ts, the SDK) is loaded on first use by whoever creates the manager
+ * (ManagerHost.createSession, see playground/lazy.ts), so this module stays out of it.
  */
 import { EventEmitter } from 'node:events';
-import type { DiscoveryResult, ServerConfig } from './discovery';
+import * as path from 'node:path';
+import { resolveLaunch, runsFile, type DiscoveryResult, type ResolveContext, type ServerConfig } from './discovery';
 import type { McpSession, LaunchSpec, SessionOptions } from './session';
-import { playgroundBundle } from '../playground/lazy';
 
 export class LaunchRefused extends Error {
   constructor(
@@ -19,8 +24,13 @@ export class LaunchRefused extends Error {
 
 export interface ManagerHost {
   isTrusted(): boolean;
-  /** Resolves variables and prompts for ${input:...}; throws LaunchCancelled when the author cancels. */
-  resolve(config: ServerConfig): Promise<LaunchSpec>;
+  /**
+   * How the variables of `config` resolve (workspace folder, env, the ${input:...} prompt): for its launch
+   * (resolveLaunch; a cancelled prompt throws LaunchCancelled) and, without prompting, to tell which file it runs.
+   */
+  resolveContext(config: ServerConfig): ResolveContext;
+  /** Creates a session (the first one loads the MCP stack, see playground/lazy.ts). */
+  createSession(spec: LaunchSpec, options?: SessionOptions): McpSession;
   sessionOptions?: SessionOptions;
 }
 
@@ -36,13 +46,17 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
   problems: DiscoveryResult['problems'] = [];
   private readonly sessions = new Map<string, McpSession>();
   private readonly starting = new Map<string, Promise<McpSession>>();
+  /** Servers started from a source file no discovered server runs (the preview's Start): kept across rediscovery. */
+  private readonly sourceServers: ServerConfig[] = [];
+  private discovered: ServerConfig[] = [];
 
   constructor(private readonly host: ManagerHost) {
     super();
   }
 
   setDiscovery(result: DiscoveryResult, candidates: ServerConfig[]): void {
-    this.configs = [...result.servers, ...candidates];
+    this.discovered = [...result.servers, ...candidates];
+    this.configs = [...this.discovered, ...this.sourceServers];
     this.skipped = result.skipped;
     this.problems = result.problems;
     this.emit('changed');
@@ -58,8 +72,7 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
     if (!s) {
       const c = this.config(id);
       if (!c) return undefined;
-      const { McpSession } = playgroundBundle();
-      s = new McpSession({ command: c.command, args: c.args, cwd: c.cwd }, this.host.sessionOptions);
+      s = this.host.createSession({ command: c.command, args: c.args, cwd: c.cwd }, this.host.sessionOptions);
       s.on('status', () => this.emit('changed'));
       s.on('toolsChanged', () => this.emit('changed'));
       s.on('catalogChanged', () => this.emit('changed'));
@@ -95,12 +108,41 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
     if (c.detected && !c.detected.confirmed) {
       throw new LaunchRefused('unconfirmed', `${c.name} was detected as an MCP server but not confirmed yet: confirm it once to run it.`);
     }
-    const spec = await this.host.resolve(c);
+    const spec = await resolveLaunch(c, this.host.resolveContext(c));
     const s = this.session(id)!;
     if (restart || s.running) await s.stop();
     s.spec = spec;
     await s.start();
     return s;
+  }
+
+  /**
+   * The server that runs `file`: its arguments resolved as at launch (so `${workspaceFolder}/src/server.ts` is that
+   * file), a running one first. Nothing is prompted: an ${input:...} not given yet matches nothing.
+   */
+  async configForFile(file: string): Promise<ServerConfig | undefined> {
+    const matching: ServerConfig[] = [];
+    for (const c of this.configs) {
+      const quiet: ResolveContext = { ...this.host.resolveContext(c), promptInput: async () => undefined };
+      if (await runsFile(c, file, quiet)) matching.push(c);
+    }
+    return matching.find((c) => this.sessions.get(c.id)?.running) ?? matching[0];
+  }
+
+  /**
+   * A server for a source file that no configured or detected server runs (the author asked for it: the preview's
+   * Start), from the launch the preview resolved. Listed with the others from then on, so it shows in the tree.
+   */
+  addSourceServer(file: string, spec: Required<Pick<LaunchSpec, 'command' | 'args' | 'cwd'>>): ServerConfig {
+    const id = `source:${file}`;
+    let c = this.sourceServers.find((x) => x.id === id);
+    if (!c) {
+      c = { id, name: path.basename(file), origin: 'source', file, command: spec.command, args: spec.args, env: {}, cwd: spec.cwd, inputs: [], watchRoot: path.dirname(file) };
+      this.sourceServers.push(c);
+      this.configs = [...this.discovered, ...this.sourceServers];
+      this.emit('changed');
+    }
+    return c;
   }
 
   async stop(id: string): Promise<void> {

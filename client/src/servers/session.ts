@@ -131,6 +131,8 @@ export class McpSession extends EventEmitter<SessionEvents> {
   catalogErrors: CatalogErrors = {};
   readonly stderrTail: string[] = [];
   pid: number | undefined;
+  /** Epoch ms of the last start (the preview compares it with the source files' save times). */
+  startedAt: number | undefined;
   exitCode: number | null | undefined;
   exitSignal: NodeJS.Signals | null | undefined;
 
@@ -193,6 +195,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.exitSignal = undefined;
     this.junkLines = 0;
     this.stderrTail.length = 0;
+    this.startedAt = Date.now();
     this.setStatus('starting');
 
     const transport = new StdioClientTransport({

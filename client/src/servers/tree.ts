@@ -1,12 +1,12 @@
 /** The "Servers" view: each discovered server with its status, then its tools with a risk badge. */
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { riskOf } from '../../../common/playground-messages';
+import type { RiskLevel } from '../../../common/risk';
 import type { ServerManager } from './manager';
 import type { ServerConfig } from './discovery';
 import { describeLaunch } from './discovery';
 import { maskText } from './secrets';
-import { groupChildren, groupText, promptText, resourceText, serverChildren, templateText, type GroupChild, type ServerChild } from './treeModel';
+import { groupChildren, groupText, promptText, resourceText, serverChildren, templateText, toolText, type GroupChild, type ServerChild } from './treeModel';
 
 export type Node =
   | { kind: 'server'; config: ServerConfig }
@@ -24,12 +24,11 @@ const STATUS_ICON: Record<string, [string, string | undefined]> = {
   failed: ['error', 'errorForeground'],
 };
 
-const RISK_ICON: Record<string, [string, string | undefined]> = {
-  low: ['eye', undefined],
-  medium: ['edit', 'editorWarning.foreground'],
-  high: ['warning', 'errorForeground'],
-  critical: ['flame', 'errorForeground'],
-  unknown: ['symbol-method', undefined],
+const RISK_ICON: Record<RiskLevel, [string, string | undefined]> = {
+  Low: ['eye', undefined],
+  Medium: ['edit', 'editorWarning.foreground'],
+  High: ['warning', 'errorForeground'],
+  Critical: ['flame', 'errorForeground'],
 };
 
 export class ServersTree implements vscode.TreeDataProvider<Node> {
@@ -142,14 +141,13 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       item.command = { title: node.kind === 'resource' ? 'Read in Playground' : 'Open in Playground', command: 'toolsmith.openPlayground', arguments: [node] };
       return item;
     }
-    const t = node.tool;
-    const risk = riskOf(t.annotations);
-    const item = new vscode.TreeItem(t.title ?? t.annotations?.title ?? t.name, vscode.TreeItemCollapsibleState.None);
-    item.id = `tool:${node.config.id}:${t.name}`;
-    item.description = `${t.title || t.annotations?.title ? `${t.name} · ` : ''}${risk === 'unknown' ? 'no annotations' : `${risk} risk`}`;
-    const [icon, color] = RISK_ICON[risk];
+    const text = toolText(node.tool);
+    const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+    item.id = `tool:${node.config.id}:${node.tool.name}`;
+    item.description = text.description;
+    const [icon, color] = RISK_ICON[text.risk.level];
     item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
-    item.tooltip = new vscode.MarkdownString(`**${t.name}**\n\n${t.description ?? '(no description)'}`);
+    item.tooltip = new vscode.MarkdownString(text.tooltip);
     item.contextValue = 'toolsmith.tool';
     item.command = { title: 'Open Playground', command: 'toolsmith.openPlayground', arguments: [node] };
     return item;

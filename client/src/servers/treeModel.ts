@@ -5,6 +5,7 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from './discovery';
 import { templateVariables } from './templates';
+import { assessRisk, riskLabel, type RiskAssessment } from '../../../common/risk';
 
 /** The part of a McpSession the tree reads. */
 export interface CatalogSource {
@@ -81,6 +82,15 @@ const GROUP_TEXT: Record<CatalogGroup, [string, string]> = {
 export function groupText(node: Extract<ServerChild, { kind: 'group' }>): ItemText {
   const [label, tooltip] = GROUP_TEXT[node.group];
   return { label, description: node.error && node.count === 0 ? 'could not be listed' : String(node.count), tooltip };
+}
+
+/** A tool row: its title (or name), its risk level from the published annotations (common/risk.ts) and why. */
+export function toolText(t: Tool): ItemText & { risk: RiskAssessment } {
+  const risk = assessRisk(t.annotations);
+  const titled = t.title ?? t.annotations?.title;
+  const description = `${titled ? `${t.name} · ` : ''}${riskLabel(risk)}`;
+  const tooltip = [`**${t.name}**`, t.description ?? '(no description)', `${risk.level} risk:\n${risk.reasons.map((r) => `- ${r}`).join('\n')}`].join('\n\n');
+  return { label: titled ?? t.name, description, tooltip, risk };
 }
 
 export function resourceText(r: Resource): ItemText {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ServerManager, LaunchRefused } from '../../../client/src/servers/manager';
 import type { ServerConfig } from '../../../client/src/servers/discovery';
-import { resolveLaunch } from '../../../client/src/servers/discovery';
+import { McpSession } from '../../../client/src/servers/session';
 import { root, fixtures } from './helpers';
 
 function config(over: Partial<ServerConfig> = {}): ServerConfig {
@@ -25,10 +25,11 @@ function config(over: Partial<ServerConfig> = {}): ServerConfig {
 function manager(trusted: { value: boolean }, resolved: string[]) {
   return new ServerManager({
     isTrusted: () => trusted.value,
-    resolve: async (c) => {
+    resolveContext: (c) => {
       resolved.push(c.id);
-      return resolveLaunch(c, { workspaceFolder: root, env: process.env, promptInput: async () => undefined, readText: async () => undefined });
+      return { workspaceFolder: root, env: process.env, promptInput: async () => undefined, readText: async () => undefined };
     },
+    createSession: (spec, options) => new McpSession(spec, options),
   });
 }
 

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { resolveLaunch, clientConfiguration, serverDisplayName, type LaunchSpec } from '../../../client/src/preview/launch';
+import { resolveLaunch, clientConfiguration, serverDisplayName, type SourceLaunch } from '../../../client/src/preview/launch';
 import { writeTree } from '../../util/tree';
 
 function tree(files: Record<string, string>): string {
@@ -15,7 +15,7 @@ function tree(files: Record<string, string>): string {
 
 test('Python: the nearest virtual environment, absolute paths, for VS Code, Claude Desktop and Cursor', () => {
   const dir = tree({ '.venv/bin/python': '#!/bin/sh\n', 'weather/server.py': 'from mcp.server import MCPServer\n' });
-  const spec = resolveLaunch(path.join(dir, 'weather', 'server.py'), { workspaceRoot: dir }) as LaunchSpec;
+  const spec = resolveLaunch(path.join(dir, 'weather', 'server.py'), { workspaceRoot: dir }) as SourceLaunch;
   assert.equal(spec.command, path.join(dir, '.venv', 'bin', 'python'));
   assert.deepEqual(spec.args, [path.join(dir, 'weather', 'server.py')]);
   assert.deepEqual(JSON.parse(clientConfiguration(spec, 'vscode')), { servers: { weather: { type: 'stdio', command: spec.command, args: spec.args } } });
@@ -26,12 +26,12 @@ test('Python: the nearest virtual environment, absolute paths, for VS Code, Clau
 
 test('TypeScript: node with the workspace tsx, or the compiled outDir file when it exists', () => {
   const dir = tree({ 'node_modules/tsx/dist/cli.mjs': '', 'src/notes.ts': '', 'tsconfig.json': '{ // comment\n "compilerOptions": { "outDir": "build", "rootDir": "src", } }' });
-  const viaTsx = resolveLaunch(path.join(dir, 'src', 'notes.ts'), { workspaceRoot: dir }) as LaunchSpec;
+  const viaTsx = resolveLaunch(path.join(dir, 'src', 'notes.ts'), { workspaceRoot: dir }) as SourceLaunch;
   assert.ok(path.isAbsolute(viaTsx.command) && /node$/.test(viaTsx.command), viaTsx.command);
   assert.deepEqual(viaTsx.args, [path.join(dir, 'node_modules', 'tsx', 'dist', 'cli.mjs'), path.join(dir, 'src', 'notes.ts')]);
   fs.mkdirSync(path.join(dir, 'build'));
   fs.writeFileSync(path.join(dir, 'build', 'notes.js'), '');
-  const compiled = resolveLaunch(path.join(dir, 'src', 'notes.ts'), { workspaceRoot: dir }) as LaunchSpec;
+  const compiled = resolveLaunch(path.join(dir, 'src', 'notes.ts'), { workspaceRoot: dir }) as SourceLaunch;
   assert.deepEqual(compiled.args, [path.join(dir, 'build', 'notes.js')]);
   assert.equal(JSON.parse(clientConfiguration(compiled, 'claude')).mcpServers.notes.args[0], path.join(dir, 'build', 'notes.js'));
   fs.rmSync(dir, { recursive: true, force: true });

@@ -5,8 +5,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startLiveSession, compareWithLive, type LiveSession } from '../../../client/src/preview/live';
-import { resolveLaunch, type LaunchSpec } from '../../../client/src/preview/launch';
+import { compareWithLive } from '../../../client/src/preview/live';
+import { resolveLaunch, type SourceLaunch } from '../../../client/src/preview/launch';
+import { McpSession } from '../../../client/src/servers/session';
 import { analyzeFile } from '../../../server/src/service';
 import { createFileHost } from '../../../server/src/host';
 import { DEFAULT_SETTINGS } from '../../../common/settings';
@@ -24,14 +25,28 @@ function workspaceWith(file: string): string {
   return dir;
 }
 
-function launch(file: string): LaunchSpec {
+function launch(file: string): SourceLaunch {
   const spec = resolveLaunch(file, { workspaceRoot: path.dirname(file), pythonPath: file.endsWith('.py') ? venvPython : undefined });
   if ('error' in spec) throw new Error(spec.error);
   return spec;
 }
 
-async function withSession<T>(spec: LaunchSpec, fn: (s: LiveSession) => Promise<T>): Promise<T> {
-  const s = await startLiveSession(spec);
+/** A session (the one McpSession the server manager hands out), with what the comparison reads of it. */
+interface Running {
+  startedAt: number;
+  entryFile: string;
+  listTools(): Promise<JsonSchema[]>;
+  close(): Promise<void>;
+}
+async function startSession(spec: SourceLaunch): Promise<Running> {
+  const s = new McpSession(spec);
+  await s.start();
+  // The SDK's Tool objects are JSON values.
+  return { startedAt: s.startedAt!, entryFile: spec.entryFile, listTools: async () => (await s.listTools()) as unknown as JsonSchema[], close: () => s.stop() };
+}
+
+async function withSession<T>(spec: SourceLaunch, fn: (s: Running) => Promise<T>): Promise<T> {
+  const s = await startSession(spec);
   try {
     return await fn(s);
   } finally {
@@ -75,7 +90,7 @@ for (const c of cases) {
     const dir = workspaceWith(c.file);
     const file = path.join(dir, c.file);
     const spec = launch(file);
-    const running = await startLiveSession(spec);
+    const running = await startSession(spec);
     try {
       for (const [from, to] of c.edits) await edit(file, from, to);
       const staleTools = await running.listTools();

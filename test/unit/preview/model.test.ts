@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { z } from 'zod';
-import { buildPreview, assessRisk, typeLabel, type PreviewTool } from '../../../common/preview-model';
+import { buildPreview, typeLabel, type PreviewTool } from '../../../common/preview-model';
 import { getTokenizer } from '../../../client/src/preview/tokens';
 import type { JsonSchema } from '../../../server/src/analysis/model';
 import type { ToolFinding } from '../../../common/protocol';
@@ -78,8 +78,11 @@ test('annotations read with their meaning, missing hints shown with the default 
   assert.match(d.find((x) => x.key === 'openWorldHint')!.meaning, /not declared — clients assume true/);
 });
 
-test('risk levels follow docs/preview.md, with spec defaults for undeclared hints', () => {
-  const risk = (annotations?: JsonSchema) => assessRisk(annotations ? { name: 't', annotations } : { name: 't' });
+test('risk levels from the published annotations, with spec defaults for undeclared hints', () => {
+  const risk = (annotations?: JsonSchema) => {
+    const contract: JsonSchema = annotations ? { name: 't', annotations } : { name: 't' };
+    return buildPreview({ tool: toolOf(contract), serverContracts: [contract], findings: [] }).risk;
+  };
   assert.equal(risk({ readOnlyHint: true }).level, 'Low');
   assert.equal(risk({ readOnlyHint: false, destructiveHint: false, openWorldHint: false }).level, 'Medium');
   assert.equal(risk({ destructiveHint: true, openWorldHint: false }).level, 'High');
