@@ -89,7 +89,7 @@ interface Workspace {
   files: string[];
   /** Texts of the analysed files (updated in place by --fix). */
   texts: Map<string, string>;
-  analyze(file: string, text: string): FileAnalysis;
+  analyze: (file: string, text: string) => FileAnalysis;
 }
 
 function openWorkspace(paths: string[], settings: ToolsmithSettings): Workspace {

@@ -8,7 +8,7 @@ import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { FrameLocator, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, until, editsExample, lineOf, screenshotOnFailure } from './harness';
 
 // The tests edit the example server: put back once they are done, whatever happened.

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { WorkspaceToolsRequest, type WorkspaceToolsResult, type ToolSummary } from '../../../common/protocol';
-import type { HostToWebview } from '../../../common/playground-messages';
+import type { HostToWebview, WebviewToHost } from '../../../common/playground-messages';
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, resolveLaunch, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
 import { maskEnv, maskText } from '../servers/secrets';
@@ -164,7 +164,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
           setTimeout(() => {
             restarts.delete(c.id);
             channel(c).appendLine(`[${stamp()}] ${path.basename(doc.uri.fsPath)} saved: restarting`);
-            void manager.restart(c.id).catch((err) => channel(c).appendLine(String(err?.message ?? err)));
+            void manager.restart(c.id).catch((err: unknown) => channel(c).appendLine(err instanceof Error ? err.message : String(err)));
           }, 400),
         );
       }
@@ -270,7 +270,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
       showLog: () => channel(c).show(true),
       goToDefinition: (name) => goToDefinition(c, name),
     });
-    const sub = panel.webview.onDidReceiveMessage((m) => controller.handle(m));
+    const sub = panel.webview.onDidReceiveMessage((m: WebviewToHost) => controller.handle(m));
     panel.onDidDispose(() => {
       sub.dispose();
       controller.dispose();
@@ -285,9 +285,9 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
       void vscode.window.showWarningMessage('The Toolsmith language server is not running: cannot look up tool definitions.');
       return;
     }
-    let tools: ToolSummary[] = [];
+    let tools: ToolSummary[];
     try {
-      tools = ((await client.sendRequest(WorkspaceToolsRequest, {})) as WorkspaceToolsResult).tools ?? [];
+      tools = (await client.sendRequest<WorkspaceToolsResult>(WorkspaceToolsRequest, {})).tools ?? [];
     } catch (err) {
       void vscode.window.showWarningMessage(`Could not ask the language server for the workspace's tools: ${(err as Error).message}`);
       return;

@@ -199,7 +199,7 @@ export function installedSdkVersion(spec: LaunchSpec, packageName: string, opts:
   }
   const wanted = packageName.toLowerCase().replace(/[-_.]+/g, '_');
   for (const lib of libs) {
-    let entries: string[] = [];
+    let entries: string[];
     try {
       entries = fs.readdirSync(lib);
     } catch {

@@ -35,7 +35,7 @@ export async function startLiveSession(spec: LaunchSpec, timeoutMs = 30_000): Pr
   } catch (err) {
     await client.close().catch(() => undefined);
     const tail = stderr.trim().split('\n').slice(-8).join('\n');
-    throw new Error(`${err instanceof Error ? err.message : String(err)}${tail ? `\n${tail}` : ''}`);
+    throw new Error(`${err instanceof Error ? err.message : String(err)}${tail ? `\n${tail}` : ''}`, { cause: err });
   } finally {
     clearTimeout(timer);
   }

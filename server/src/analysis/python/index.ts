@@ -327,7 +327,6 @@ function located<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: str
 }
 
 const isString = (v: JsonValue): v is string => typeof v === 'string';
-const isBool = (v: JsonValue): v is boolean => typeof v === 'boolean';
 
 function withoutDescription(contract: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
@@ -376,10 +375,10 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
     } else if (key === 'structured_output' && framework !== 'fastmcp') {
       const v = located(mod, a.value, 'structured_output', (x): x is boolean | null => x === null || typeof x === 'boolean');
       if (v.unresolved) unresolvedArgs.push({ ...v.unresolved, part: 'outputSchema' });
-      else structuredOutput = v.value === null ? undefined : (v.value as boolean);
+      else structuredOutput = v.value === null ? undefined : v.value;
     } else if (key === 'tags' && framework === 'fastmcp') {
       const v = literalValue(a.value, mod.text);
-      if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) tags = v.value as string[];
+      if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) tags = v.value;
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'tags= is not a literal set of strings', span: mod.span(a.value) });
     } else if (key === 'meta') {
       const v = literalValue(a.value, mod.text);
@@ -387,7 +386,7 @@ function buildTool(mod: PyModule, reg: BuildInput, versionOf: (fw: Framework) =>
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'meta= is not a literal dict', span: mod.span(a.value) });
     } else if (key === 'output_schema' && framework === 'fastmcp') {
       const v = literalValue(a.value, mod.text);
-      if (v.ok && (v.value === null || (typeof v.value === 'object' && !Array.isArray(v.value)))) outputSchemaOverride = { value: v.value as JsonSchema | null };
+      if (v.ok && (v.value === null || (typeof v.value === 'object' && !Array.isArray(v.value)))) outputSchemaOverride = { value: v.value };
       else unresolvedArgs.push({ part: 'outputSchema', reason: 'output_schema= is not a literal', span: mod.span(a.value) });
     } else if (['timeout', 'run_in_thread', 'auth', 'enabled'].includes(key) && framework === 'fastmcp') {
       // Runtime behaviour only: not part of the listed contract.

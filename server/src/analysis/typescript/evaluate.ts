@@ -244,7 +244,7 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
         if (ts.isSpreadElement(el)) {
           const v = evaluate(el.expression, pf, ctx);
           if (!Array.isArray(v)) fail('spread of a value that is not a static array', el, pf);
-          out.push(...v);
+          out.push(...(v as unknown[]));
         } else if (ts.isOmittedExpression(el)) out.push(undefined);
         else out.push(evaluate(el, pf, ctx));
       }
@@ -556,7 +556,7 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
     if (ts.isSpreadElement(a)) {
       const v = evaluate(a.expression, pf, ctx);
       if (!Array.isArray(v)) fail('spread argument is not a static array', a, pf);
-      args.push(...v);
+      args.push(...(v as unknown[]));
       continue;
     }
     let v = evaluate(a, pf, ctx);
