@@ -38,7 +38,7 @@ export async function comparePeers(opts: { files?: number; toolsPerFile?: number
   const runs = opts.runs ?? 5;
   // Imported lazily: plain .mjs helper shared with the test scripts.
   const { ensureVenvAt } = (await import(path.join(root, 'scripts', 'ensure-venv.mjs'))) as {
-    ensureVenvAt(dir: string, req: string): string;
+    ensureVenvAt: (dir: string, req: string) => string;
   };
   const python = ensureVenvAt(path.join(root, '.cache', 'venv-bench'), path.join(root, 'bench', 'python-requirements.txt'));
   const bin = path.dirname(python);
@@ -80,5 +80,5 @@ export async function comparePeers(opts: { files?: number; toolsPerFile?: number
 }
 
 if (require.main === module) {
-  comparePeers().then((r) => console.log(JSON.stringify(r, null, 2)));
+  void comparePeers().then((r) => console.log(JSON.stringify(r, null, 2)));
 }

@@ -31,7 +31,7 @@ export async function measureFormRender(runs = 15): Promise<{ medianMs: number; 
     for (let i = 0; i < runs + 2; i++) {
       const name = `tool_${i}`;
       // A string, not a function: tsx would wrap inner names in a helper the page does not have.
-      const ms = (await wp.page.evaluate(`new Promise((resolve) => {
+      const ms = await wp.page.evaluate<number>(`new Promise((resolve) => {
         const name = ${JSON.stringify(name)};
         const t0 = performance.now();
         window.postMessage({ type: 'init', server: { id: 'b', name: 'bench', status: 'running' }, tools: [{ name, inputSchema: ${JSON.stringify(schema)} }], selected: name, lastArgs: {}, history: [] }, '*');
@@ -41,7 +41,7 @@ export async function measureFormRender(runs = 15): Promise<{ medianMs: number; 
           if (last) { last.getBoundingClientRect(); resolve(performance.now() - t0); } else setTimeout(check, 0);
         };
         check();
-      })`)) as number;
+      })`);
       if (i >= 2) times.push(ms);
     }
     const sorted = [...times].sort((a, b) => a - b);
@@ -52,4 +52,4 @@ export async function measureFormRender(runs = 15): Promise<{ medianMs: number; 
   }
 }
 
-if (require.main === module) measureFormRender().then((r) => console.log(JSON.stringify(r, null, 2)));
+if (require.main === module) void measureFormRender().then((r) => console.log(JSON.stringify(r, null, 2)));

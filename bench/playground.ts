@@ -71,4 +71,4 @@ export async function measurePlayground(calls = 300): Promise<{ ratio: number; c
   };
 }
 
-if (require.main === module) measurePlayground().then((r) => console.log(JSON.stringify(r, null, 2)));
+if (require.main === module) void measurePlayground().then((r) => console.log(JSON.stringify(r, null, 2)));

@@ -7,7 +7,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
 import ts from 'typescript';
 import { parser as pythonParser } from '@lezer/python';
 import { analyzeFile } from '../server/src/service';

@@ -97,7 +97,7 @@ export function runBench(runs = 15, mode: 'cold' | 'warm' = 'cold'): { mode: str
  */
 export function zodFloor(runs = 15): { parseMs: number; buildMs: number; convertMs: number; zodMs: number; ratio: number; convertRatio: number } {
   const text = generateServer();
-  const convert = (schema: z.ZodType) => toJsonSchemaCompat(schema as unknown as Parameters<typeof toJsonSchemaCompat>[0], { strictUnions: true, pipeStrategy: 'input' });
+  const convert = (schema: z.ZodType) => toJsonSchemaCompat(schema, { strictUnions: true, pipeStrategy: 'input' });
   const parse: number[] = [];
   const build: number[] = [];
   const conv: number[] = [];

@@ -79,7 +79,7 @@ server.stdout.on('data', (chunk) => {
 });
 const stop = () => {
   try {
-    process.kill(-server.pid, 'SIGTERM');
+    if (server.pid) process.kill(-server.pid, 'SIGTERM');
   } catch {
     /* already gone */
   }

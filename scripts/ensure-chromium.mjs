@@ -36,7 +36,7 @@ export function chromiumPath() {
     run(['apt-get', 'update']);
     run(['apt-get', 'install', '-y', '--no-install-recommends', 'chromium']);
   } catch (err) {
-    throw new Error(`installing Debian chromium failed: ${err instanceof Error ? err.message : String(err)}`);
+    throw new Error(`installing Debian chromium failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
   }
   if (!fs.existsSync(CHROMIUM)) throw new Error(`apt-get installed chromium but ${CHROMIUM} is still missing.`);
   return CHROMIUM;

@@ -1,10 +1,18 @@
-// `npm test`: every layer, in order, each installing what it needs. Prints one closing line
-// "N passed, N failed" and exits non-zero when any layer failed.
+// `npm test`: the guards (scripts/lint.mjs: ESLint, layers, formatting), then every layer, in order, each installing
+// what it needs. Prints one closing line "N passed, N failed" and exits non-zero when the guards or any layer failed.
+import { runLint } from './lint.mjs';
 import { runLayer } from './test-layer.mjs';
 
 const layers = ['unit', 'fidelity', 'protocol', 'webview', 'e2e'];
 const started = Date.now();
 const results = [];
+{
+  const t0 = Date.now();
+  console.log('\n=== lint ===');
+  const checks = runLint();
+  const fail = checks.filter((c) => !c.ok).length;
+  results.push({ layer: 'lint', pass: checks.length - fail, fail, skipped: 0, status: fail ? 1 : 0, seconds: Math.round((Date.now() - t0) / 1000) });
+}
 for (const layer of layers) {
   const t0 = Date.now();
   console.log(`\n=== ${layer} ===`);

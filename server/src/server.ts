@@ -243,7 +243,7 @@ function contribute(source: string, findings: FileAnalysis['findings'], mapper: 
   }
   for (const [target, diagnostics] of byTarget) {
     let sources = contributions.get(target);
-    if (!sources) contributions.set(target, (sources = new Map()));
+    if (!sources) contributions.set(target, (sources = new Map<string, Diagnostic[]>()));
     sources.set(source, diagnostics);
   }
   // The source's own file first: its versioned publish is what the editor waits for.

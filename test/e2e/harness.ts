@@ -182,7 +182,7 @@ export class Workbench {
     } catch (err) {
       await browser?.close().catch(() => {});
       killGroup(server);
-      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server output ---\n${output.slice(-4000)}`);
+      throw new Error(`${err instanceof Error ? err.message : String(err)}\n--- code-server output ---\n${output.slice(-4000)}`, { cause: err });
     }
   }
 
@@ -294,7 +294,7 @@ export class Workbench {
     try {
       return await waitFor(`extension log to match ${pattern}`, timeoutMs, () => this.readExtensionLog().match(pattern) ?? undefined);
     } catch (err) {
-      throw new Error(`${(err as Error).message}\n--- extension log ---\n${this.readExtensionLog()}\n--- extension host errors ---\n${this.extensionHostErrors()}`);
+      throw new Error(`${(err as Error).message}\n--- extension log ---\n${this.readExtensionLog()}\n--- extension host errors ---\n${this.extensionHostErrors()}`, { cause: err });
     }
   }
 
@@ -370,7 +370,7 @@ export interface EditedExample {
   file: string;
   original: string;
   /** Writes the original text back (also done after the test file's tests, whatever happened). */
-  restore(): void;
+  restore: () => void;
 }
 
 /**

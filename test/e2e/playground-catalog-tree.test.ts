@@ -84,7 +84,7 @@ test('tree: a resource template is read from its variables form; a prompt is got
     await wb.waitForLog(/Toolsmith activated in (\d+) ms/, 120_000);
     const started = Date.now();
     const { page } = wb;
-    const { sidebar, row } = await openServersView(wb);
+    const { row } = await openServersView(wb);
     // Moves the pointer off the tree and closes its hover, which would cover the rows below.
     const unhover = async () => {
       await page.mouse.move(900, 700);

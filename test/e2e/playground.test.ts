@@ -5,7 +5,6 @@
  */
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { FrameLocator } from 'playwright-core';
 import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, openServersView, screenshotOnFailure } from './harness';
 
 let wb: Workbench | undefined;

@@ -6,8 +6,6 @@
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
-import type { FrameLocator } from 'playwright-core';
 import { startWorkbench, examplesDir, type Workbench, activeWebviewFrame, editsExample, lineOf } from './harness';
 
 // The tests edit the example server: put back once they are done, whatever happened.

@@ -34,7 +34,7 @@ export async function liveTools(file: string, server: ServerCommand): Promise<To
     const { tools } = await client.listTools();
     return tools;
   } catch (err) {
-    throw new Error(`${path.relative(root, file)} did not answer tools/list: ${err instanceof Error ? err.message : String(err)}\n${stderr}`);
+    throw new Error(`${path.relative(root, file)} did not answer tools/list: ${err instanceof Error ? err.message : String(err)}\n${stderr}`, { cause: err });
   } finally {
     await client.close().catch(() => {});
   }

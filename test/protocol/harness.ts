@@ -108,10 +108,10 @@ export class LspClient {
       throw new Error(`${SERVER} does not exist: build first (node esbuild.mjs, or run the layer with node scripts/test-layer.mjs protocol)`);
     }
     const child = spawn(process.execPath, [SERVER, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
+    const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection);
     client.configuration = options.configuration;
-    child.stderr!.on('data', (d: Buffer) => (client.stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (client.stderr += d.toString()));
     child.on('exit', () => {
       client.exited = true;
       client.wake();

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 const cli = path.resolve(__dirname, '../../dist/cli.js');
@@ -9,7 +10,7 @@ const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], {
 test('cli: --version prints the package version and exits 0', () => {
   const r = run('--version');
   assert.equal(r.status, 0);
-  assert.equal(r.stdout.trim(), require('../../package.json').version);
+  assert.equal(r.stdout.trim(), (JSON.parse(fs.readFileSync(path.join(__dirname, '../../package.json'), 'utf8')) as { version: string }).version);
 });
 
 test('cli: --help lists both commands', () => {

@@ -221,7 +221,7 @@ describe('forms over real zod output (TypeScript SDK)', () => {
     const { wp, page } = await playground(session, { clipboard: () => clip });
     await selectTool(page, 'make_profile');
     await page.locator('vscode-button[data-action="paste"]').click();
-    await page.waitForFunction(() => (document.querySelector('.field[data-path="/name"] vscode-textfield') as HTMLInputElement | null)?.value === 'Bob');
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('.field[data-path="/name"] vscode-textfield')?.value === 'Bob');
     assert.deepEqual((await call(wp)).args, { name: 'Bob', count: 2, color: 'blue', verbose: false });
     clip = 'not json';
     await page.locator('vscode-button[data-action="paste"]').click();

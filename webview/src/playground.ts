@@ -46,7 +46,7 @@ const post = (m: WebviewToHost) => vscode.postMessage(m);
 const state = {
   server: undefined as ServerView | undefined,
   tools: [] as ToolView[],
-  selected: persisted.selected as string | undefined,
+  selected: persisted.selected,
   lastArgs: {} as Record<string, JsonObject>,
   history: [] as HistoryEntry[],
   form: undefined as SchemaForm | undefined,
@@ -414,10 +414,10 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       break;
     case 'pasted': {
       try {
-        const v = JSON.parse(m.text);
+        const v = JSON.parse(m.text) as Record<string, unknown> | null;
         if (!v || typeof v !== 'object' || Array.isArray(v)) throw new Error('the clipboard holds JSON, but not an object');
         // Accept a whole tools/call params object too: {name, arguments}.
-        const args = v.arguments && typeof v.arguments === 'object' && typeof v.name === 'string' ? v.arguments : v;
+        const args = v.arguments && typeof v.arguments === 'object' && typeof v.name === 'string' ? (v.arguments as Record<string, unknown>) : v;
         state.form?.setArgs(args);
         saveDraft();
         notice.hidden = true;

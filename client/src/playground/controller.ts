@@ -60,8 +60,8 @@ export function toolView(t: Tool): ToolView {
     name: t.name,
     title: t.title ?? t.annotations?.title,
     description: t.description,
-    inputSchema: t.inputSchema as JsonObject,
-    outputSchema: t.outputSchema as JsonObject | undefined,
+    inputSchema: t.inputSchema,
+    outputSchema: t.outputSchema,
     annotations: t.annotations,
     risk: assessRisk(t.annotations),
   };
@@ -108,7 +108,7 @@ export function resourceContentViews(r: ReadResourceResult): ContentView[] {
 }
 
 export function promptMessageViews(r: GetPromptResult): PromptMessageView[] {
-  return r.messages.map((m) => ({ role: m.role, content: contentView(m.content as ContentBlock) }));
+  return r.messages.map((m) => ({ role: m.role, content: contentView(m.content) }));
 }
 
 export function templateView(t: { uriTemplate: string; name: string; title?: string; mimeType?: string; description?: string }): ResourceTemplateView {

@@ -212,7 +212,7 @@ function restartOnSave({ context, manager, channel }: Playground): void {
           setTimeout(() => {
             restarts.delete(c.id);
             channel(c).appendLine(`[${stamp()}] ${path.basename(doc.uri.fsPath)} saved: restarting`);
-            void manager.restart(c.id).catch((err) => channel(c).appendLine(String(err?.message ?? err)));
+            void manager.restart(c.id).catch((err: unknown) => channel(c).appendLine(err instanceof Error ? err.message : String(err)));
           }, 400),
         );
       }

@@ -62,7 +62,7 @@ function engine(draft: '07' | '2019' | '2020'): AnyAjv {
   if (!a) {
     const opts = { allErrors: true, strict: false, validateFormats: true, allowUnionTypes: true, code: { regExp: linearTimeRegExp } };
     a = draft === '2020' ? new Ajv2020(opts) : draft === '2019' ? new Ajv2019(opts) : new Ajv(opts);
-    addFormats(a as Ajv);
+    addFormats(a);
     engines.set(draft, a);
   }
   return a;

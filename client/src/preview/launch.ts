@@ -201,7 +201,7 @@ export function installedSdkVersion(spec: SourceLaunch, packageName: string, opt
   }
   const wanted = packageName.toLowerCase().replace(/[-_.]+/g, '_');
   for (const lib of libs) {
-    let entries: string[] = [];
+    let entries: string[];
     try {
       entries = fs.readdirSync(lib);
     } catch {

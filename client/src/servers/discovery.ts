@@ -59,8 +59,8 @@ export interface DiscoveryResult {
 /** What discovery needs from the workspace (a folder on disk in tests, vscode.workspace.fs in the extension). */
 export interface WorkspaceReader {
   root: string;
-  readText(absPath: string): Promise<string | undefined>;
-  exists(absPath: string): Promise<boolean>;
+  readText: (absPath: string) => Promise<string | undefined>;
+  exists: (absPath: string) => Promise<boolean>;
 }
 
 function asStringRecord(v: unknown): Record<string, string> {
@@ -111,7 +111,7 @@ export function readServerMap(map: unknown, origin: ServerOrigin, file: string |
 
 function parseFile(text: string, file: string, problems: DiscoveryResult['problems']): Record<string, unknown> | undefined {
   const errors: ParseError[] = [];
-  const value = parseJsonc(text, errors, { allowTrailingComma: true });
+  const value: unknown = parseJsonc(text, errors, { allowTrailingComma: true });
   if (errors.length || !value || typeof value !== 'object') {
     problems.push({ file, message: `${path.basename(file)} is not valid JSON (${errors.length} error${errors.length === 1 ? '' : 's'})` });
     return undefined;

@@ -206,7 +206,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       cwd: this.spec.cwd,
       stderr: 'pipe',
       maxBufferSize: this.opts.maxMessageBytes,
-    } as ConstructorParameters<typeof StdioClientTransport>[0]);
+    });
     this.transport = transport;
     // The Client hands the negotiated version to transports that want it (HTTP ones); stdio does not, so we listen.
     (transport as StdioClientTransport & { setProtocolVersion?: (v: string) => void }).setProtocolVersion = (version: string) => {
@@ -271,8 +271,8 @@ export class McpSession extends EventEmitter<SessionEvents> {
       throw e;
     }
     startupDone = true;
-    this.serverInfo = client.getServerVersion() as { name: string; version: string } | undefined;
-    this.capabilities = client.getServerCapabilities() as Record<string, unknown> | undefined;
+    this.serverInfo = client.getServerVersion();
+    this.capabilities = client.getServerCapabilities();
     this.instructions = client.getInstructions();
     this.setStatus('running');
     if (this.capabilities?.logging) await client.setLoggingLevel('debug').catch(() => undefined);
@@ -538,7 +538,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       });
       this.nextProgress = undefined;
       for (const [t, v] of this.progressByToken) if (v === sink) token = t;
-      const result = (await pending) as CallToolResult;
+      const result = await pending;
       const x = findExchange();
       return { kind: 'result', result, durationMs: performance.now() - started, request: x?.request, response: x?.response, responseBytes: x?.responseBytes ?? 0 };
     } catch (err) {

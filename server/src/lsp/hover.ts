@@ -13,7 +13,7 @@ function typeOf(schema: Record<string, JsonValue> | undefined): string {
   const t = schema.type;
   let text = Array.isArray(t) ? t.join(' \\| ') : typeof t === 'string' ? t : schema.anyOf ? 'union' : 'any';
   if (t === 'array' && schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items)) {
-    text = `${typeOf(schema.items as Record<string, JsonValue>)}[]`;
+    text = `${typeOf(schema.items)}[]`;
   }
   if (typeof schema.format === 'string') text += ` (${schema.format})`;
   return text;

@@ -88,7 +88,7 @@ function forEachOffset(
     if (seen.has(v)) return;
     seen.add(v);
     if (Array.isArray(v)) {
-      for (const x of v) if (x && typeof x === 'object') walk(x);
+      for (const x of v as unknown[]) if (x && typeof x === 'object') walk(x);
       return;
     }
     const o = v as Record<string, unknown>;
@@ -293,7 +293,7 @@ function callNames(text: string, start: number, end: number): Set<string> {
   const src = text.slice(start, end);
   for (const m of src.matchAll(CALL)) {
     // Not the `def name(` of a definition.
-    if (!/\bdef\s+$/.test(src.slice(Math.max(0, m.index! - 16), m.index))) out.add(m[1]);
+    if (!/\bdef\s+$/.test(src.slice(Math.max(0, m.index - 16), m.index))) out.add(m[1]);
   }
   return out;
 }

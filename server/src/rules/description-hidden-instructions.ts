@@ -18,7 +18,7 @@ function hiddenInSource(ctx: RuleContext, span: Span): Edit[] {
     if (ch && new RegExp(HIDDEN_CHARS.source).test(ch)) {
       // A backslash before the escape makes it a literal backslash-u, not a character.
       const before = /\\*$/.exec(src.slice(0, m.index))![0].length;
-      if (before % 2 === 0) edits.push({ span: { file: span.file, start: span.start + m.index!, end: span.start + m.index! + m[0].length }, newText: '' });
+      if (before % 2 === 0) edits.push({ span: { file: span.file, start: span.start + m.index, end: span.start + m.index + m[0].length }, newText: '' });
     }
   }
   for (const h of hiddenCharacters(src)) {

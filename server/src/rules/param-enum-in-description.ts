@@ -48,7 +48,7 @@ export function listedValues(description: string): string[] | undefined {
   }
   const quoted = [...description.matchAll(QUOTED_RE)];
   if (quoted.length >= 2) {
-    const between = quoted.slice(1).map((q, i) => description.slice(quoted[i].index! + quoted[i][0].length, q.index));
+    const between = quoted.slice(1).map((q, i) => description.slice(quoted[i].index + quoted[i][0].length, q.index));
     if (between.every((b) => WHOLE_SEP_RE.test(b) || /^\s*,\s*$/.test(b))) return valid(quoted.map((q) => q[1]));
   }
   for (const re of LIST_PATTERNS) {

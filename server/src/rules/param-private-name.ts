@@ -24,7 +24,7 @@ export const paramPrivateName: Rule = {
         if (body && body.file === tool.file) {
           const re = new RegExp(`(?<![\\w.])${p.name.replace(/[$]/g, '\\$')}(?!\\w)`, 'g');
           for (const m of text.slice(body.start, body.end).matchAll(re)) {
-            const start = body.start + m.index!;
+            const start = body.start + m.index;
             if (start !== p.nameSpan.start) edits.push({ span: { file: tool.file, start, end: start + p.name.length }, newText: renamed });
           }
         }

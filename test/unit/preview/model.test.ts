@@ -127,11 +127,11 @@ test('token cost counted with o200k_base for the tool and for the whole server l
   assert.equal(view.tokens?.tool, tokenizer.count(JSON.stringify(del)));
   assert.equal(view.tokens?.serverToolCount, 2);
   // A real BPE tokenizer: far fewer tokens than characters, and the two-tool list costs more than one tool.
-  assert.ok(view.tokens!.tool < JSON.stringify(del).length / 2, `${view.tokens!.tool} tokens`);
-  assert.ok(view.tokens!.server > view.tokens!.tool + tokenizer.count(JSON.stringify(search)) - 5);
+  assert.ok(view.tokens.tool < JSON.stringify(del).length / 2, `${view.tokens.tool} tokens`);
+  assert.ok(view.tokens.server > view.tokens.tool + tokenizer.count(JSON.stringify(search)) - 5);
   // A longer description costs more.
   const longer = { ...del, description: `${String(del.description)} Deleting cannot be undone; the page is gone for every reader.` };
-  assert.ok(tokenizer.count(JSON.stringify(longer)) > view.tokens!.tool + 10);
+  assert.ok(tokenizer.count(JSON.stringify(longer)) > view.tokens.tool + 10);
 });
 
 test('findings are listed errors first with their location and docs link', async () => {

@@ -117,7 +117,7 @@ test('error returned as success: `return {"error": msg}` and json.dumps become `
     assert.equal(at(src, f.span), '"ticket T-1 is closed; reopen it first"');
     assert.equal(f.fixes.length, 1, ret);
     const fixed = applyEdits(src, f.fixes[0].edits, FILE);
-    assert.match(fixed, /\n        raise ToolError\("ticket T-1 is closed; reopen it first"\)\n/);
+    assert.match(fixed, /\n {8}raise ToolError\("ticket T-1 is closed; reopen it first"\)\n/);
     assert.match(fixed, /^from mcp\.server\.mcpserver\.exceptions import ToolError$/m);
     assert.equal(analyse(fixed).findings.filter((x) => x.ruleId === 'error-returned-as-success').length, 0, fixed);
   }

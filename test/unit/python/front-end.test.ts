@@ -43,7 +43,7 @@ test('MCPServer decorator: name, description from the raw docstring, parameter s
   assert.equal(a.description, undefined, 'the official SDK never reads Args: into parameter descriptions');
   assert.equal(b.required, false);
   assert.equal(b.defaultValue?.value, 2);
-  assert.equal(at(src, b.defaultValue!.span), '2');
+  assert.equal(at(src, b.defaultValue.span), '2');
   // The Args section is still parsed for the rules (docstring-args-not-in-schema).
   assert.deepEqual(t.docstring?.args.map((x) => [x.name, x.description, at(src, x.span)]), [['a', 'first', 'a: first']]);
   assert.ok(t.docstring?.argsSectionSpan && at(src, t.docstring.argsSectionSpan).startsWith('Args:'));
@@ -61,7 +61,7 @@ test('FastMCP bare decorator: Args become parameter descriptions with docstring 
   const p = t.parameters[0];
   assert.equal(p.description?.value, 'who to greet');
   assert.equal(p.description?.origin, 'docstring');
-  assert.equal(at(src, p.description!.span), 'name: who to greet');
+  assert.equal(at(src, p.description.span), 'name: who to greet');
   assert.deepEqual(p.schema, { type: 'string', description: 'who to greet' });
 });
 

@@ -16,12 +16,12 @@ test('registerTool: name, title, description and config spans point at the liter
   const t = tool('get_user');
   assert.equal(textOf(t.name.span), '"get_user"');
   assert.equal(t.title?.value, 'Get user');
-  assert.equal(textOf(t.title!.span), '"Get user"');
+  assert.equal(textOf(t.title.span), '"Get user"');
   assert.equal(t.description?.value, 'Fetch one user.');
   assert.equal(t.description?.origin, 'explicit');
   assert.equal(t.registration.kind, 'registerTool');
   assert.equal(textOf(t.registration.calleeSpan), 'server.registerTool');
-  assert.ok(textOf(t.registration.configSpan!).startsWith('{ title:'));
+  assert.ok(textOf(t.registration.configSpan).startsWith('{ title:'));
   assert.equal(t.framework, 'ts-sdk');
   assert.deepEqual(t.unresolved, []);
 });
@@ -38,7 +38,7 @@ test('description through a const imported from another file: the span is in tha
   const plain = analyze({ ...files, 'main.ts': HEAD + `import { DESC } from "./texts.js";\nserver.registerTool("b_tool", { description: DESC }, async () => ({ content: [] }));\n` });
   const b = plain.tool('b_tool');
   assert.equal(b.description?.span.file, path.join(ROOT, 'texts.ts'));
-  assert.equal(plain.textOf(b.description!.span), '["Line one.", "Line two."].join("\\n")');
+  assert.equal(plain.textOf(b.description.span), '["Line one.", "Line two."].join("\\n")');
 });
 
 test('parameters: name/type spans, required, constraints with spans, description origin, default, untyped', () => {
@@ -56,21 +56,21 @@ test('parameters: name/type spans, required, constraints with spans, description
   const p = Object.fromEntries(t.parameters.map((x) => [x.name, x]));
   assert.deepEqual(Object.keys(p), ['query', 'limit', 'tags', 'label', 'anything']);
   assert.equal(textOf(p.query.nameSpan), 'query');
-  assert.equal(textOf(p.query.typeSpan!), 'z.string().min(1).max(200).describe("Free text")');
+  assert.equal(textOf(p.query.typeSpan), 'z.string().min(1).max(200).describe("Free text")');
   assert.equal(p.query.required, true);
   assert.equal(p.limit.required, false);
   assert.deepEqual(p.query.schema, { type: 'string', minLength: 1, maxLength: 200, description: 'Free text' });
   const max = p.query.constraints.find((c) => c.keyword === 'maxLength');
   assert.equal(max?.value, 200);
-  assert.equal(textOf(max!.span), 'max(200)');
+  assert.equal(textOf(max.span), 'max(200)');
   assert.equal(p.query.description?.origin, 'describe');
-  assert.equal(textOf(p.query.description!.span), '"Free text"');
+  assert.equal(textOf(p.query.description.span), '"Free text"');
   assert.deepEqual(
     p.limit.constraints.map((c) => [c.keyword, c.value]),
     [['type', 'integer'], ['minimum', 1], ['maximum', 50], ['default', 10]],
   );
   assert.equal(p.limit.defaultValue?.value, 10);
-  assert.equal(textOf(p.limit.defaultValue!.span), '10');
+  assert.equal(textOf(p.limit.defaultValue.span), '10');
   assert.equal(p.limit.description, undefined);
   assert.deepEqual(p.tags.constraints.map((c) => c.keyword), ['maxItems']);
   assert.equal(p.label.description?.origin, 'meta');
@@ -161,7 +161,7 @@ server.registerTool("unknown_method", { inputSchema: { a: z.string().someFancyTh
   const first = result.tools[0];
   assert.equal(first.name.value, undefined);
   assert.equal(first.name.unresolved?.part, 'name');
-  assert.equal(textOf(first.name.unresolved!.span), 'makeName()');
+  assert.equal(textOf(first.name.unresolved.span), 'makeName()');
   assert.ok(first.unresolved.some((u) => u.part === 'description'));
   const fromLet = tool('from_let');
   assert.match(fromLet.unresolved[0].reason, /not a const/);
@@ -273,7 +273,7 @@ server.registerTool("plain", {}, () => ({ content: [{ type: "text", text: JSON.s
   assert.equal(failure.isError, true);
   assert.equal(failure.leaks[0].kind, 'stringified-error');
   assert.equal(textOf(failure.leaks[0].span), 'String(err)');
-  assert.equal(src.slice(success.objectEndOffset! - 1, success.objectEndOffset!), '}');
+  assert.equal(src.slice(success.objectEndOffset! - 1, success.objectEndOffset), '}');
   const plain = tool('plain').handler!;
   assert.equal(plain.isAsync, false);
   assert.equal(plain.returns.length, 1);

@@ -229,7 +229,7 @@ class StringEditor implements Editor {
   readonly el: HTMLElement;
   private readonly input: TextField;
   constructor(private readonly m: Extract<Model, { kind: 'string' }>) {
-    this.input = h('vscode-textfield', {}) as TextField;
+    this.input = h('vscode-textfield', {});
     const f = m.format;
     // Formats get the input that fits them; the value is converted to the exact JSON Schema format on read.
     if (f === 'email') this.input.type = 'email';
@@ -292,7 +292,7 @@ class NumberEditor implements Editor {
   private readonly input: TextField;
   private readonly note: HTMLElement;
   constructor(private readonly m: Extract<Model, { kind: 'number' | 'integer' }>) {
-    this.input = h('vscode-textfield', { type: 'number' }) as TextField;
+    this.input = h('vscode-textfield', { type: 'number' });
     const lo = m.minimum ?? m.exclusiveMinimum;
     const hi = m.maximum ?? m.exclusiveMaximum;
     if (lo !== undefined) this.input.setAttribute('min', String(lo));
@@ -336,11 +336,11 @@ class BooleanEditor implements Editor {
   private current = '';
   constructor(twoState: boolean) {
     if (twoState) {
-      this.box = h('vscode-checkbox', { label: 'true' }) as Checkbox;
+      this.box = h('vscode-checkbox', { label: 'true' });
       this.el = this.box;
     } else {
       // An optional boolean without default has three states: unset (omitted), true, false.
-      this.select = h('vscode-single-select', {}, h('vscode-option', { value: '' }, '(not set)'), h('vscode-option', { value: 'true' }, 'true'), h('vscode-option', { value: 'false' }, 'false')) as Select;
+      this.select = h('vscode-single-select', {}, h('vscode-option', { value: '' }, '(not set)'), h('vscode-option', { value: 'true' }, 'true'), h('vscode-option', { value: 'false' }, 'false'));
       this.select.addEventListener('change', () => (this.current = this.select!.value));
       this.el = this.select;
     }
@@ -379,7 +379,7 @@ class EnumEditor implements Editor {
     private readonly options: Option[],
     private readonly required: boolean,
   ) {
-    this.el = h('vscode-single-select', {}) as Select;
+    this.el = h('vscode-single-select', {});
     this.el.append(h('vscode-option', { value: '' }, required ? '(choose)' : '(not set)'));
     options.forEach((o, i) => this.el.append(h('vscode-option', { value: String(i) }, o.label)));
     this.el.addEventListener('change', () => (this.current = this.el.value));
@@ -653,7 +653,7 @@ class NullableEditor implements Editor {
   private readonly nullBox: Checkbox;
   constructor(ctx: Ctx, inner: Schema, required: boolean) {
     this.inner = createEditor(classify(inner, ctx.root), inner, ctx, required);
-    this.nullBox = h('vscode-checkbox', { label: 'null', class: 'null-toggle' }) as Checkbox;
+    this.nullBox = h('vscode-checkbox', { label: 'null', class: 'null-toggle' });
     this.nullBox.addEventListener('change', () => this.el.classList.toggle('is-null', this.nullBox.checked));
     this.el = h('div', { class: 'nullable' }, this.inner.el, this.nullBox);
   }
@@ -688,7 +688,7 @@ class UnionEditor implements Editor {
     private readonly variants: { label: string; schema: Schema }[],
     private readonly required: boolean,
   ) {
-    this.picker = h('vscode-single-select', { class: 'variant' }) as Select;
+    this.picker = h('vscode-single-select', { class: 'variant' });
     this.picker.append(h('vscode-option', { value: '' }, required ? '(choose a variant)' : '(not set)'));
     variants.forEach((v, i) => this.picker.append(h('vscode-option', { value: String(i) }, v.label)));
     this.picker.addEventListener('change', () => this.pick(this.picker.value === '' ? -1 : Number(this.picker.value)));

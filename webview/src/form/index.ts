@@ -65,9 +65,9 @@ export class SchemaForm {
     const t = this.raw.value.trim();
     if (t === '') return { ok: true, value: {} };
     try {
-      const v = JSON.parse(t);
+      const v: unknown = JSON.parse(t);
       if (!v || typeof v !== 'object' || Array.isArray(v)) return { ok: false, error: 'The arguments must be a JSON object.' };
-      return { ok: true, value: v };
+      return { ok: true, value: v as Record<string, unknown> };
     } catch (err) {
       return { ok: false, error: `Not valid JSON: ${(err as Error).message}` };
     }

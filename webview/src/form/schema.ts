@@ -62,7 +62,7 @@ function label(value: unknown, title?: unknown): string {
 }
 
 function enumOptions(s: Schema, root: Schema): Option[] | undefined {
-  if (Array.isArray(s.enum)) return s.enum.map((v) => ({ value: v, label: label(v) }));
+  if (Array.isArray(s.enum)) return (s.enum as unknown[]).map((v) => ({ value: v, label: label(v) }));
   if ('const' in s) return [{ value: s.const, label: label(s.const, s.title) }];
   const alts = (Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined) as unknown[] | undefined;
   if (!alts || alts.length === 0) return undefined;
@@ -84,7 +84,7 @@ function variantLabel(s: Schema, i: number): string {
   if (typeof s.type === 'string') {
     if (s.type === 'object' && isObj(s.properties)) return `object {${Object.keys(s.properties).slice(0, 3).join(', ')}}`;
     if (s.type === 'array') return 'array';
-    return s.format ? `${s.type} (${s.format})` : s.type;
+    return s.format ? `${s.type} (${String(s.format)})` : s.type;
   }
   return `option ${i + 1}`;
 }
@@ -118,7 +118,7 @@ export function classify(input: Schema, root: Schema): Model {
 
   let type = s.type;
   if (Array.isArray(type)) {
-    const types = type.filter((t) => t !== 'null');
+    const types = (type as unknown[]).filter((t) => t !== 'null');
     if (types.length < type.length) return { kind: 'nullable', inner: { ...s, type: types.length === 1 ? types[0] : types } };
     if (types.length === 1) type = types[0];
     else return { kind: 'union', variants: types.map((t) => ({ label: String(t), schema: { ...s, type: t } })) };

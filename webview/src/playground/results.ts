@@ -77,7 +77,7 @@ function jsonWithMarks(value: unknown, violations: Violation[]): HTMLElement {
     let v: unknown = value;
     for (const seg of path.split('/').slice(1)) {
       const k = seg.replace(/~1/g, '/').replace(/~0/g, '~');
-      if (v && typeof v === 'object' && k in (v as object)) v = (v as Record<string, unknown>)[k];
+      if (v && typeof v === 'object' && k in v) v = (v as Record<string, unknown>)[k];
       else return false;
     }
     return true;
@@ -93,7 +93,7 @@ function jsonWithMarks(value: unknown, violations: Violation[]): HTMLElement {
     const frag = document.createDocumentFragment();
     if (v && typeof v === 'object') {
       const isArr = Array.isArray(v);
-      const entries = isArr ? (v as unknown[]).map((x, i) => [String(i), x] as const) : Object.entries(v as object);
+      const entries = isArr ? (v as unknown[]).map((x, i) => [String(i), x] as const) : Object.entries(v);
       frag.append(isArr ? '[' : '{');
       entries.forEach(([k, x], i) => {
         frag.append(`\n${indent}  ${isArr ? '' : `${JSON.stringify(k)}: `}`, node(x, `${path}/${ptr(k)}`, `${indent}  `), i < entries.length - 1 ? ',' : '');

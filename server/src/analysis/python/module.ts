@@ -208,7 +208,7 @@ export class PyModule {
           const alias = !d.includes('.') ? this.assigns.get(d) : undefined;
           if (alias && depth < 10) {
             const t = this.resolveType(alias, depth + 1);
-            return t.kind === 'unknown' ? t : { ...t, span } as PyType;
+            return t.kind === 'unknown' ? t : { ...t, span };
           }
         }
         const q = this.qualifyName(d);

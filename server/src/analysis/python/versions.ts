@@ -38,7 +38,7 @@ function versionIn(host: FileHost, dir: string, pkg: string): string | undefined
   }
   const pyproject = read(host, path.join(dir, 'pyproject.toml'));
   if (pyproject) {
-    const quoted = [...pyproject.matchAll(/["']([A-Za-z0-9_.\-]+(?:\[[^\]]*\])?\s*[<>=!~^][^"']*)["']/g)].map((m) => m[1]);
+    const quoted = [...pyproject.matchAll(/["']([A-Za-z0-9_.-]+(?:\[[^\]]*\])?\s*[<>=!~^][^"']*)["']/g)].map((m) => m[1]);
     const v = fromRequirementLines(quoted, pkg);
     if (v) return v;
     // Poetry: mcp = "^2.3" / fastmcp = { version = "4.2.3" }
@@ -55,7 +55,7 @@ function normalize(name: string): string {
 function fromRequirementLines(lines: string[], pkg: string): string | undefined {
   for (const raw of lines) {
     const line = raw.replace(/#.*$/, '').trim();
-    const m = /^([A-Za-z0-9_.\-]+)(\[[^\]]*\])?\s*(.*)$/.exec(line);
+    const m = /^([A-Za-z0-9_.-]+)(\[[^\]]*\])?\s*(.*)$/.exec(line);
     if (!m || normalize(m[1]) !== pkg) continue;
     const spec = m[3].split(';')[0].trim();
     if (!spec) continue;

@@ -573,7 +573,7 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
     if (ts.isSpreadElement(a)) {
       const v = evaluate(a.expression, pf, ctx);
       if (!Array.isArray(v)) fail('spread argument is not a static array', a, pf);
-      args.push(...v);
+      args.push(...(v as unknown[]));
       continue;
     }
     let v = evaluate(a, pf, ctx);

@@ -425,7 +425,7 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
         if (ts.isArrayLiteralExpression(arr)) {
           contentArray = arr;
           for (const item of arr.elements) {
-            const o = skipOuter(item as ts.Expression);
+            const o = skipOuter(item);
             if (!ts.isObjectLiteralExpression(o)) continue;
             const type = o.properties.find((q) => propName(q, pf) === 'type');
             const typeValue = type && ts.isPropertyAssignment(type) ? staticString(type.initializer, pf, ctx) : undefined;

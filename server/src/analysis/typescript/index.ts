@@ -281,7 +281,7 @@ type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** `JSON.parse(JSON.stringify(v) ?? 'null')`, without serialising the values it returns unchanged (hints are booleans). */
 function jsonRoundTrip(v: unknown): JsonValue {
-  if (typeof v === 'boolean' || typeof v === 'string' || v === null || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) return v as JsonValue;
+  if (typeof v === 'boolean' || typeof v === 'string' || v === null || (typeof v === 'number' && Number.isFinite(v) && !Object.is(v, -0))) return v;
   return JSON.parse(JSON.stringify(v) ?? 'null') as JsonValue;
 }
 

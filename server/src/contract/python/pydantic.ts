@@ -71,12 +71,12 @@ function sortKeys(v: JsonValue | undefined): JsonValue | undefined {
 /** Python ordering for sorting set defaults (numbers and strings; mixed types stay unsorted like pydantic). */
 function sortSet(values: JsonValue[]): JsonValue[] {
   if (values.length < 2) return values;
-  if (values.every((v) => typeof v === 'number')) return [...values].sort((a, b) => (a as number) - (b as number));
+  if (values.every((v) => typeof v === 'number')) return [...values].sort((a, b) => a - b);
   if (values.every((v) => typeof v === 'string'))
     return [...values].sort((a, b) => {
       // Python compares code points, not UTF-16 units.
-      const A = [...(a as string)].map((c) => c.codePointAt(0)!);
-      const B = [...(b as string)].map((c) => c.codePointAt(0)!);
+      const A = [...a].map((c) => c.codePointAt(0)!);
+      const B = [...b].map((c) => c.codePointAt(0)!);
       for (let i = 0; i < Math.min(A.length, B.length); i++) if (A[i] !== B[i]) return A[i] - B[i];
       return A.length - B.length;
     });

@@ -80,7 +80,7 @@ export function replacePythonType(ctx: RuleContext, param: ParameterDefinition, 
   const base = pythonBaseType(typeText);
   const hits = [...base.text.matchAll(new RegExp(`(?<![\\w.])${from}(?![\\w.\\[])`, 'g'))];
   if (hits.length !== 1) return undefined;
-  const start = param.typeSpan.start + base.offset + hits[0].index!;
+  const start = param.typeSpan.start + base.offset + hits[0].index;
   return { span: { file: param.typeSpan.file, start, end: start + from.length }, newText: to };
 }
 

@@ -42,7 +42,7 @@ export function placeholderReason(description: string, toolName: string | undefi
   let byDescription = placeholderCache.get(toolName);
   if (!byDescription) {
     if (placeholderCache.size >= 2000) placeholderCache.clear();
-    placeholderCache.set(toolName, (byDescription = new Map()));
+    placeholderCache.set(toolName, (byDescription = new Map<string, string | undefined>()));
   }
   if (byDescription.has(description)) return byDescription.get(description);
   const reason = computePlaceholderReason(description, toolName);
