@@ -184,6 +184,11 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
       }
     }
   }
+  // Classes holding servers (before the module's own registrations: `@App.mcp.tool` reads them).
+  for (const stmt of flat) {
+    const cls = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+    if (cls?.name === 'ClassDefinition') walkClass(a, cls, scope, scopeName, depth);
+  }
   for (const stmt of flat) {
     if (stmt.name === 'DecoratedStatement') {
       const def = stmt.lastChild;
@@ -216,6 +221,54 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
     const innerName = `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`;
     const inner: Scope = { servers: parameterServers(a, def, body, innerName), functions: new Map(), parent: scope };
     walkScope(a, children(body), inner, innerName, depth + 1);
+  }
+}
+
+/**
+ * A class holding servers: class attributes (`mcp = FastMCP(...)`, also `Cls.mcp` outside) and attributes its methods
+ * assign (`self.mcp = FastMCP(...)`). Each method registering tools is walked with `self.<attr>` bound to them.
+ */
+function walkClass(a: PyAnalysis, cls: SyntaxNode, scope: Scope, scopeName: string, depth: number): void {
+  const { mod } = a;
+  const body = child(cls, 'Body');
+  const nameNode = child(cls, 'VariableName');
+  if (!body || !nameNode || !containsToolRegistration(mod, body)) return;
+  const className = `${scopeName ? scopeName + '.' : ''}${mod.src(nameNode)}`;
+  const held = new Map<string, ServerVar>();
+  const members = flattenBlocks(children(body));
+  const methods = members.map((m) => (m.name === 'DecoratedStatement' ? m.lastChild : m)).filter((m): m is SyntaxNode => m?.name === 'FunctionDefinition');
+  const holdServer = (target: SyntaxNode, value: SyntaxNode, attribute: string) => {
+    const framework = value.firstChild ? constructorFramework(mod, value.firstChild) : undefined;
+    if (!framework || held.has(attribute)) return;
+    const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+    const nameArg = args.find((x) => x.name === 'name') ?? args.find((x) => !x.name && !x.spread);
+    const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
+    const id = `${mod.file}#${className}.${attribute}`;
+    const sv: ServerVar = { id, variable: `self.${attribute}`, framework, ...(name !== undefined ? { name } : {}), span: mod.span(target), constructorSpan: mod.span(value) };
+    held.set(attribute, sv);
+    a.serverFrameworks.set(id, framework);
+    a.facts.servers.push({ id, variable: sv.variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
+  };
+  const assignments = (stmts: SyntaxNode[]) => stmts.filter((x) => x.name === 'AssignStatement').map((x) => children(x)).filter((p) => p.length === 3 && p[1].name === 'AssignOp' && p[2].name === 'CallExpression');
+  for (const [target, , value] of assignments(members)) if (target.name === 'VariableName') holdServer(target, value, mod.src(target));
+  for (const method of methods) {
+    const methodBody = child(method, 'Body');
+    for (const [target, , value] of assignments(methodBody ? flattenBlocks(children(methodBody)) : [])) {
+      const m = /^self\.([A-Za-z_]\w*)$/.exec(dottedName(target, mod.text) ?? '');
+      if (m) holdServer(target, value, m[1]);
+    }
+  }
+  if (!held.size) return;
+  const servers = new Map<string, ServerVar>();
+  for (const [attribute, sv] of held) {
+    servers.set(`self.${attribute}`, sv);
+    scope.servers.set(`${mod.src(nameNode)}.${attribute}`, { ...sv, variable: `${mod.src(nameNode)}.${attribute}` });
+  }
+  for (const method of methods) {
+    const methodBody = child(method, 'Body');
+    const n = child(method, 'VariableName');
+    if (!methodBody || !containsToolRegistration(mod, methodBody)) continue;
+    walkScope(a, children(methodBody), { servers: new Map(servers), functions: new Map(), parent: scope }, `${className}.${n ? mod.src(n) : '<fn>'}`, depth + 1);
   }
 }
 
@@ -473,7 +526,7 @@ function decoratorRegistration(a: PyAnalysis, dec: SyntaxNode, scope: Scope): Re
     else return undefined;
   }
   const dotted = names.map((n) => (n.name === '.' ? '.' : mod.src(n))).join('');
-  const m = /^([A-Za-z_]\w*)\.tool$/.exec(dotted);
+  const m = /^([A-Za-z_][\w.]*)\.tool$/.exec(dotted);
   if (!m) return undefined;
   const server = serverNamed(a, scope, m[1]);
   if (!server) return undefined;
@@ -489,7 +542,7 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   if (!callee) return undefined;
   if (callee.name === 'CallExpression') return curriedRegistration(a, call, callee, scope);
   const d = dottedName(callee, mod.text);
-  const m = d ? /^([A-Za-z_]\w*)\.(add_tool|tool)$/.exec(d) : null;
+  const m = d ? /^([A-Za-z_][\w.]*)\.(add_tool|tool)$/.exec(d) : null;
   if (!m) return undefined;
   const server = serverNamed(a, scope, m[1]);
   if (!server) return undefined;
@@ -519,7 +572,7 @@ function curriedRegistration(a: PyAnalysis, call: SyntaxNode, decorator: SyntaxN
   const { mod } = a;
   const callee = decorator.firstChild;
   const d = callee ? dottedName(callee, mod.text) : undefined;
-  const m = d ? /^([A-Za-z_]\w*)\.tool$/.exec(d) : null;
+  const m = d ? /^([A-Za-z_][\w.]*)\.tool$/.exec(d) : null;
   const server = m ? serverNamed(a, scope, m[1]) : undefined;
   if (!server || !callee) return undefined;
   const fnArgs = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
