@@ -32,6 +32,8 @@ interface ServerVar {
 /** Scope: the servers and functions visible by name (module scope, or a factory function's body). */
 interface Scope {
   servers: Map<string, ServerVar>;
+  /** Low-level `Server(...)` instances: their tools are the `Tool(...)` literals their list_tools handler returns. */
+  lowLevel?: Map<string, ServerVar>;
   functions: Map<string, SyntaxNode>;
   parent?: Scope;
 }
@@ -162,7 +164,14 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
       if (target?.name === 'VariableName' && value?.name === 'CallExpression' && value.firstChild) {
         const fw = constructorFramework(mod, value.firstChild);
         const variable = mod.src(target);
-        if (fw) {
+        if (!fw && LOW_LEVEL_SERVERS.has(mod.qualify(value.firstChild) ?? '')) {
+          const sv = lowLevelServer(a, target, value, scopeName);
+          scope.lowLevel = new Map(scope.lowLevel).set(variable, sv);
+          // 2.x: `Server(name, on_list_tools=handler)`.
+          const handler = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).find((x) => x.name === 'on_list_tools');
+          const fn = handler?.value.name === 'VariableName' ? functionOf(a, scope, mod.src(handler.value)) : undefined;
+          if (fn) tools.push(...lowLevelTools(a, sv, fn.fn));
+        } else if (fw) {
           const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
           const nameArg = args.find((a) => a.name === 'name') ?? args.find((a) => !a.name && !a.spread);
           const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
@@ -194,6 +203,13 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
       const def = stmt.lastChild;
       if (def?.name !== 'FunctionDefinition') continue;
       for (const dec of children(stmt).filter((c) => c.name === 'Decorator')) {
+        // 1.x: `@server.list_tools()` on a low-level Server.
+        const listing = /^([A-Za-z_]\w*)\.list_tools\(/.exec(mod.src(dec).slice(1));
+        const lowLevel = listing ? lookup(scope, (s) => s.lowLevel ?? new Map<string, ServerVar>(), listing[1]) : undefined;
+        if (lowLevel) {
+          tools.push(...lowLevelTools(a, lowLevel, def));
+          continue;
+        }
         const reg = decoratorRegistration(a, dec, scope);
         if (reg) {
           const t = buildTool(a, { ...reg, stmt, fn: def });
@@ -270,6 +286,113 @@ function walkClass(a: PyAnalysis, cls: SyntaxNode, scope: Scope, scopeName: stri
     if (!methodBody || !containsToolRegistration(mod, methodBody)) continue;
     walkScope(a, children(methodBody), { servers: new Map(servers), functions: new Map(), parent: scope }, `${className}.${n ? mod.src(n) : '<fn>'}`, depth + 1);
   }
+}
+
+/** The SDK's low-level server class (1.x and 2.x): it lists what its list_tools handler returns, JSON Schema as written. */
+const LOW_LEVEL_SERVERS = new Set(['mcp.server.lowlevel.Server', 'mcp.server.lowlevel.server.Server', 'mcp.server.Server']);
+
+function lowLevelServer(a: PyAnalysis, target: SyntaxNode, value: SyntaxNode, scopeName: string): ServerVar {
+  const { mod } = a;
+  const variable = mod.src(target);
+  const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+  const nameArg = args.find((x) => x.name === 'name') ?? args.find((x) => !x.name && !x.spread);
+  const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
+  // The SDK's major version decides which framework's rules apply; the contract is the literal either way.
+  const framework: Framework = /^1\./.test(a.versionOf('mcp-v1') ?? '') ? 'mcp-v1' : 'mcp';
+  const id = `${mod.file}#${scopeName ? scopeName + '.' : ''}${variable}`;
+  const sv: ServerVar = { id, variable, framework, ...(name !== undefined ? { name } : {}), span: mod.span(target), constructorSpan: mod.span(value) };
+  a.serverFrameworks.set(id, framework);
+  a.facts.servers.push({ id, variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
+  return sv;
+}
+
+/**
+ * The tools a low-level list_tools handler returns: `return [Tool(...), ...]` (1.x) or
+ * `return ListToolsResult(tools=[...])` (2.x), each `Tool(...)` read from its literal arguments. A list built any
+ * other way is one tool whose every part is unresolved, so the file still says it has a server whose tools are unseen.
+ */
+function lowLevelTools(a: PyAnalysis, server: ServerVar, fn: SyntaxNode): ToolDefinition[] {
+  const { mod } = a;
+  const body = child(fn, 'Body');
+  const out: ToolDefinition[] = [];
+  for (const stmt of body ? flattenBlocks(children(body)) : []) {
+    if (stmt.name !== 'ReturnStatement') continue;
+    let value = meaningful(stmt).find((c) => c.name !== 'return');
+    if (value?.name === 'CallExpression' && /(^|\.)ListToolsResult$/.test(mod.qualify(value.firstChild!) ?? '')) value = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).find((x) => x.name === 'tools')?.value;
+    const items = value?.name === 'ArrayExpression' ? meaningful(value) : undefined;
+    for (const item of items ?? [value ?? stmt]) {
+      const isTool = items && item.name === 'CallExpression' && /(^|\.)Tool$/.test(mod.qualify(item.firstChild!) ?? '');
+      out.push(lowLevelTool(a, server, item, isTool ? undefined : `the list_tools handler's ${items ? 'entry' : 'result'} ${mod.src(item).slice(0, 40)} is not a Tool(...) literal`));
+    }
+  }
+  return out;
+}
+
+/** Tool(...) keyword -> its tools/list key (1.x takes the camelCase names, 2.x the snake_case ones). */
+const LOW_LEVEL_TOOL_KEYS: Record<string, string> = {
+  name: 'name', title: 'title', description: 'description', inputSchema: 'inputSchema', input_schema: 'inputSchema',
+  outputSchema: 'outputSchema', output_schema: 'outputSchema', annotations: 'annotations', _meta: '_meta', meta: '_meta',
+};
+
+function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unreadable: string | undefined): ToolDefinition {
+  const { mod } = a;
+  const span = mod.span(node);
+  const unresolved: Unresolved[] = unreadable ? [{ part: 'tool', reason: unreadable, span }] : [];
+  const contract: JsonSchema = {};
+  let annotations: ToolDefinition['annotations'];
+  let schemaNode: SyntaxNode | undefined;
+  for (const arg of unreadable ? [] : kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text)) {
+    const key = arg.name ? LOW_LEVEL_TOOL_KEYS[arg.name] : undefined;
+    if (!key) {
+      unresolved.push({ part: 'tool', reason: `Tool(${arg.name ?? mod.src(arg.value).slice(0, 30)}) is not modelled`, span: mod.span(arg.value) });
+      continue;
+    }
+    if (arg.value.name === 'None') continue;
+    if (key === 'annotations') {
+      const r = annotationEntries(mod, arg.value);
+      annotations = { span: mod.span(arg.value), entries: r.entries };
+      if (r.json) contract.annotations = r.json;
+      if (r.unresolved) unresolved.push(r.unresolved);
+      continue;
+    }
+    const v = literalValue(arg.value, mod.text, (n) => mod.enumMemberValue(n));
+    if (key === 'inputSchema') schemaNode = arg.value;
+    if (v.ok) contract[key] = v.value;
+    else unresolved.push({ part: key, reason: v.reason, span: mod.span(arg.value) });
+  }
+  if (!unreadable && contract.name === undefined && !unresolved.some((u) => u.part === 'name')) unresolved.push({ part: 'name', reason: 'Tool(...) without a name', span });
+  const schema = contract.inputSchema as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
+  const schemaSpan = schemaNode ? mod.span(schemaNode) : span;
+  const name = typeof contract.name === 'string' ? contract.name : undefined;
+  const description = typeof contract.description === 'string' ? contract.description : undefined;
+  const located = <T>(value: T | undefined, part: string): Located<T> => ({ value, span, ...(value === undefined ? { unresolved: unresolved.find((u) => u.part === part) ?? { part, reason: unreadable ?? 'not resolved', span } } : {}) });
+  return {
+    language: 'python',
+    framework: server.framework,
+    file: mod.file,
+    server: { id: server.id, variable: server.variable, ...(server.name !== undefined ? { name: server.name } : {}), span: server.span },
+    registration: { kind: 'add_tool', span, calleeSpan: node.firstChild ? mod.span(node.firstChild) : span },
+    name: located(name, 'name'),
+    ...(typeof contract.title === 'string' ? { title: { value: contract.title, span } } : {}),
+    ...(description !== undefined || unresolved.some((u) => u.part === 'description') ? { description: { ...located(description, 'description'), origin: 'explicit' as const } } : {}),
+    parameters: Object.entries(schema?.properties ?? {}).map(([param, propSchema]) => ({
+      name: param,
+      nameSpan: schemaSpan,
+      span: schemaSpan,
+      schema: propSchema,
+      required: !!schema?.required?.includes(param),
+      ...(typeof propSchema.description === 'string' ? { description: { value: propSchema.description, span: schemaSpan, origin: 'other' as const } } : {}),
+      constraints: [],
+      untyped: propSchema.type === undefined,
+    })),
+    ...(schemaNode ? { inputSchemaSpan: schemaSpan } : {}),
+    ...(annotations ? { annotations } : {}),
+    // The handler is the server's call_tool dispatcher, not one function per tool: no body facts to read.
+    handler: { span, isAsync: false, bodySpan: span, calls: [], returns: [], raises: [], hasPathContainmentCheck: false },
+    contract,
+    unresolved,
+    unrepresentable: [],
+  };
 }
 
 /** The framework whose server class `callee` constructs (`FastMCP(...)`, generic `MCPServer[State](...)`). */
