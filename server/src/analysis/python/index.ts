@@ -634,6 +634,8 @@ interface Registration {
   fn?: SyntaxNode;
   /** The module defining `fn` when it is imported (`mcp.add_tool(search)` with `from .tools import search`). */
   fnMod?: PyModule;
+  /** The module `args` are written in when not the registration's (a standalone `@tool(...)` on an imported function). */
+  optionsMod?: PyModule;
   /** Arguments that configure the tool (name=, title=...), positional `name` included. */
   args: Arg[];
 }
@@ -686,8 +688,25 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   }
   const fn = value.name === 'VariableName' ? functionOf(a, scope, mod.src(value)) : undefined;
   if (!fn) return undefined;
+  const marked = standaloneToolDecorator(fn.mod, fn.fn);
+  // FastMCP's standalone `@tool(...)` carries the options of a function later given to add_tool.
+  if (marked && m[2] === 'add_tool' && !extraArgs.length) return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: marked, optionsMod: fn.mod };
   // For `mcp.tool(fn, ...)` the positional is the function; name is keyword-only then.
   return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: extraArgs.map((x) => (x.name ? x : { ...x, name: '__positional__' })) };
+}
+
+/** The standalone decorator fastmcp exports (`from fastmcp.tools import tool`). */
+const STANDALONE_TOOL = new Set(['fastmcp.tools.tool', 'fastmcp.tools.function_tool.tool', 'fastmcp.tool']);
+
+/** The arguments of a standalone `@tool` / `@tool(...)` on `fn` (empty for the bare form), undefined without one. */
+function standaloneToolDecorator(mod: PyModule, fn: SyntaxNode): Arg[] | undefined {
+  const decorated = fn.parent?.name === 'DecoratedStatement' ? fn.parent : undefined;
+  for (const dec of decorated ? children(decorated).filter((c) => c.name === 'Decorator') : []) {
+    if (!STANDALONE_TOOL.has(mod.decoratorName(dec) ?? '')) continue;
+    const argList = child(dec, 'ArgList');
+    return argList ? kwargsWithNames(argsOf(argList), mod.text) : [];
+  }
+  return undefined;
 }
 
 /** `mcp.tool(name="x")(fn)`: the decorator called by hand, its options in the first call, the function in the second. */
@@ -927,7 +946,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const regSpan = mod.span(reg.stmt);
   const unresolved: Unresolved[] = reg.server.unresolved ? [reg.server.unresolved] : [];
 
-  const options = registrationOptions(mod, reg.args, framework, { value: fnName, span: fnNameNode ? fnMod.span(fnNameNode) : regSpan });
+  const options = registrationOptions(reg.optionsMod ?? mod, reg.args, framework, { value: fnName, span: fnNameNode ? fnMod.span(fnNameNode) : regSpan });
   for (const loc of [options.name, options.title, options.explicitDescription]) if (loc?.unresolved) unresolved.push(loc.unresolved);
   const docs = docstringFacts(fnMod, fn);
   if (docs.unresolved) unresolved.push(docs.unresolved);
