@@ -184,10 +184,10 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
           // `mcp = create_server()` where the factory returns a server it built: alias the factory's server.
           const factory = functionOf(a, scope, mod.src(value.firstChild));
           const returned = factory ? factoryServer(factory.mod, factory.fn) : undefined;
-          if (returned) {
+          if (factory && returned) {
             scope.servers.set(variable, { ...returned, variable });
             // A factory of another module registered its tools there: they are this server's too.
-            if (factory!.mod !== mod) pullTools(a, factory!.mod, returned.id);
+            if (factory.mod !== mod) pullTools(a, factory.mod, returned.id);
           } else scope.servers.delete(variable);
         } else scope.servers.delete(variable);
       }
