@@ -26,11 +26,15 @@ interface ServerVar {
   name?: string;
   span: Span;
   constructorSpan: Span;
+  /** Why the server's tools cannot be exact (a parameter whose framework the code does not declare). */
+  unresolved?: Unresolved;
 }
 
 /** Scope: the servers and functions visible by name (module scope, or a factory function's body). */
 interface Scope {
   servers: Map<string, ServerVar>;
+  /** Low-level `Server(...)` instances: their tools are the `Tool(...)` literals their list_tools handler returns. */
+  lowLevel?: Map<string, ServerVar>;
   functions: Map<string, SyntaxNode>;
   parent?: Scope;
 }
@@ -54,6 +58,20 @@ interface PyAnalysis {
   versionOf(fw: Framework): string | undefined;
   /** The Python version deciding what `__doc__` holds (read on first use). */
   py(): PythonVersionFact;
+  /** What other workspace modules hold, read only when a name of this file leads there; shared by every step. */
+  crossModule: CrossModule;
+  /** Functions walked with a server bound to a parameter (`register_tools(mcp)`): not walked again unbound. */
+  boundFunctions: Set<SyntaxNode>;
+  /** Servers whose tools, registered in the module holding them, are already in `tools`. */
+  pulled: Set<string>;
+}
+
+/** Per-analysis memo of the cross-module lookups (each module's servers and tools are read once). */
+interface CrossModule {
+  /** `file#name` -> the server that module-level name holds and the module holding it (null: not a server). */
+  servers: Map<string, { server: ServerVar; home: PyModule } | null>;
+  /** file -> the tools that module registers at import time (null while being read: an import cycle). */
+  tools: Map<string, ToolDefinition[] | null>;
 }
 
 /** Python version whose `__doc__` semantics apply (3.13+ strips docstring indentation at compile time). */
@@ -100,7 +118,8 @@ export function analyzePython(file: string, text: string, host: FileHost, option
     return (pyFact ??= pythonVersion(host, file));
   };
 
-  const analysis: PyAnalysis = { mod, facts, tools: [], serverFrameworks: new Map(), versionOf, py };
+  const crossModule: CrossModule = { servers: new Map(), tools: new Map([[file, null]]) };
+  const analysis: PyAnalysis = { mod, facts, tools: [], serverFrameworks: new Map(), versionOf, py, crossModule, boundFunctions: new Set(), pulled: new Set() };
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
   walkScope(analysis, children(mod.tree.topNode), moduleScope, '', 0);
 
@@ -108,11 +127,16 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   const frameworks = new Set(facts.servers.map((s) => serverFrameworks.get(s.id)).filter(Boolean) as Framework[]);
   if (frameworks.size === 1) facts.framework = [...frameworks][0];
   else if (!frameworks.size) {
-    const fromImports = mod.importList.map((i) => frameworkOfConstructor(i.qualified)).find(Boolean);
+    // Tools on a server this file does not construct (imported, passed in): their server's framework.
+    const fromImports = tools[0]?.framework ?? frameworkOfImports(mod);
     if (fromImports) facts.framework = fromImports;
   } else facts.framework = tools[0]?.framework;
   facts.dependencies = [...program.dependencies];
   return { tools, files: [facts] };
+}
+
+function frameworkOfImports(mod: PyModule): Framework | undefined {
+  return mod.importList.map((i) => frameworkOfConstructor(i.qualified)).find(Boolean);
 }
 
 function findAncestor(mod: PyModule, pos: number, name: string): SyntaxNode | undefined {
@@ -139,10 +163,16 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
       const value = opIdx >= 0 ? parts[opIdx + 1] : undefined;
       const target = parts[0];
       if (target?.name === 'VariableName' && value?.name === 'CallExpression' && value.firstChild) {
-        const q = mod.qualify(value.firstChild);
-        const fw = q ? frameworkOfConstructor(q) : undefined;
+        const fw = constructorFramework(mod, value.firstChild);
         const variable = mod.src(target);
-        if (fw) {
+        if (!fw && LOW_LEVEL_SERVERS.has(mod.qualify(value.firstChild) ?? '')) {
+          const sv = lowLevelServer(a, target, value, scopeName);
+          scope.lowLevel = new Map(scope.lowLevel).set(variable, sv);
+          // 2.x: `Server(name, on_list_tools=handler)`.
+          const handler = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).find((x) => x.name === 'on_list_tools');
+          const fn = handler?.value.name === 'VariableName' ? functionOf(a, scope, mod.src(handler.value)) : undefined;
+          if (fn) tools.push(...lowLevelTools(a, sv, fn.fn));
+        } else if (fw) {
           const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
           const nameArg = args.find((a) => a.name === 'name') ?? args.find((a) => !a.name && !a.spread);
           const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
@@ -153,19 +183,35 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
           facts.servers.push({ id, variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
         } else if (value.firstChild.name === 'VariableName') {
           // `mcp = create_server()` where the factory returns a server it built: alias the factory's server.
-          const factory = lookup(scope, (s) => s.functions, mod.src(value.firstChild));
-          const returned = factory ? factoryServer(mod, factory) : undefined;
-          if (returned) scope.servers.set(variable, { ...returned, variable });
+          const factory = functionOf(a, scope, mod.src(value.firstChild));
+          const returned = factory ? factoryServer(factory.mod, factory.fn) : undefined;
+          if (factory && returned) {
+            scope.servers.set(variable, { ...returned, variable });
+            // A factory of another module registered its tools there: they are this server's too.
+            if (factory.mod !== mod) pullTools(a, factory.mod, returned.id);
+          } else scope.servers.delete(variable);
         } else scope.servers.delete(variable);
       }
     }
+  }
+  // Classes holding servers (before the module's own registrations: `@App.mcp.tool` reads them).
+  for (const stmt of flat) {
+    const cls = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+    if (cls?.name === 'ClassDefinition') walkClass(a, cls, scope, scopeName, depth);
   }
   for (const stmt of flat) {
     if (stmt.name === 'DecoratedStatement') {
       const def = stmt.lastChild;
       if (def?.name !== 'FunctionDefinition') continue;
       for (const dec of children(stmt).filter((c) => c.name === 'Decorator')) {
-        const reg = decoratorRegistration(mod, dec, scope);
+        // 1.x: `@server.list_tools()` on a low-level Server.
+        const listing = /^([A-Za-z_]\w*)\.list_tools\(/.exec(mod.src(dec).slice(1));
+        const lowLevel = listing ? lookup(scope, (s) => s.lowLevel ?? new Map<string, ServerVar>(), listing[1]) : undefined;
+        if (lowLevel) {
+          tools.push(...lowLevelTools(a, lowLevel, def));
+          continue;
+        }
+        const reg = decoratorRegistration(a, dec, scope);
         if (reg) {
           const t = buildTool(a, { ...reg, stmt, fn: def });
           if (t) tools.push(t);
@@ -174,24 +220,356 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
     } else if (stmt.name === 'ExpressionStatement') {
       const call = stmt.firstChild;
       if (call?.name === 'CallExpression') {
-        const reg = callRegistration(mod, call, scope);
+        const reg = callRegistration(a, call, scope);
         if (reg) {
           const t = buildTool(a, { ...reg, stmt: call });
           if (t) tools.push(t);
-        }
+        } else walkServerArguments(a, call, scope, scopeName, depth);
       }
     }
   }
   // Factories: functions that build a server and register tools on it.
   for (const stmt of flat) {
     const def = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
-    if (def?.name !== 'FunctionDefinition') continue;
+    if (def?.name !== 'FunctionDefinition' || a.boundFunctions.has(def)) continue;
     const body = child(def, 'Body');
     if (!body || !containsToolRegistration(mod, body)) continue;
     const n = child(def, 'VariableName');
-    const inner: Scope = { servers: new Map(), functions: new Map(), parent: scope };
-    walkScope(a, children(body), inner, `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`, depth + 1);
+    const innerName = `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`;
+    const inner: Scope = { servers: parameterServers(a, def, body, innerName), functions: new Map(), parent: scope };
+    walkScope(a, children(body), inner, innerName, depth + 1);
   }
+}
+
+/**
+ * A class holding servers: class attributes (`mcp = FastMCP(...)`, also `Cls.mcp` outside) and attributes its methods
+ * assign (`self.mcp = FastMCP(...)`). Each method registering tools is walked with `self.<attr>` bound to them.
+ */
+function walkClass(a: PyAnalysis, cls: SyntaxNode, scope: Scope, scopeName: string, depth: number): void {
+  const { mod } = a;
+  const body = child(cls, 'Body');
+  const nameNode = child(cls, 'VariableName');
+  if (!body || !nameNode || !containsToolRegistration(mod, body)) return;
+  const className = `${scopeName ? scopeName + '.' : ''}${mod.src(nameNode)}`;
+  const held = new Map<string, ServerVar>();
+  const members = flattenBlocks(children(body));
+  const methods = members.map((m) => (m.name === 'DecoratedStatement' ? m.lastChild : m)).filter((m): m is SyntaxNode => m?.name === 'FunctionDefinition');
+  const holdServer = (target: SyntaxNode, value: SyntaxNode, attribute: string) => {
+    const framework = value.firstChild ? constructorFramework(mod, value.firstChild) : undefined;
+    if (!framework || held.has(attribute)) return;
+    const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+    const nameArg = args.find((x) => x.name === 'name') ?? args.find((x) => !x.name && !x.spread);
+    const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
+    const id = `${mod.file}#${className}.${attribute}`;
+    const sv: ServerVar = { id, variable: `self.${attribute}`, framework, ...(name !== undefined ? { name } : {}), span: mod.span(target), constructorSpan: mod.span(value) };
+    held.set(attribute, sv);
+    a.serverFrameworks.set(id, framework);
+    a.facts.servers.push({ id, variable: sv.variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
+  };
+  const assignments = (stmts: SyntaxNode[]) => stmts.filter((x) => x.name === 'AssignStatement').map((x) => children(x)).filter((p) => p.length === 3 && p[1].name === 'AssignOp' && p[2].name === 'CallExpression');
+  for (const [target, , value] of assignments(members)) if (target.name === 'VariableName') holdServer(target, value, mod.src(target));
+  for (const method of methods) {
+    const methodBody = child(method, 'Body');
+    for (const [target, , value] of assignments(methodBody ? flattenBlocks(children(methodBody)) : [])) {
+      const m = /^self\.([A-Za-z_]\w*)$/.exec(dottedName(target, mod.text) ?? '');
+      if (m) holdServer(target, value, m[1]);
+    }
+  }
+  if (!held.size) return;
+  const servers = new Map<string, ServerVar>();
+  for (const [attribute, sv] of held) {
+    servers.set(`self.${attribute}`, sv);
+    scope.servers.set(`${mod.src(nameNode)}.${attribute}`, { ...sv, variable: `${mod.src(nameNode)}.${attribute}` });
+  }
+  for (const method of methods) {
+    const methodBody = child(method, 'Body');
+    const n = child(method, 'VariableName');
+    if (!methodBody || !containsToolRegistration(mod, methodBody)) continue;
+    walkScope(a, children(methodBody), { servers: new Map(servers), functions: new Map(), parent: scope }, `${className}.${n ? mod.src(n) : '<fn>'}`, depth + 1);
+  }
+}
+
+/** The SDK's low-level server class (1.x and 2.x): it lists what its list_tools handler returns, JSON Schema as written. */
+const LOW_LEVEL_SERVERS = new Set(['mcp.server.lowlevel.Server', 'mcp.server.lowlevel.server.Server', 'mcp.server.Server']);
+
+function lowLevelServer(a: PyAnalysis, target: SyntaxNode, value: SyntaxNode, scopeName: string): ServerVar {
+  const { mod } = a;
+  const variable = mod.src(target);
+  const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+  const nameArg = args.find((x) => x.name === 'name') ?? args.find((x) => !x.name && !x.spread);
+  const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
+  // The SDK's major version decides which framework's rules apply; the contract is the literal either way.
+  const framework: Framework = /^1\./.test(a.versionOf('mcp-v1') ?? '') ? 'mcp-v1' : 'mcp';
+  const id = `${mod.file}#${scopeName ? scopeName + '.' : ''}${variable}`;
+  const sv: ServerVar = { id, variable, framework, ...(name !== undefined ? { name } : {}), span: mod.span(target), constructorSpan: mod.span(value) };
+  a.serverFrameworks.set(id, framework);
+  a.facts.servers.push({ id, variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
+  return sv;
+}
+
+/**
+ * The tools a low-level list_tools handler returns: `return [Tool(...), ...]` (1.x) or
+ * `return ListToolsResult(tools=[...])` (2.x), each `Tool(...)` read from its literal arguments. A list built any
+ * other way is one tool whose every part is unresolved, so the file still says it has a server whose tools are unseen.
+ */
+function lowLevelTools(a: PyAnalysis, server: ServerVar, fn: SyntaxNode): ToolDefinition[] {
+  const { mod } = a;
+  const body = child(fn, 'Body');
+  const out: ToolDefinition[] = [];
+  for (const stmt of body ? flattenBlocks(children(body)) : []) {
+    if (stmt.name !== 'ReturnStatement') continue;
+    let value = meaningful(stmt).find((c) => c.name !== 'return');
+    if (value?.name === 'CallExpression' && /(^|\.)ListToolsResult$/.test(mod.qualify(value.firstChild!) ?? '')) value = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).find((x) => x.name === 'tools')?.value;
+    const items = value?.name === 'ArrayExpression' ? meaningful(value) : undefined;
+    for (const item of items ?? [value ?? stmt]) {
+      const isTool = items && item.name === 'CallExpression' && /(^|\.)Tool$/.test(mod.qualify(item.firstChild!) ?? '');
+      out.push(lowLevelTool(a, server, item, isTool ? undefined : `the list_tools handler's ${items ? 'entry' : 'result'} ${mod.src(item).slice(0, 40)} is not a Tool(...) literal`));
+    }
+  }
+  return out;
+}
+
+/** Tool(...) keyword -> its tools/list key (1.x takes the camelCase names, 2.x the snake_case ones). */
+const LOW_LEVEL_TOOL_KEYS: Record<string, string> = {
+  name: 'name', title: 'title', description: 'description', inputSchema: 'inputSchema', input_schema: 'inputSchema',
+  outputSchema: 'outputSchema', output_schema: 'outputSchema', annotations: 'annotations', _meta: '_meta', meta: '_meta',
+};
+
+function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unreadable: string | undefined): ToolDefinition {
+  const { mod } = a;
+  const span = mod.span(node);
+  const unresolved: Unresolved[] = unreadable ? [{ part: 'tool', reason: unreadable, span }] : [];
+  const contract: JsonSchema = {};
+  let annotations: ToolDefinition['annotations'];
+  let schemaNode: SyntaxNode | undefined;
+  for (const arg of unreadable ? [] : kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text)) {
+    const key = arg.name ? LOW_LEVEL_TOOL_KEYS[arg.name] : undefined;
+    if (!key) {
+      unresolved.push({ part: 'tool', reason: `Tool(${arg.name ?? mod.src(arg.value).slice(0, 30)}) is not modelled`, span: mod.span(arg.value) });
+      continue;
+    }
+    if (arg.value.name === 'None') continue;
+    if (key === 'annotations') {
+      const r = annotationEntries(mod, arg.value);
+      annotations = { span: mod.span(arg.value), entries: r.entries };
+      if (r.json) contract.annotations = r.json;
+      if (r.unresolved) unresolved.push(r.unresolved);
+      continue;
+    }
+    const v = literalValue(arg.value, mod.text, (n) => mod.enumMemberValue(n));
+    if (key === 'inputSchema') schemaNode = arg.value;
+    if (v.ok) contract[key] = v.value;
+    else unresolved.push({ part: key, reason: v.reason, span: mod.span(arg.value) });
+  }
+  if (!unreadable && contract.name === undefined && !unresolved.some((u) => u.part === 'name')) unresolved.push({ part: 'name', reason: 'Tool(...) without a name', span });
+  const schema = contract.inputSchema as { properties?: Record<string, JsonSchema>; required?: string[] } | undefined;
+  const schemaSpan = schemaNode ? mod.span(schemaNode) : span;
+  const name = typeof contract.name === 'string' ? contract.name : undefined;
+  const description = typeof contract.description === 'string' ? contract.description : undefined;
+  const located = <T>(value: T | undefined, part: string): Located<T> => ({ value, span, ...(value === undefined ? { unresolved: unresolved.find((u) => u.part === part) ?? { part, reason: unreadable ?? 'not resolved', span } } : {}) });
+  return {
+    language: 'python',
+    framework: server.framework,
+    file: mod.file,
+    server: { id: server.id, variable: server.variable, ...(server.name !== undefined ? { name: server.name } : {}), span: server.span },
+    registration: { kind: 'add_tool', span, calleeSpan: node.firstChild ? mod.span(node.firstChild) : span },
+    name: located(name, 'name'),
+    ...(typeof contract.title === 'string' ? { title: { value: contract.title, span } } : {}),
+    ...(description !== undefined || unresolved.some((u) => u.part === 'description') ? { description: { ...located(description, 'description'), origin: 'explicit' as const } } : {}),
+    parameters: Object.entries(schema?.properties ?? {}).map(([param, propSchema]) => ({
+      name: param,
+      nameSpan: schemaSpan,
+      span: schemaSpan,
+      schema: propSchema,
+      required: !!schema?.required?.includes(param),
+      ...(typeof propSchema.description === 'string' ? { description: { value: propSchema.description, span: schemaSpan, origin: 'other' as const } } : {}),
+      constraints: [],
+      untyped: propSchema.type === undefined,
+    })),
+    ...(schemaNode ? { inputSchemaSpan: schemaSpan } : {}),
+    ...(annotations ? { annotations } : {}),
+    // The handler is the server's call_tool dispatcher, not one function per tool: no body facts to read.
+    handler: { span, isAsync: false, bodySpan: span, calls: [], returns: [], raises: [], hasPathContainmentCheck: false },
+    contract,
+    unresolved,
+    unrepresentable: [],
+  };
+}
+
+/** The framework whose server class `callee` constructs (`FastMCP(...)`, generic `MCPServer[State](...)`). */
+function constructorFramework(mod: PyModule, callee: SyntaxNode): Framework | undefined {
+  const parts = callee.name === 'MemberExpression' ? children(callee) : [];
+  const klass = parts[1]?.name === '[' ? parts[0] : callee;
+  const q = mod.qualify(klass);
+  return q ? frameworkOfConstructor(q) : undefined;
+}
+
+/**
+ * The servers a function receives as parameters and registers tools on (`def register_tools(mcp): @mcp.tool()`),
+ * seen from the function's own module, where no caller says which server it is. An annotation naming a server class
+ * gives the framework and the tools are exact; untyped or `Any`, the framework is the one the module imports (or the
+ * SDK) and every tool says its contract is unresolved.
+ */
+function parameterServers(a: PyAnalysis, def: SyntaxNode, body: SyntaxNode, scopeName: string): Map<string, ServerVar> {
+  const { mod } = a;
+  const servers = new Map<string, ServerVar>();
+  const bodyText = mod.text.slice(body.from, body.to);
+  for (const p of parameterNodes(mod, def)) {
+    if (!new RegExp(`(^|[^\\w.])${p.name}\\.(tool|add_tool)\\b`).test(bodyText)) continue;
+    const declared = p.annotation ? constructorFramework(mod, p.annotation) : undefined;
+    const framework = declared ?? frameworkOfImports(mod) ?? 'mcp';
+    const span = mod.span(p.node);
+    servers.set(p.name, {
+      id: `${mod.file}#${scopeName}.${p.name}`,
+      variable: p.name,
+      framework,
+      span,
+      constructorSpan: p.annotation ? mod.span(p.annotation) : span,
+      ...(declared ? {} : {
+        unresolved: {
+          part: 'contract',
+          reason: `the server is the parameter ${p.name} of ${scopeName}()${p.annotation ? ` typed ${mod.src(p.annotation)}` : ', untyped'}: its framework is not declared here (predicted for ${FRAMEWORKS[framework].name}); annotate it with the server class, or check the file that passes the server in`,
+          span,
+        },
+      }),
+    });
+  }
+  return servers;
+}
+
+/** A function's plain parameters (name, annotation), `self`/`cls` and `*`/`**` ones left out. */
+function parameterNodes(mod: PyModule, def: SyntaxNode): { name: string; node: SyntaxNode; annotation?: SyntaxNode }[] {
+  const list = child(def, 'ParamList');
+  const out: { name: string; node: SyntaxNode; annotation?: SyntaxNode }[] = [];
+  let star = false;
+  let current: (typeof out)[number] | undefined;
+  for (const c of list ? children(list) : []) {
+    if (c.name === '*' || c.name === '**') star = true;
+    else if (c.name === ',') {
+      star = false;
+      current = undefined;
+    }
+    else if (c.name === 'VariableName' && !star && !current) out.push((current = { name: mod.src(c), node: c }));
+    else if (c.name === 'TypeDef' && current) current.annotation = meaningful(c)[0];
+  }
+  return out.filter((p, i) => !(i === 0 && (p.name === 'self' || p.name === 'cls')));
+}
+
+/**
+ * `register_tools(mcp)` / `tools.setup(server=mcp)`: a function of this or another module receives a server this
+ * scope knows. Its body is walked with that parameter bound to the server, so its tools are the server's (exact).
+ */
+function walkServerArguments(a: PyAnalysis, call: SyntaxNode, scope: Scope, scopeName: string, depth: number): void {
+  const callee = call.firstChild;
+  if (!callee || callee.name !== 'VariableName' || depth > 20) return;
+  const args = kwargsWithNames(argsOf(child(call, 'ArgList')), a.mod.text);
+  const passed = args.map((arg) => (arg.value.name === 'VariableName' ? serverNamed(a, scope, a.mod.src(arg.value)) : undefined));
+  if (!passed.some(Boolean)) return;
+  const target = functionOf(a, scope, a.mod.src(callee));
+  const body = target && child(target.fn, 'Body');
+  if (!target || !body || a.boundFunctions.has(target.fn)) return;
+  const params = parameterNodes(target.mod, target.fn);
+  const bound = new Map<string, ServerVar>();
+  args.forEach((arg, i) => {
+    const server = passed[i];
+    const param = arg.name ? params.find((p) => p.name === arg.name) : arg.spread ? undefined : params[i];
+    if (server && param) bound.set(param.name, server);
+  });
+  if (!bound.size) return;
+  a.boundFunctions.add(target.fn);
+  const fnName = a.mod.src(callee);
+  const sub = target.mod === a.mod ? a : foreignAnalysis(a, target.mod);
+  walkScope(sub, children(body), { servers: bound, functions: new Map(), parent: target.mod === a.mod ? scope : undefined }, `${scopeName ? scopeName + '.' : ''}${fnName}`, depth + 1);
+}
+
+/** A step of this analysis reading another module: same tools list and memo, that module's text, its own facts. */
+function foreignAnalysis(a: PyAnalysis, mod: PyModule): PyAnalysis {
+  return { ...a, mod, facts: { file: mod.file, language: 'python', v1Imports: [], servers: [], dependencies: [], syntaxErrors: [] }, serverFrameworks: new Map() };
+}
+
+/** A function by name: defined in this scope chain, at the module's top level, or imported from a workspace module. */
+function functionOf(a: PyAnalysis, scope: Scope, name: string): { mod: PyModule; fn: SyntaxNode } | undefined {
+  const local = lookup(scope, (s) => s.functions, name) ?? a.mod.functions.get(name);
+  if (local) return { mod: a.mod, fn: local };
+  return importedFunction(a.mod, name, 0);
+}
+
+function importedFunction(mod: PyModule, name: string, depth: number): { mod: PyModule; fn: SyntaxNode } | undefined {
+  const d = depth < 5 ? importedDefinition(mod, name) : undefined;
+  if (!d) return undefined;
+  const fn = d.mod.functions.get(d.name);
+  return fn ? { mod: d.mod, fn } : importedFunction(d.mod, d.name, depth + 1);
+}
+
+/** `from .server import mcp` -> the workspace module `.server` and the name `mcp` there (re-exports followed by callers). */
+function importedDefinition(mod: PyModule, local: string): { mod: PyModule; name: string } | undefined {
+  const imp = mod.imports.get(local);
+  // `import pkg` binds a module, not a name defined in one.
+  if (!imp || imp.qualified === imp.module || (imp.level === 0 && !imp.module)) return undefined;
+  const target = mod.program.resolveModule('.'.repeat(imp.level) + imp.module, mod.file);
+  return target ? { mod: target, name: imp.qualified.slice(imp.qualified.lastIndexOf('.') + 1) } : undefined;
+}
+
+/** The server a name holds here: a server of the scope chain, or one imported from the module that builds it. */
+function serverNamed(a: PyAnalysis, scope: Scope, name: string): ServerVar | undefined {
+  const local = lookup(scope, (s) => s.servers, name);
+  if (local || lookup(scope, (s) => s.functions, name)) return local;
+  const d = importedDefinition(a.mod, name);
+  const held = d ? moduleServer(a, d.mod, d.name, 0) : undefined;
+  if (!held) return undefined;
+  // The module holding the server registered tools on it when it was imported: those come first.
+  pullTools(a, held.home, held.server.id);
+  return { ...held.server, variable: name };
+}
+
+/** The server a module-level name of `mod` holds (built there, by a factory, or re-exported), and that module. */
+function moduleServer(a: PyAnalysis, mod: PyModule, name: string, depth: number): { server: ServerVar; home: PyModule } | undefined {
+  const key = `${mod.file}#${name}`;
+  const memo = a.crossModule.servers;
+  if (memo.has(key)) return memo.get(key) ?? undefined;
+  memo.set(key, null);
+  let found: { server: ServerVar; home: PyModule } | undefined;
+  const value = mod.assigns.get(name);
+  if (value?.name === 'CallExpression' && value.firstChild) {
+    const framework = constructorFramework(mod, value.firstChild);
+    const assign = value.parent!;
+    const targetNode = assign.firstChild!;
+    if (framework) {
+      const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+      const nameArg = args.find((x) => x.name === 'name') ?? args.find((x) => !x.name && !x.spread);
+      const serverName = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
+      found = { server: { id: key, variable: name, framework, ...(serverName !== undefined ? { name: serverName } : {}), span: mod.span(targetNode), constructorSpan: mod.span(value) }, home: mod };
+    } else if (value.firstChild.name === 'VariableName') {
+      const factoryName = mod.src(value.firstChild);
+      const local = mod.functions.get(factoryName);
+      const factory = local ? { mod, fn: local } : importedFunction(mod, factoryName, 0);
+      const returned = factory ? factoryServer(factory.mod, factory.fn) : undefined;
+      if (returned) found = { server: { ...returned, variable: name }, home: mod };
+    }
+  } else if (!value && depth < 5) {
+    const d = importedDefinition(mod, name);
+    if (d) found = moduleServer(a, d.mod, d.name, depth + 1);
+  }
+  memo.set(key, found ?? null);
+  return found;
+}
+
+/** Adds the tools `home` registers on server `id` when imported (read once per module, then filtered). */
+function pullTools(a: PyAnalysis, home: PyModule, id: string): void {
+  if (a.pulled.has(id)) return;
+  a.pulled.add(id);
+  a.tools.push(...moduleTools(a, home).filter((t) => t.server.id === id));
+}
+
+/** The tools a module registers at import time, on any server (an import cycle reads as none). */
+function moduleTools(a: PyAnalysis, mod: PyModule): ToolDefinition[] {
+  const memo = a.crossModule.tools;
+  if (memo.has(mod.file)) return memo.get(mod.file) ?? [];
+  memo.set(mod.file, null);
+  const sub: PyAnalysis = { ...foreignAnalysis(a, mod), tools: [], pulled: new Set(), boundFunctions: new Set() };
+  walkScope(sub, children(mod.tree.topNode), { servers: new Map(), functions: new Map() }, '', 1);
+  memo.set(mod.file, sub.tools);
+  return sub.tools;
 }
 
 function containsToolRegistration(mod: PyModule, body: SyntaxNode): boolean {
@@ -255,11 +633,16 @@ interface Registration {
   decoratorCalled?: boolean;
   /** add_tool / direct call: the function argument. */
   fn?: SyntaxNode;
+  /** The module defining `fn` when it is imported (`mcp.add_tool(search)` with `from .tools import search`). */
+  fnMod?: PyModule;
+  /** The module `args` are written in when not the registration's (a standalone `@tool(...)` on an imported function). */
+  optionsMod?: PyModule;
   /** Arguments that configure the tool (name=, title=...), positional `name` included. */
   args: Arg[];
 }
 
-function decoratorRegistration(mod: PyModule, dec: SyntaxNode, scope: Scope): Registration | undefined {
+function decoratorRegistration(a: PyAnalysis, dec: SyntaxNode, scope: Scope): Registration | undefined {
+  const { mod } = a;
   const parts = children(dec).filter((c) => c.name !== 'At');
   const names: SyntaxNode[] = [];
   let argList: SyntaxNode | undefined;
@@ -269,9 +652,9 @@ function decoratorRegistration(mod: PyModule, dec: SyntaxNode, scope: Scope): Re
     else return undefined;
   }
   const dotted = names.map((n) => (n.name === '.' ? '.' : mod.src(n))).join('');
-  const m = /^([A-Za-z_]\w*)\.tool$/.exec(dotted);
+  const m = /^([A-Za-z_][\w.]*)\.tool$/.exec(dotted);
   if (!m) return undefined;
-  const server = lookup(scope, (s) => s.servers, m[1]);
+  const server = serverNamed(a, scope, m[1]);
   if (!server) return undefined;
   const first = names[0];
   const last = names[names.length - 1];
@@ -279,13 +662,15 @@ function decoratorRegistration(mod: PyModule, dec: SyntaxNode, scope: Scope): Re
   return { server, kind: 'decorator', calleeSpan: { file: mod.file, start: first.from, end: last.to }, argList, decoratorCalled: !!argList, args };
 }
 
-function callRegistration(mod: PyModule, call: SyntaxNode, scope: Scope): (Registration & { fn: SyntaxNode }) | undefined {
+function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Registration & { fn: SyntaxNode }) | undefined {
+  const { mod } = a;
   const callee = call.firstChild;
   if (!callee) return undefined;
+  if (callee.name === 'CallExpression') return curriedRegistration(a, call, callee, scope);
   const d = dottedName(callee, mod.text);
-  const m = d ? /^([A-Za-z_]\w*)\.(add_tool|tool)$/.exec(d) : null;
+  const m = d ? /^([A-Za-z_][\w.]*)\.(add_tool|tool)$/.exec(d) : null;
   if (!m) return undefined;
-  const server = lookup(scope, (s) => s.servers, m[1]);
+  const server = serverNamed(a, scope, m[1]);
   if (!server) return undefined;
   const argList = child(call, 'ArgList');
   const args = kwargsWithNames(argsOf(argList), mod.text);
@@ -302,10 +687,43 @@ function callRegistration(mod: PyModule, call: SyntaxNode, scope: Scope): (Regis
     value = innerFn.value;
     extraArgs = inner.filter((a) => a !== innerFn);
   }
-  if (value.name === 'VariableName') fnNode = lookup(scope, (s) => s.functions, mod.src(value));
-  if (!fnNode) return undefined;
+  const fn = value.name === 'VariableName' ? functionOf(a, scope, mod.src(value)) : undefined;
+  if (!fn) return undefined;
+  const marked = standaloneToolDecorator(fn.mod, fn.fn);
+  // FastMCP's standalone `@tool(...)` carries the options of a function later given to add_tool.
+  if (marked && m[2] === 'add_tool' && !extraArgs.length) return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: marked, optionsMod: fn.mod };
   // For `mcp.tool(fn, ...)` the positional is the function; name is keyword-only then.
-  return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fnNode, args: extraArgs.map((a) => (a.name ? a : { ...a, name: '__positional__' })) };
+  return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: extraArgs.map((x) => (x.name ? x : { ...x, name: '__positional__' })) };
+}
+
+/** The standalone decorator fastmcp exports (`from fastmcp.tools import tool`). */
+const STANDALONE_TOOL = new Set(['fastmcp.tools.tool', 'fastmcp.tools.function_tool.tool', 'fastmcp.tool']);
+
+/** The arguments of a standalone `@tool` / `@tool(...)` on `fn` (empty for the bare form), undefined without one. */
+function standaloneToolDecorator(mod: PyModule, fn: SyntaxNode): Arg[] | undefined {
+  const decorated = fn.parent?.name === 'DecoratedStatement' ? fn.parent : undefined;
+  for (const dec of decorated ? children(decorated).filter((c) => c.name === 'Decorator') : []) {
+    if (!STANDALONE_TOOL.has(mod.decoratorName(dec) ?? '')) continue;
+    const argList = child(dec, 'ArgList');
+    return argList ? kwargsWithNames(argsOf(argList), mod.text) : [];
+  }
+  return undefined;
+}
+
+/** `mcp.tool(name="x")(fn)`: the decorator called by hand, its options in the first call, the function in the second. */
+function curriedRegistration(a: PyAnalysis, call: SyntaxNode, decorator: SyntaxNode, scope: Scope): (Registration & { fn: SyntaxNode }) | undefined {
+  const { mod } = a;
+  const callee = decorator.firstChild;
+  const d = callee ? dottedName(callee, mod.text) : undefined;
+  const m = d ? /^([A-Za-z_][\w.]*)\.tool$/.exec(d) : null;
+  const server = m ? serverNamed(a, scope, m[1]) : undefined;
+  if (!server || !callee) return undefined;
+  const fnArgs = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
+  const only = fnArgs.length === 1 && !fnArgs[0].name && !fnArgs[0].spread ? fnArgs[0].value : undefined;
+  const fn = only?.name === 'VariableName' ? functionOf(a, scope, mod.src(only)) : undefined;
+  if (!fn) return undefined;
+  const argList = child(decorator, 'ArgList');
+  return { server, kind: 'decorator', calleeSpan: mod.span(callee), argList, decoratorCalled: true, fn: fn.fn, fnMod: fn.mod, args: kwargsWithNames(argsOf(argList), mod.text) };
 }
 
 interface BuildInput extends Registration {
@@ -447,7 +865,7 @@ function inputParams(params: ParamFact[], profile: FrameworkProfile): { specs: P
  * The `__doc__` the running Python stores (3.13+ strips the docstring's indentation). A framework that publishes it
  * verbatim gets an unresolved description when the workspace does not say which Python runs.
  */
-function publishedDoc(a: PyAnalysis, doc: DocstringInfo | undefined, profile: FrameworkProfile, hasExplicitDescription: boolean, fallback: Span): { rawDoc?: string; unresolved?: Unresolved } {
+function publishedDoc(a: PyAnalysis, fnMod: PyModule, doc: DocstringInfo | undefined, profile: FrameworkProfile, hasExplicitDescription: boolean, fallback: Span): { rawDoc?: string; unresolved?: Unresolved } {
   const rawDoc = doc?.value;
   if (rawDoc === undefined || compilerCleanDoc(rawDoc) === rawDoc) return { rawDoc };
   const fact = a.py();
@@ -460,7 +878,7 @@ function publishedDoc(a: PyAnalysis, doc: DocstringInfo | undefined, profile: Fr
       reason:
         `the published docstring depends on the Python version (3.13+ strips its indentation, older versions keep it) and ` +
         (fact.source ? `${fact.source} admits both` : 'the workspace does not say which runs (.python-version, pyproject requires-python, or a .venv)'),
-      span: doc ? a.mod.span(doc.node) : fallback,
+      span: doc ? fnMod.span(doc.node) : fallback,
     },
   };
 }
@@ -519,24 +937,26 @@ function parameterDefinitions(mod: PyModule, params: ParamFact[], built: PyContr
 function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const fn = reg.fn;
   if (!fn) return undefined;
+  // The registration is read in this module, the function in the one defining it (the same one unless imported).
   const { mod } = a;
+  const fnMod = reg.fnMod ?? mod;
   const framework = reg.server.framework;
   const profile = FRAMEWORKS[framework];
   const fnNameNode = child(fn, 'VariableName');
-  const fnName = fnNameNode ? mod.src(fnNameNode) : '';
+  const fnName = fnNameNode ? fnMod.src(fnNameNode) : '';
   const regSpan = mod.span(reg.stmt);
-  const unresolved: Unresolved[] = [];
+  const unresolved: Unresolved[] = reg.server.unresolved ? [reg.server.unresolved] : [];
 
-  const options = registrationOptions(mod, reg.args, framework, { value: fnName, span: fnNameNode ? mod.span(fnNameNode) : regSpan });
+  const options = registrationOptions(reg.optionsMod ?? mod, reg.args, framework, { value: fnName, span: fnNameNode ? fnMod.span(fnNameNode) : regSpan });
   for (const loc of [options.name, options.title, options.explicitDescription]) if (loc?.unresolved) unresolved.push(loc.unresolved);
-  const docs = docstringFacts(mod, fn);
+  const docs = docstringFacts(fnMod, fn);
   if (docs.unresolved) unresolved.push(docs.unresolved);
-  const params = parameters(mod, fn);
+  const params = parameters(fnMod, fn);
   const input = inputParams(params, profile);
   unresolved.push(...input.unresolved);
   const retTypeDef = children(fn).find((c) => c.name === 'TypeDef');
   const retNode = retTypeDef ? meaningful(retTypeDef)[0] : undefined;
-  const published = publishedDoc(a, docs.doc, profile, !!options.explicitDescription, regSpan);
+  const published = publishedDoc(a, fnMod, docs.doc, profile, !!options.explicitDescription, regSpan);
 
   const spec: PyToolSpec = {
     framework,
@@ -547,7 +967,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
     rawDoc: published.rawDoc,
     parsedDoc: profile.docstring === 'parsed' && published.rawDoc !== undefined ? (cleandoc(published.rawDoc) ? docs.parsed : { args: [] }) : undefined,
     params: input.specs,
-    returnType: retNode ? mod.resolveType(retNode) : undefined,
+    returnType: retNode ? fnMod.resolveType(retNode) : undefined,
     structuredOutput: options.structuredOutput,
     outputSchemaOverride: options.outputSchemaOverride,
     annotations: options.annotationsJson,
@@ -564,7 +984,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: reg.server.constructorSpan });
 
   const docDescription = typeof built.contract.description === 'string' ? built.contract.description : undefined;
-  const description = descriptionFact(mod, options, docs, docDescription, profile);
+  const description = descriptionFact(fnMod, options, docs, docDescription, profile);
   // Never guessed: the tool keeps its docstring text for the rules, but the contract leaves an unresolved description
   // out. Rebuilt rather than `delete`d: a deleted key turns the object into a slow dictionary for every rule reading it.
   const contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
@@ -586,11 +1006,11 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
     ...(options.title ? { title: options.title } : {}),
     ...(description ? { description } : {}),
     ...(docs.docstring ? { docstring: docs.docstring } : {}),
-    parameters: parameterDefinitions(mod, params, built, docs, profile),
-    ...(paramList ? { inputSchemaSpan: mod.span(paramList) } : {}),
-    ...(retNode ? { outputSchemaSpan: mod.span(retNode) } : {}),
+    parameters: parameterDefinitions(fnMod, params, built, docs, profile),
+    ...(paramList ? { inputSchemaSpan: fnMod.span(paramList) } : {}),
+    ...(retNode ? { outputSchemaSpan: fnMod.span(retNode) } : {}),
     ...(options.annotations ? { annotations: options.annotations } : {}),
-    handler: handlerFacts(mod, fn, params.filter((p) => !p.isContext).map((p) => p.name)),
+    handler: handlerFacts(fnMod, fn, params.filter((p) => !p.isContext).map((p) => p.name)),
     contract,
     unresolved,
     unrepresentable: [],
