@@ -41,15 +41,20 @@ function outOfClient(name) {
 const typescriptFrontEndOutOfCli = {
   name: 'typescript-front-end-out-of-cli',
   setup(build) {
-    build.onResolve({ filter: /^\.\/typescript$/ }, (args) =>
-      /[\\/]server[\\/]src[\\/]analysis[\\/]analyze\.ts$/.test(args.importer) ? { path: './cli-typescript.js', external: true } : undefined,
-    );
+    build.onResolve({ filter: /^\.\/typescript$/ }, (args) => (/[\\/]server[\\/]src[\\/]analysis[\\/]analyze\.ts$/.test(args.importer) ? { path: './cli-typescript.js', external: true } : undefined));
   },
 };
 
 const builds = [
   // jsonc-parser's "main" is a UMD build whose inner require('./impl/...') calls esbuild cannot follow: use its ESM build.
-  { ...nodeCommon, entryPoints: { client: 'client/src/extension.ts' }, outdir: 'dist', external: ['vscode'], alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' }, plugins: [outOfClient('tokenizer'), outOfClient('playground')] },
+  {
+    ...nodeCommon,
+    entryPoints: { client: 'client/src/extension.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+    alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
+    plugins: [outOfClient('tokenizer'), outOfClient('playground')],
+  },
   { ...nodeCommon, entryPoints: { playground: 'client/src/playground/playground-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { tokenizer: 'client/src/preview/tokenizer-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
@@ -64,7 +69,10 @@ const builds = [
     minify: production,
     logLevel: 'warning',
     entryPoints: Object.fromEntries(
-      fs.readdirSync('webview/src').filter((f) => /^[a-z-]+\.ts$/.test(f) && !f.endsWith('.d.ts')).map((f) => [f.replace(/\.ts$/, ''), `webview/src/${f}`]),
+      fs
+        .readdirSync('webview/src')
+        .filter((f) => /^[a-z-]+\.ts$/.test(f) && !f.endsWith('.d.ts'))
+        .map((f) => [f.replace(/\.ts$/, ''), `webview/src/${f}`]),
     ),
     outdir: 'dist/webview',
     loader: { '.ttf': 'file' },
@@ -78,7 +86,10 @@ if (watch) {
 } else {
   const results = await Promise.all(builds.map((b) => esbuild.build({ ...b, metafile: true })));
   fs.chmodSync('dist/cli.js', 0o755);
-  writeThirdPartyNotices(results.map((r) => r.metafile), 'dist/THIRD-PARTY-NOTICES.txt');
+  writeThirdPartyNotices(
+    results.map((r) => r.metafile),
+    'dist/THIRD-PARTY-NOTICES.txt',
+  );
   // codicons font + css are loaded by webviews from dist/.
   fs.mkdirSync('dist/webview', { recursive: true });
   for (const f of ['codicon.css', 'codicon.ttf']) {
@@ -106,7 +117,7 @@ function writeThirdPartyNotices(metafiles, out) {
     .map((dir) => {
       const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
       const licenseFile = fs.readdirSync(dir).find((f) => /^(licen[cs]e|copying|notice)(\.|$)/i.test(f));
-      const license = typeof pkg.license === 'string' ? pkg.license : pkg.license?.type ?? 'see package';
+      const license = typeof pkg.license === 'string' ? pkg.license : (pkg.license?.type ?? 'see package');
       const text = licenseFile ? fs.readFileSync(path.join(dir, licenseFile), 'utf8').trim() : `(the package ships no license file; its package.json says: ${license})`;
       return { name: pkg.name, version: pkg.version, license, text };
     })

@@ -56,7 +56,8 @@ export async function comparePeers(opts: { files?: number; toolsPerFile?: number
   for (let i = 0; i < runs + 1; i++) {
     for (const [name, [cmd, args]] of Object.entries(commands)) {
       const r = timed(cmd, args, dir);
-      if (i === 0) outputs[name] = r.stdout; // first run is a warm-up, also the one whose findings we read
+      if (i === 0)
+        outputs[name] = r.stdout; // first run is a warm-up, also the one whose findings we read
       else times[name].push(r.ms);
     }
   }

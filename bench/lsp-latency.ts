@@ -91,9 +91,7 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-export async function measureLspLatency(
-  opts: { keystrokes?: number; intervalMs?: number; tools?: number; lines?: number; language?: 'typescript' | 'python' } = {},
-): Promise<LspLatencyResult> {
+export async function measureLspLatency(opts: { keystrokes?: number; intervalMs?: number; tools?: number; lines?: number; language?: 'typescript' | 'python' } = {}): Promise<LspLatencyResult> {
   const keystrokes = opts.keystrokes ?? 300;
   const intervalMs = opts.intervalMs ?? 60;
   const python = opts.language === 'python';
@@ -150,8 +148,16 @@ export async function measureLspLatency(
       maxMs: latencies.at(-1) ?? NaN,
       openMs,
       diagnostics: final.diagnostics.length,
-      parseMedianMs: percentile([...parses].sort((a, b) => a - b), 50),
-      p50OverParse: percentile(latencies, 50) / percentile([...parses].sort((a, b) => a - b), 50),
+      parseMedianMs: percentile(
+        [...parses].sort((a, b) => a - b),
+        50,
+      ),
+      p50OverParse:
+        percentile(latencies, 50) /
+        percentile(
+          [...parses].sort((a, b) => a - b),
+          50,
+        ),
     };
   } finally {
     await client.stop();

@@ -33,7 +33,10 @@ function median(xs: number[]): number {
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
 /** `--only=ts,lsp`: measure the figures whose key starts with one of these, print them, and write no file. */
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice('--only='.length)
+  .split(',');
 
 async function measure(key: string, fn: () => Promise<void> | void): Promise<void> {
   if (only && !only.some((prefix) => key.startsWith(prefix))) return;
@@ -121,7 +124,11 @@ async function main() {
 
   await measure('ts.analysisOverParse', () => {
     const sizes: Record<string, unknown> = {};
-    for (const [lines, tools] of [[500, 20], [2000, 80], [5000, 200]] as const) {
+    for (const [lines, tools] of [
+      [500, 20],
+      [2000, 80],
+      [5000, 200],
+    ] as const) {
       const text = generateTsServer(tools, lines);
       const file = path.join(tmp, `ts-${lines}.ts`);
       fs.writeFileSync(file, text);
@@ -149,11 +156,21 @@ async function main() {
 
   await measure('py.analysisOverParse', () => {
     const sizes: Record<string, unknown> = {};
-    for (const [lines, tools] of [[500, 20], [2000, 80], [5000, 200]] as const) {
+    for (const [lines, tools] of [
+      [500, 20],
+      [2000, 80],
+      [5000, 200],
+    ] as const) {
       const text = generatePythonServer(tools, lines);
       const file = path.join(tmp, `py_${lines}.py`);
       fs.writeFileSync(file, text);
-      sizes[lines] = analysisOverParse(file, text, (t) => pythonParser.parse(t), () => {}, runs);
+      sizes[lines] = analysisOverParse(
+        file,
+        text,
+        (t) => pythonParser.parse(t),
+        () => {},
+        runs,
+      );
     }
     results['py.sizes'] = sizes;
     results['py.analysisOverParse'] = (sizes[5000] as { ratio: number }).ratio;

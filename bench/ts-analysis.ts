@@ -111,10 +111,22 @@ export function zodFloor(runs = 15): { parseMs: number; buildMs: number; convert
     for (let i = 0; i < 200; i++) {
       schemas.push(
         z.object({
-          query: z.string().min(1).max(200 + i).describe(`Free text to search for in catalogue ${i}`),
+          query: z
+            .string()
+            .min(1)
+            .max(200 + i)
+            .describe(`Free text to search for in catalogue ${i}`),
           limit: Limit,
           sort: z.enum(['relevance', 'price', 'date']).default('relevance').describe('Sort order'),
-          filters: z.object({ minPrice: z.number().nonnegative().optional(), tags: z.array(z.string()).max(10 + i).optional() }).optional(),
+          filters: z
+            .object({
+              minPrice: z.number().nonnegative().optional(),
+              tags: z
+                .array(z.string())
+                .max(10 + i)
+                .optional(),
+            })
+            .optional(),
         }),
       );
     }
@@ -145,5 +157,7 @@ if (require.main === module && !process.env.TOOLSMITH_BENCH_IMPORTED) {
       );
   }
   const f = zodFloor();
-  console.log(`zod floor: createSourceFile ${f.parseMs.toFixed(1)} ms, zod build ${f.buildMs.toFixed(1)} ms + SDK conversion ${f.convertMs.toFixed(1)} ms, ratio ${f.ratio.toFixed(2)}x (conversion alone ${f.convertRatio.toFixed(2)}x)`);
+  console.log(
+    `zod floor: createSourceFile ${f.parseMs.toFixed(1)} ms, zod build ${f.buildMs.toFixed(1)} ms + SDK conversion ${f.convertMs.toFixed(1)} ms, ratio ${f.ratio.toFixed(2)}x (conversion alone ${f.convertRatio.toFixed(2)}x)`,
+  );
 }

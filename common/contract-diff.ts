@@ -121,7 +121,11 @@ export function compareContracts(input: CompareInput): ContractDiff {
 
   const reasons: DiffReason[] = [];
   if (input.unsaved) {
-    reasons.push({ kind: 'unsaved', action: 'save', message: 'The editor has unsaved changes: the preview follows the editor, the running server runs the file on disk. Save, then restart the server.' });
+    reasons.push({
+      kind: 'unsaved',
+      action: 'save',
+      message: 'The editor has unsaved changes: the preview follows the editor, the running server runs the file on disk. Save, then restart the server.',
+    });
   }
   if (input.stale) reasons.push({ kind: 'stale', action: 'restart', message: `The server is running stale code: ${input.stale.message} Restart it to load the current source.` });
   const parts = new Set<string>();

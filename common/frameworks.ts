@@ -96,8 +96,7 @@ const MCP1_VERIFIED = ['1.30.0'];
 function mcp1Caveat(version: string | undefined): string | undefined {
   if (version !== undefined && MCP1_VERIFIED.includes(version)) return undefined;
   const major = majorOf(version);
-  if (major !== undefined && major >= 2)
-    return `the workspace pins mcp ${version}, which has no mcp.server.fastmcp module: this server fails at import (ModuleNotFoundError) and lists no tools`;
+  if (major !== undefined && major >= 2) return `the workspace pins mcp ${version}, which has no mcp.server.fastmcp module: this server fails at import (ModuleNotFoundError) and lists no tools`;
   const proven = MCP1_VERIFIED.join(', ');
   return version === undefined
     ? `mcp 1.x (mcp.server.fastmcp) with no pinned version in the workspace: predicted as mcp ${proven} publishes it; other 1.x releases differ (structured output, titles)`
@@ -186,8 +185,12 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['fastmcp.FastMCP', 'fastmcp.server.FastMCP', 'fastmcp.server.server.FastMCP'],
     contextClasses: ['fastmcp.Context', 'fastmcp.server.context.Context', 'fastmcp.server.Context'],
     contentClasses: [
-      'fastmcp.utilities.types.Image', 'fastmcp.utilities.types.Audio', 'fastmcp.utilities.types.File',
-      'fastmcp.tools.ToolResult', 'fastmcp.tools.tool.ToolResult', 'fastmcp.tools.base.ToolResult',
+      'fastmcp.utilities.types.Image',
+      'fastmcp.utilities.types.Audio',
+      'fastmcp.utilities.types.File',
+      'fastmcp.tools.ToolResult',
+      'fastmcp.tools.tool.ToolResult',
+      'fastmcp.tools.base.ToolResult',
     ],
     toolHints: [...PYTHON_TOOL_HINTS, /\bFastMCP\b/],
     serverHint: /\bFastMCP\s*\(/,

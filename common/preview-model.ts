@@ -168,7 +168,10 @@ function deref(schema: JsonValue, root: JsonValue | undefined): { schema: JsonVa
   let current = schema;
   let refName: string | undefined;
   for (let i = 0; i < 8 && isObject(current) && typeof current.$ref === 'string' && current.$ref.startsWith('#/'); i++) {
-    const pathParts = current.$ref.slice(2).split('/').map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const pathParts = current.$ref
+      .slice(2)
+      .split('/')
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     refName = pathParts[pathParts.length - 1];
     let target: JsonValue | undefined = root;
     for (const p of pathParts) target = isObject(target) ? target[p] : undefined;
@@ -197,7 +200,10 @@ export function typeLabel(schemaIn: JsonValue | undefined, root?: JsonValue, dep
   let label: string;
   if (Array.isArray(schema.enum)) label = schema.enum.map((v) => json(v)).join(' | ');
   else if (schema.const !== undefined) label = json(schema.const);
-  else if (unionBranches(schema)) label = unionBranches(schema)!.map((b) => typeLabel(b, root, depth + 1)).join(' | ');
+  else if (unionBranches(schema))
+    label = unionBranches(schema)!
+      .map((b) => typeLabel(b, root, depth + 1))
+      .join(' | ');
   else if (Array.isArray(schema.allOf) && schema.allOf.length === 1) label = typeLabel(schema.allOf[0], root, depth + 1);
   else if (Array.isArray(schema.type)) label = schema.type.map((t) => (t === 'array' ? arrayLabel(schema, root, depth) : String(t))).join(' | ');
   else if (schema.type === 'array') label = arrayLabel(schema, root, depth);
@@ -272,13 +278,7 @@ function unresolvedFor(path: string, unresolved: PreviewTool['unresolved']): str
 }
 
 /** Reads `properties` + `required` of an object schema into fields, depth-limited. */
-export function readFields(
-  objectSchema: JsonValue | undefined,
-  basePath: string,
-  root: JsonValue | undefined,
-  unresolved: PreviewTool['unresolved'],
-  depth = 0,
-): FieldView[] {
+export function readFields(objectSchema: JsonValue | undefined, basePath: string, root: JsonValue | undefined, unresolved: PreviewTool['unresolved'], depth = 0): FieldView[] {
   if (!isObject(objectSchema)) return [];
   const props = objectSchema.properties;
   if (!isObject(props)) return [];
@@ -287,7 +287,8 @@ export function readFields(
     const path = `${basePath}.properties.${name}`;
     const { schema: resolved } = deref(prop, root);
     const nested = depth < 4 ? nestedObject(prop, root) : undefined;
-    const descriptionSource = isObject(prop) && typeof prop.description === 'string' ? prop.description : isObject(resolved) && typeof resolved.description === 'string' ? resolved.description : undefined;
+    const descriptionSource =
+      isObject(prop) && typeof prop.description === 'string' ? prop.description : isObject(resolved) && typeof resolved.description === 'string' ? resolved.description : undefined;
     const field: FieldView = {
       name,
       path,
@@ -324,9 +325,7 @@ export function readAnnotations(contract: JsonSchema): AnnotationView[] {
       out.push({
         key: info.key,
         declared: false,
-        meaning: irrelevant
-          ? 'not declared — meaningless for a read-only tool'
-          : `not declared — clients assume ${String(info.fallback)}: ${info.fallback ? info.yes : info.no}`,
+        meaning: irrelevant ? 'not declared — meaningless for a read-only tool' : `not declared — clients assume ${String(info.fallback)}: ${info.fallback ? info.yes : info.no}`,
       });
     } else {
       out.push({ key: info.key, value: json(v), declared: true, meaning: v === true ? info.yes : v === false ? info.no : 'not a boolean: clients ignore it' });

@@ -54,7 +54,7 @@ const SPEC_DEFAULT: Record<RiskHint, boolean> = { readOnlyHint: false, destructi
  */
 export function assessRisk(annotations: unknown, inferred?: InferredRisk): RiskAssessment {
   const ann = typeof annotations === 'object' && annotations !== null ? (annotations as Record<string, unknown>) : {};
-  const declared = (key: RiskHint): boolean | undefined => (typeof ann[key] === 'boolean' ? (ann[key] as boolean) : undefined);
+  const declared = (key: RiskHint): boolean | undefined => (typeof ann[key] === 'boolean' ? ann[key] : undefined);
   const reasons: string[] = [];
   const undeclared: RiskHint[] = [];
   const assume = (key: RiskHint): boolean => {

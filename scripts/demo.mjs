@@ -52,12 +52,19 @@ fs.mkdirSync(extensionsDir, { recursive: true });
 if (!fs.existsSync(configFile)) fs.writeFileSync(configFile, '');
 const settingsFile = path.join(userDataDir, 'User', 'settings.json');
 if (!fs.existsSync(settingsFile)) {
-  fs.writeFileSync(settingsFile, JSON.stringify({
-    'workbench.startupEditor': 'none',
-    'telemetry.telemetryLevel': 'off',
-    'git.openRepositoryInParentFolders': 'never',
-    'extensions.autoCheckUpdates': false,
-  }, null, 2));
+  fs.writeFileSync(
+    settingsFile,
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'telemetry.telemetryLevel': 'off',
+        'git.openRepositoryInParentFolders': 'never',
+        'extensions.autoCheckUpdates': false,
+      },
+      null,
+      2,
+    ),
+  );
 }
 const env = { ...process.env, PATH: `${path.dirname(node)}:${process.env.PATH}`, XDG_CONFIG_HOME: path.join(demoDir, 'xdg-config'), XDG_DATA_HOME: path.join(demoDir, 'xdg-data') };
 const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
@@ -65,8 +72,23 @@ execFileSync(node, [entry, ...common, '--install-extension', vsix, '--force'], {
 
 const port = await pickPort();
 step(`starting code-server on ${host}:${port}`);
-const server = spawn(node, [entry, ...common, '--auth', 'none', '--bind-addr', `${host}:${port}`, '--disable-telemetry',
-  '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', examplesDir], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+const server = spawn(
+  node,
+  [
+    entry,
+    ...common,
+    '--auth',
+    'none',
+    '--bind-addr',
+    `${host}:${port}`,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    examplesDir,
+  ],
+  { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+);
 server.stderr.pipe(process.stderr);
 let announced = false;
 server.stdout.on('data', (chunk) => {

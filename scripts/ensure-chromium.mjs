@@ -8,15 +8,7 @@ import { fileURLToPath } from 'node:url';
 export const CHROMIUM = process.env.TOOLSMITH_CHROMIUM || '/usr/bin/chromium';
 
 /** Flags that work on these machines (TESTING.md §4). */
-export const CHROMIUM_FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 /** Returns the path of a working Chromium, installing Debian's package when needed. Throws when impossible. */
 export function chromiumPath() {

@@ -77,8 +77,7 @@ function install() {
  * flock, since several test runs may ask at once. Throws with a clear message when installation fails.
  */
 export function ensureCodeServer() {
-  if (node24Ready() && fs.existsSync(codeServerStamp) && fs.existsSync(codeServerEntry)
-      && fs.readFileSync(codeServerStamp, 'utf8').trim() === CODE_SERVER_VERSION) {
+  if (node24Ready() && fs.existsSync(codeServerStamp) && fs.existsSync(codeServerEntry) && fs.readFileSync(codeServerStamp, 'utf8').trim() === CODE_SERVER_VERSION) {
     return { node: node24, entry: codeServerEntry };
   }
   const hasFlock = spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;

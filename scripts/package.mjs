@@ -66,7 +66,9 @@ export function checkLazyBundlesShipped(vsix) {
       missing.push(`dist/${bundle}`);
       continue;
     }
-    for (const m of read().toString('utf8').matchAll(/require\("\.\/([\w.-]+\.js)"\)/g)) {
+    for (const m of read()
+      .toString('utf8')
+      .matchAll(/require\("\.\/([\w.-]+\.js)"\)/g)) {
       if (!entries.has(`extension/dist/${m[1]}`)) missing.push(`dist/${m[1]} (required by dist/${bundle})`);
     }
   }

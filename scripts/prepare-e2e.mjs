@@ -22,5 +22,5 @@ const step = (what, fn) => {
 
 step('Chromium', chromiumPath);
 step('code-server', ensureCodeServer);
-step('example servers\' dependencies', ensureExamples);
+step("example servers' dependencies", ensureExamples);
 step('packaged extension', () => packageExtension(path.join(root, '.cache', 'e2e', 'toolsmith.vsix')));

@@ -49,11 +49,13 @@ export function runLayer(layer, { prepare = true, extraArgs = [] } = {}) {
     return { layer, pass: 0, fail: 1, skipped: 0, status: 1 };
   }
   const concurrency = layer === 'e2e' || layer === 'fidelity' ? ['--test-concurrency=1'] : [];
-  const r = spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...extraArgs, ...files.map((f) => path.relative(root, f))],
-    { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 256 * 1024 * 1024, env: { ...process.env, FORCE_COLOR: '0' } },
-  );
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...extraArgs, ...files.map((f) => path.relative(root, f))], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 256 * 1024 * 1024,
+    env: { ...process.env, FORCE_COLOR: '0' },
+  });
   process.stdout.write(r.stdout ?? '');
   const count = (key) => Number((r.stdout ?? '').match(new RegExp(`^ℹ ${key} (\\d+)`, 'm'))?.[1] ?? 0);
   const result = { layer, pass: count('pass'), fail: count('fail') + count('cancelled'), skipped: count('skipped') + count('todo'), status: r.status ?? 1 };

@@ -22,7 +22,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err);
     log.appendLine(`The Toolsmith language server did not start: ${reason}`);
-    void vscode.window.showErrorMessage(`The Toolsmith language server did not start (${reason}): no diagnostics or contract preview. The Servers view and the playground still work. See the "Toolsmith Language Server" output.`);
+    void vscode.window.showErrorMessage(
+      `The Toolsmith language server did not start (${reason}): no diagnostics or contract preview. The Servers view and the playground still work. See the "Toolsmith Language Server" output.`,
+    );
   }
 
   // Activation time is read by the end-to-end suite and the benchmark from this log line.

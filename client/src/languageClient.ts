@@ -1,13 +1,5 @@
 import * as vscode from 'vscode';
-import {
-  LanguageClient,
-  TransportKind,
-  CloseAction,
-  ErrorAction,
-  type LanguageClientOptions,
-  type ServerOptions,
-  type ErrorHandler,
-} from 'vscode-languageclient/node';
+import { LanguageClient, TransportKind, CloseAction, ErrorAction, type LanguageClientOptions, type ServerOptions, type ErrorHandler } from 'vscode-languageclient/node';
 
 /** How many crashes within CRASH_WINDOW_MS we tolerate before giving up (the server restarts after each). */
 export const MAX_RESTARTS = 4;

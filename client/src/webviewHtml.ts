@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 
 export function makeNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 export interface WebviewPageOptions {

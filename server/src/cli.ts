@@ -89,7 +89,7 @@ interface Workspace {
   withBom: Set<string>;
   /** Files found but not read (not a regular file, too large, unreadable), with the reason: exit 2. */
   skipped: { file: string; message: string }[];
-  analyze(file: string, text: string): FileAnalysis;
+  analyze: (file: string, text: string) => FileAnalysis;
 }
 
 function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: number): Workspace {
@@ -187,7 +187,8 @@ function runCheck(args: string[]): number {
       }
     }
     if (outcome.applied) process.stderr.write(`toolsmith: applied ${outcome.applied} fix${outcome.applied === 1 ? '' : 'es'} in ${outcome.files.size} file${outcome.files.size === 1 ? '' : 's'}\n`);
-    for (const o of outcome.outside) process.stderr.write(`toolsmith: not applied "${o.title}": it edits ${o.files.map((f) => path.relative(cwd, f)).join(', ')}, outside the checked paths (check that file too to fix it)\n`);
+    for (const o of outcome.outside)
+      process.stderr.write(`toolsmith: not applied "${o.title}": it edits ${o.files.map((f) => path.relative(cwd, f)).join(', ')}, outside the checked paths (check that file too to fix it)\n`);
   }
   const analyses = ws.files.map((file) => ws.analyze(file, ws.texts.get(file) as string));
   const rows = toRows(analyses, (file) => ws.texts.get(file) ?? readOtherFile(file));
@@ -288,7 +289,7 @@ export function main(argv: string[]): number {
       process.stderr.write(`toolsmith: ${err.message}\nRun "toolsmith --help" for usage.\n`);
       return 2;
     }
-    process.stderr.write(`toolsmith: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.stderr.write(`toolsmith: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 2;
   }
 }

@@ -109,8 +109,7 @@ function analyzeDocumentText(open: OpenDocument, file: string, text: string): Fi
   const log = (m: string) => logger.once(`${file}\n${m.split('\n')[0]}`, m);
   try {
     const prev = open.incremental;
-    const step =
-      (prev && prev.file === file ? analyzeIncremental(prev, text, host, server.settings, log) : undefined) ?? analyzeFull(file, text, host, server.settings, log);
+    const step = (prev && prev.file === file ? analyzeIncremental(prev, text, host, server.settings, log) : undefined) ?? analyzeFull(file, text, host, server.settings, log);
     open.incremental = step.state;
     return step.analysis;
   } catch (err) {
@@ -316,9 +315,7 @@ async function analyzeAndPublish(uri: string, token: CancellationToken): Promise
   }
 }
 
-const scheduler = new DiagnosticsScheduler(DEFAULT_DIAGNOSTICS_DELAY_MS, analyzeAndPublish, (uri, err) =>
-  logger.once(`run:${uri}:${String(err)}`, `diagnostics for ${uri} failed: ${errorText(err)}`),
-);
+const scheduler = new DiagnosticsScheduler(DEFAULT_DIAGNOSTICS_DELAY_MS, analyzeAndPublish, (uri, err) => logger.once(`run:${uri}:${String(err)}`, `diagnostics for ${uri} failed: ${errorText(err)}`));
 
 // ---- workspace scan ----
 
@@ -432,20 +429,22 @@ connection.onDidChangeConfiguration((change) => {
   void applySettings(pushed);
 });
 
-connection.onDidChangeWatchedFiles((params) => inBatch(() => {
-  for (const change of params.changes) {
-    const file = uriToFile(change.uri);
-    if (!sourceKindOf(file) || openDocuments.ofFile(file)) continue;
-    if (change.type === FileChangeType.Deleted) analyzeDisk(file, undefined);
-    else if (index.get(file) || change.type === FileChangeType.Created || index.dependentsOf(file).length) analyzeDisk(file);
-    else {
-      // A changed file the scan skipped may now define tools.
-      const text = host.readFile(file);
-      if (text !== undefined && mayDefineTools(text)) analyzeDisk(file, text);
+connection.onDidChangeWatchedFiles((params) =>
+  inBatch(() => {
+    for (const change of params.changes) {
+      const file = uriToFile(change.uri);
+      if (!sourceKindOf(file) || openDocuments.ofFile(file)) continue;
+      if (change.type === FileChangeType.Deleted) analyzeDisk(file, undefined);
+      else if (index.get(file) || change.type === FileChangeType.Created || index.dependentsOf(file).length) analyzeDisk(file);
+      else {
+        // A changed file the scan skipped may now define tools.
+        const text = host.readFile(file);
+        if (text !== undefined && mayDefineTools(text)) analyzeDisk(file, text);
+      }
+      reanalyzeDependents(file);
     }
-    reanalyzeDependents(file);
-  }
-}));
+  }),
+);
 
 documents.onDidOpen((e) => {
   openDocuments.open(e.document, fileOfDocument(e.document));

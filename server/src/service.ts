@@ -19,24 +19,18 @@ export interface FileAnalysis {
  * source -> front-end -> ToolDefinition[] -> rules. The one pipeline the language server and the CLI share.
  * Never throws: an internal failure yields an empty, honest result plus the error text for the log.
  */
-export function analyzeFile(
-  file: string,
-  text: string,
-  host: FileHost,
-  settings: ToolsmithSettings,
-  log: (message: string) => void = () => {},
-): FileAnalysis {
+export function analyzeFile(file: string, text: string, host: FileHost, settings: ToolsmithSettings, log: (message: string) => void = () => {}): FileAnalysis {
   let result: AnalysisResult;
   try {
     result = analyzeSource(file, text, host);
   } catch (err) {
-    const message = `analysis of ${file} failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`;
+    const message = `analysis of ${file} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
     log(message);
     return { file, result: { tools: [], files: [] }, findings: [], internalError: message };
   }
   const ruleFailures: string[] = [];
   const findings = runRules(result, { settings, textOf: (f) => (f === file ? text : host.readFile(f)) }, (ruleId, err) => {
-    const message = `rule ${ruleId} failed on ${file}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`;
+    const message = `rule ${ruleId} failed on ${file}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
     ruleFailures.push(message);
     log(message);
   });

@@ -35,9 +35,7 @@ function decode(buf: Buffer): { text: string; bom: boolean } {
 
 function openFailure(err: unknown): SourceRead {
   const code = (err as NodeJS.ErrnoException).code;
-  return code === 'ENOENT' || code === 'ENOTDIR'
-    ? { ok: false, reason: 'missing', message: 'no such file' }
-    : { ok: false, reason: 'unreadable', message: `cannot open it (${code ?? String(err)})` };
+  return code === 'ENOENT' || code === 'ENOTDIR' ? { ok: false, reason: 'missing', message: 'no such file' } : { ok: false, reason: 'unreadable', message: `cannot open it (${code ?? String(err)})` };
 }
 
 const readFailure = (err: unknown): SourceRead => ({ ok: false, reason: 'unreadable', message: `cannot read it (${(err as NodeJS.ErrnoException).code ?? String(err)})` });

@@ -40,7 +40,10 @@ async function connect(name: string): Promise<Client> {
 
 function text(result: Awaited<ReturnType<Client['callTool']>>): string {
   const content = (result.content ?? []) as { type: string; text?: string }[];
-  return content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  return content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');
 }
 
 before(() => ensureExamples());

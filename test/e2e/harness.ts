@@ -151,8 +151,18 @@ export class Workbench {
     }
 
     const port = await freePort();
-    const args = [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check',
-      '--disable-getting-started-override', '--ignore-last-opened'];
+    const args = [
+      entry,
+      ...common,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-getting-started-override',
+      '--ignore-last-opened',
+    ];
     if (options.trusted) args.push('--disable-workspace-trust');
     args.push(options.workspace);
     // detached: its own process group, so stop() ends code-server and the extension hosts it started.
@@ -203,7 +213,10 @@ export class Workbench {
       throw new Error(`command "${title}" is not in the palette; it shows: ${JSON.stringify(shown.slice(0, 10))}`);
     }
     await row.click();
-    await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 15_000 }).catch(() => {});
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 15_000 })
+      .catch(() => {});
   }
 
   /** Opens a workspace file through Quick Open (Ctrl+P) and waits for its editor tab. */
@@ -232,8 +245,7 @@ export class Workbench {
       }
     }
     if (!clicked) await rows.first().click();
-    await page.locator(`.tabs-container .tab[data-resource-name="${base}"], .tabs-container .tab[aria-label^="${base}"]`).first()
-      .waitFor({ state: 'visible', timeout: 20_000 });
+    await page.locator(`.tabs-container .tab[data-resource-name="${base}"], .tabs-container .tab[aria-label^="${base}"]`).first().waitFor({ state: 'visible', timeout: 20_000 });
     await page.locator('.editor-instance .monaco-editor .view-lines').first().waitFor({ state: 'visible', timeout: 20_000 });
   }
 
@@ -246,8 +258,7 @@ export class Workbench {
     // Clicking an already open container would close it.
     const open = (await sidebar.isVisible()) && (await title.innerText().catch(() => '')).toUpperCase().includes(label.toUpperCase());
     if (!open) await item.click();
-    await waitFor(`the "${label}" side bar`, 15_000, async () =>
-      (await title.innerText().catch(() => '')).toUpperCase().includes(label.toUpperCase()) || undefined);
+    await waitFor(`the "${label}" side bar`, 15_000, async () => (await title.innerText().catch(() => '')).toUpperCase().includes(label.toUpperCase()) || undefined);
     return sidebar;
   }
 
@@ -258,7 +269,12 @@ export class Workbench {
   async waitForView(name: string): Promise<void> {
     const sidebar = this.page.locator('.part.sidebar');
     await waitFor(`the "${name}" view`, 30_000, async () => {
-      const title = (await sidebar.locator('.composite.title .title-label').innerText().catch(() => '')).toUpperCase();
+      const title = (
+        await sidebar
+          .locator('.composite.title .title-label')
+          .innerText()
+          .catch(() => '')
+      ).toUpperCase();
       if (title.endsWith(`: ${name.toUpperCase()}`)) return true;
       return (await sidebar.locator(`.pane-header:not(.hidden)[aria-label^="${name} Section"]`).isVisible()) || undefined;
     });
@@ -279,7 +295,9 @@ export class Workbench {
 
   /** The text of the extension's log ("" while the channel has not been created). */
   readExtensionLog(): string {
-    return this.extensionLogFiles().map((f) => fs.readFileSync(f, 'utf8')).join('\n');
+    return this.extensionLogFiles()
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
   }
 
   /** The text of an output channel (e.g. "MCP: helpdesk"), from the file the extension host keeps under the logs folder. */
@@ -418,7 +436,9 @@ export function screenshotOnFailure(current: () => Workbench | undefined, prefix
     try {
       return await fn();
     } catch (err) {
-      await current()?.screenshot(`${prefix}-${name}`).catch(() => undefined);
+      await current()
+        ?.screenshot(`${prefix}-${name}`)
+        .catch(() => undefined);
       throw err;
     }
   };

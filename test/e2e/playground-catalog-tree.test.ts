@@ -76,7 +76,6 @@ async function inView(el: Locator): Promise<boolean> {
   });
 }
 
-
 test('tree: a resource template is read from its variables form; a prompt is got from its arguments form, a missing one named', { timeout: 240_000 }, async () => {
   try {
     const t0 = Date.now();
@@ -128,7 +127,10 @@ test('tree: a resource template is read from its variables form; a prompt is got
     // The answer lands below the Read button: it is brought into view, not left under the fold.
     await until('the read in view', 5_000, () => inView(read));
     assert.equal(await tRow.locator('.resource-body .note code').textContent(), 'notes://work/plan%202026');
-    assert.deepEqual(received('resources/read').map((r) => r.params?.uri), ['notes://work/plan%202026']);
+    assert.deepEqual(
+      received('resources/read').map((r) => r.params?.uri),
+      ['notes://work/plan%202026'],
+    );
     await wb.screenshot('playground-template-read');
 
     // --- A prompt with arguments: opened on its form, nothing got yet.
@@ -168,7 +170,10 @@ test('tree: a resource template is read from its variables form; a prompt is got
     ]);
     await until('the messages in view', 5_000, async () => (await inView(pRow.locator('.prompt-message').nth(0))) && inView(pRow.locator('.prompt-message').nth(1)));
     const gets = received('prompts/get');
-    assert.deepEqual(gets.map((g) => g.params && { name: g.params.name, arguments: g.params.arguments }), [{ name: 'review_code', arguments: { language: 'Go' } }]);
+    assert.deepEqual(
+      gets.map((g) => g.params && { name: g.params.name, arguments: g.params.arguments }),
+      [{ name: 'review_code', arguments: { language: 'Go' } }],
+    );
     await unhover();
     await wb.screenshot('playground-prompt-messages');
     console.log(`catalog tree: workbench ${((started - t0) / 1000).toFixed(1)} s, test after it ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -34,7 +34,6 @@ after(async () => {
   fs.rmSync(workspace, { recursive: true, force: true });
 });
 
-
 const playgroundFrame = activeWebviewFrame;
 
 test('a running server lists its resources and prompts in the tree; a click reads the resource in the playground', { timeout: 180_000 }, async () => {

@@ -67,7 +67,9 @@ test('"Fix" on a finding in the preview applies the quick fix to the file and th
   } catch (err) {
     await wb?.screenshot('preview-failed-fix').catch(() => undefined);
     // What the workbench said (e.g. "No quick fix is available…") tells why a fix did not land.
-    console.error(`notifications: ${JSON.stringify(await wb?.notifications().catch(() => []))}\nextension log:\n${wb?.readExtensionLog().slice(-3000)}\nextension host errors:\n${wb?.extensionHostErrors()}`);
+    console.error(
+      `notifications: ${JSON.stringify(await wb?.notifications().catch(() => []))}\nextension log:\n${wb?.readExtensionLog().slice(-3000)}\nextension host errors:\n${wb?.extensionHostErrors()}`,
+    );
     throw err;
   } finally {
     restore();

@@ -26,7 +26,12 @@ async function webviewWith(w: Workbench, selector: string, timeoutMs: number): P
   let found: Frame | undefined;
   await until(`a webview showing ${selector}`, timeoutMs, async () => {
     for (const f of w.page.frames()) {
-      if ((await f.locator(selector).count().catch(() => 0)) > 0) {
+      if (
+        (await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)) > 0
+      ) {
         found = f;
         return true;
       }
@@ -69,7 +74,10 @@ test('Preview Contract compares with the server the playground runs: no Start pr
     const { sidebar, row } = await openServersView(wb);
     await row('helpdesk').waitFor({ state: 'visible', timeout: 60_000 });
     await row('helpdesk').click();
-    await sidebar.locator('.monaco-list-row', { hasText: /running · helpdesk 0\.1\.0/ }).first().waitFor({ timeout: 90_000 });
+    await sidebar
+      .locator('.monaco-list-row', { hasText: /running · helpdesk 0\.1\.0/ })
+      .first()
+      .waitFor({ timeout: 90_000 });
     await webviewWith(wb, '.status[data-status="running"]', 60_000);
     assert.equal(startingLines(wb), 1);
     assert.equal(serverProcesses(serverFile).length, 1, 'the playground runs one server');

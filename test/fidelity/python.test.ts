@@ -27,7 +27,10 @@ before(async () => {
   pythonMcp1 = mod.ensureVenvMcp1();
   assert.ok(fs.existsSync(pythonMcp1), `the mcp 1.x venv python is missing at ${pythonMcp1}`);
   // The fixture folders declare their Python (.python-version): the SDK publishes `__doc__`, which 3.13+ dedents.
-  for (const [dir, interpreter] of [[fixtures, python], [fixturesMcp1, pythonMcp1]]) {
+  for (const [dir, interpreter] of [
+    [fixtures, python],
+    [fixturesMcp1, pythonMcp1],
+  ]) {
     const declared = fs.readFileSync(path.join(dir, '.python-version'), 'utf8').trim();
     const actual = spawnSync(interpreter, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout.trim();
     assert.equal(actual, declared, `${path.relative(root, dir)}/.python-version says ${declared} but the venv runs Python ${actual}: update the file`);
@@ -47,7 +50,10 @@ function servers(): string[] {
 function unresolvedOf(file: string): string[] {
   const r = spawnSync(process.execPath, [cli, 'contract', file], { encoding: 'utf8' });
   assert.equal(r.status, 0, `toolsmith contract failed on ${file}: ${r.stderr}`);
-  return r.stdout.split('\n').filter((l) => /^\s*unresolved /.test(l)).map((l) => l.trim());
+  return r.stdout
+    .split('\n')
+    .filter((l) => /^\s*unresolved /.test(l))
+    .map((l) => l.trim());
 }
 
 /** Starts the servers two at a time (the machine is shared) and pairs each one's tools/list with the prediction. */
@@ -56,7 +62,9 @@ async function liveAndPredicted(files: string[], interpreter: string): Promise<F
   const results: FileTools[] = [];
   for (let i = 0; i < files.length; i += 2) {
     const batch = files.slice(i, i + 2);
-    results.push(...(await Promise.all(batch.map(async (file) => ({ file, live: await liveTools(file, { command: interpreter, args: [file], cwd: path.dirname(file), env }), predicted: predictedTools(file) })))));
+    results.push(
+      ...(await Promise.all(batch.map(async (file) => ({ file, live: await liveTools(file, { command: interpreter, args: [file], cwd: path.dirname(file), env }), predicted: predictedTools(file) })))),
+    );
   }
   return results;
 }
@@ -71,12 +79,21 @@ test('static contracts equal the live tools/list of the real Python frameworks',
 });
 
 test('mcp 1.x: the removed `mcp.server.fastmcp` import, predicted for the pinned 1.30.0, equals its live tools/list', { timeout: 600_000 }, async () => {
-  const files = fs.readdirSync(fixturesMcp1).filter((f) => /^v1_.*\.py$/.test(f)).sort().map((f) => path.join(fixturesMcp1, f));
+  const files = fs
+    .readdirSync(fixturesMcp1)
+    .filter((f) => /^v1_.*\.py$/.test(f))
+    .sort()
+    .map((f) => path.join(fixturesMcp1, f));
   assert.ok(files.length >= 6, `expected at least 6 mcp 1.x fixture servers, found ${files.length}`);
   const { exact, total, failures } = compareTools(await liveAndPredicted(files, pythonMcp1), { order: false });
   console.log(`fidelity mcp 1.x: ${exact}/${total} tools exact (${files.length} servers, mcp 1.30.0)`);
   assert.ok(total >= 30, `expected at least 30 tools, found ${total}`);
   assert.deepEqual(failures, [], failures.join('\n'));
   // Proven for the pinned version: the preview shows these contracts as exact, not as unverified predictions.
-  for (const file of files) assert.deepEqual(unresolvedOf(file).filter((u) => /unresolved contract:/.test(u)), [], path.basename(file));
+  for (const file of files)
+    assert.deepEqual(
+      unresolvedOf(file).filter((u) => /unresolved contract:/.test(u)),
+      [],
+      path.basename(file),
+    );
 });

@@ -78,7 +78,10 @@ test('fidelity: unrepresentable zod 4 constructs are exactly those the live serv
   const { createFileHost } = await import('../../server/src/host');
   const host = createFileHost();
   const analysed = analyzeTypeScript(entry, fs.readFileSync(entry, 'utf8'), host).tools;
-  assert.deepEqual(analysed.map((t) => t.name.value), names);
+  assert.deepEqual(
+    analysed.map((t) => t.name.value),
+    names,
+  );
   for (const t of analysed) {
     const name = t.name.value!;
     let live: unknown[] | undefined;
@@ -90,7 +93,11 @@ test('fidelity: unrepresentable zod 4 constructs are exactly those the live serv
     }
     if (t.unrepresentable.length === 0) {
       assert.ok(live, `${name}: nothing listed as unrepresentable, but the live server could not publish it: ${error}`);
-      assert.deepStrictEqual(tools.find((x) => x.name === name), live[0], `${name}: contract differs from the live one`);
+      assert.deepStrictEqual(
+        tools.find((x) => x.name === name),
+        live[0],
+        `${name}: contract differs from the live one`,
+      );
       exact++;
       total++;
     } else {

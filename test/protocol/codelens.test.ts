@@ -21,8 +21,7 @@ after(() => {
 });
 
 const HEAD = 'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nconst server = new McpServer({ name: "x", version: "1.0.0" });\n';
-const tool = (name: string) =>
-  `server.registerTool("${name}", { description: "Find tickets by text. Use when the user asks about tickets. Returns ids." }, async () => ({ content: [] }));\n`;
+const tool = (name: string) => `server.registerTool("${name}", { description: "Find tickets by text. Use when the user asks about tickets. Returns ids." }, async () => ({ content: [] }));\n`;
 
 /** How long the server leaves the editor to ask on its own before its first refresh. */
 const FIRST_DELAY = LENS_RETRY_DELAYS_MS[0];
@@ -71,11 +70,10 @@ test('code lens: typing with the editor asking after each edit (as VS Code does)
       await client.codeLens(uri);
       await client.diagnosticsFor(uri, version);
     }
-    assert.deepEqual(lensSummary(await client.codeLens(uri)).filter((l) => l.includes('Preview')), [
-      '2 Preview contract add_note',
-      '3 Preview contract close_ticket',
-      '4 Preview contract search_tickets',
-    ]);
+    assert.deepEqual(
+      lensSummary(await client.codeLens(uri)).filter((l) => l.includes('Preview')),
+      ['2 Preview contract add_note', '3 Preview contract close_ticket', '4 Preview contract search_tickets'],
+    );
     await sleep(FIRST_DELAY + 500);
     assert.deepEqual(refreshes(client), []);
   } finally {
@@ -115,7 +113,9 @@ test('code lens: a document no editor asks lenses for gets a bounded number of r
     const all = LENS_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
     await sleep(all + 1_500);
     assert.equal(refreshes(client).length, LENS_RETRY_DELAYS_MS.length, `one refresh per retry (${LENS_RETRY_DELAYS_MS.join(', ')} ms), then none`);
-    const gaps = refreshes(client).map((at, i, a) => (i === 0 ? 0 : at - a[i - 1])).slice(1);
+    const gaps = refreshes(client)
+      .map((at, i, a) => (i === 0 ? 0 : at - a[i - 1]))
+      .slice(1);
     gaps.forEach((gap, i) => assert.ok(gap >= LENS_RETRY_DELAYS_MS[i + 1] - 100, `retry ${i + 2} waited ${Math.round(gap)} ms`));
   } finally {
     await client.stop();

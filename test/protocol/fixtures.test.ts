@@ -69,7 +69,11 @@ for (const rel of ['ts/helpdesk.ts', 'py/docs_server.py', 'py/fastmcp_notes.py']
       const actions = ((await client.codeActions(uri, d.range)) ?? []) as CodeAction[];
       const mine = actions.filter((a) => a.kind === 'quickfix' && a.diagnostics?.some((x) => x.code === d.code && sameRange(x.range, d.range)));
       const key = `${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${d.code}`;
-      assert.deepEqual(mine.map((a) => a.title), titlesFromCli.get(key) ?? [], `fixes offered for ${key}`);
+      assert.deepEqual(
+        mine.map((a) => a.title),
+        titlesFromCli.get(key) ?? [],
+        `fixes offered for ${key}`,
+      );
       if (mine.length) assert.equal(mine[0].isPreferred, true, 'the first fix is preferred');
       assert.ok(mine.slice(1).every((a) => !a.isPreferred));
       // Apply the first fix to a copy of the document, check the finding is gone, then restore.
@@ -95,7 +99,10 @@ for (const rel of ['ts/helpdesk.ts', 'py/docs_server.py', 'py/fastmcp_notes.py']
     const plain = ((await client.codeActions(uri, whole)) ?? []) as CodeAction[];
     assert.ok(!plain.some((a) => a.kind === 'source.fixAll.toolsmith'), 'fix-all is a source action, only offered when asked for');
     const actions = ((await client.codeActions(uri, whole, ['source.fixAll'])) ?? []) as CodeAction[];
-    assert.deepEqual(actions.map((a) => a.kind), ['source.fixAll.toolsmith']);
+    assert.deepEqual(
+      actions.map((a) => a.kind),
+      ['source.fixAll.toolsmith'],
+    );
     const texts = await client.applyEdit(actions[0].edit!);
     assert.equal(texts.get(uri), fixed.code);
     const after = await client.diagnosticsFor(uri);
@@ -113,7 +120,10 @@ test('quick fix on helpdesk.ts: "Set readOnlyHint to false" rewrites the hint in
   const actions = ((await client.codeActions(uri, { start: d.range.start, end: d.range.start })) ?? []) as CodeAction[];
   const fix = actions.find((a) => a.title === 'Set readOnlyHint to false');
   assert.ok(fix, `offered: ${actions.map((a) => a.title).join(', ')}`);
-  assert.deepEqual(fix.diagnostics?.map((x) => x.code), ['annotation-contradicts-name']);
+  assert.deepEqual(
+    fix.diagnostics?.map((x) => x.code),
+    ['annotation-contradicts-name'],
+  );
   const before = client.text(uri);
   const text = (await client.applyEdit(fix.edit!)).get(uri)!;
   const line = text.split('\n')[d.range.start.line];
@@ -123,7 +133,10 @@ test('quick fix on helpdesk.ts: "Set readOnlyHint to false" rewrites the hint in
 test('hover on a tool name shows its contract summary; elsewhere nothing', async () => {
   const { uri } = await openFixture('ts/helpdesk.ts', 'hover/helpdesk.ts');
   const { tools } = await client.tools(uri);
-  assert.deepEqual(tools.map((t) => t.name), ['search_tickets', 'close_ticket']);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['search_tickets', 'close_ticket'],
+  );
   const search = tools[0];
   const hover = await client.hover(uri, { line: search.nameRange.start.line, character: search.nameRange.start.character + 3 });
   assert.ok(hover, 'a hover on the name');
@@ -154,7 +167,10 @@ test('code lens: "Preview contract" and "Run in playground" above each tool, wit
       ],
     );
   }
-  assert.deepEqual(tools.map((t) => t.name), ['read_doc', 'grep_docs']);
+  assert.deepEqual(
+    tools.map((t) => t.name),
+    ['read_doc', 'grep_docs'],
+  );
 });
 
 test('settings change re-analyses open documents without reload', async () => {
@@ -168,5 +184,8 @@ test('settings change re-analyses open documents without reload', async () => {
   assert.equal(next.diagnostics.find((d) => d.code === 'error-returned-as-success')?.severity, 1, 'severity raised to error');
   await client.changeConfiguration({});
   const back = await client.nextDiagnostics(uri, client.mark);
-  assert.ok(back.diagnostics.some((d) => d.code === 'annotation-incoherent'), 'defaults restored');
+  assert.ok(
+    back.diagnostics.some((d) => d.code === 'annotation-incoherent'),
+    'defaults restored',
+  );
 });

@@ -38,7 +38,41 @@ def get_note(note_id: str) -> str:
 `;
 
 /** Pieces an edit inserts: syntax that opens or closes constructs, SDK calls, odd characters. */
-const PIECES = ['registerTool(', 'z.string()', '"', "'", '`', '{', '}', '(', ')', '[', ']', ',', ':', '\n', '\r\n', '\r', '    ', '@mcp.tool', 'def f(x):', '"""', '#', '//', '/*', '\u0000', '\uFEFF', 'é', '😀', '\uD800', 'z.object({', '.describe("x")', 'async () => ({})', 'lambda: 0', '\\'];
+const PIECES = [
+  'registerTool(',
+  'z.string()',
+  '"',
+  "'",
+  '`',
+  '{',
+  '}',
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  ':',
+  '\n',
+  '\r\n',
+  '\r',
+  '    ',
+  '@mcp.tool',
+  'def f(x):',
+  '"""',
+  '#',
+  '//',
+  '/*',
+  '\u0000',
+  '\uFEFF',
+  'é',
+  '😀',
+  '\uD800',
+  'z.object({',
+  '.describe("x")',
+  'async () => ({})',
+  'lambda: 0',
+  '\\',
+];
 
 test(`LSP fuzz: ${STEPS} random and malformed messages and edits (seed ${SEED}); the server is alive and answering at the end`, { timeout: 600_000 }, async () => {
   const random = rng(SEED);
@@ -73,7 +107,13 @@ test(`LSP fuzz: ${STEPS} random and malformed messages and edits (seed ${SEED});
       timer = setTimeout(() => reject(new Error(`no answer to ${what} within 15 s (seed ${SEED}; the steps before: ${recent.join(', ')})\n${client.stderr.slice(-2000)}`)), 15_000);
     });
     try {
-      await Promise.race([p.then(() => undefined, () => undefined), silence]);
+      await Promise.race([
+        p.then(
+          () => undefined,
+          () => undefined,
+        ),
+        silence,
+      ]);
     } finally {
       clearTimeout(timer);
     }
@@ -111,10 +151,7 @@ test(`LSP fuzz: ${STEPS} random and malformed messages and edits (seed ${SEED});
         const range = anyRange(uri);
         const kind = pick(['hover', 'codeAction', 'codeLens', 'tools'] as const);
         const p: Promise<unknown> =
-          kind === 'hover' ? client.hover(uri, range.start)
-          : kind === 'codeAction' ? client.codeActions(uri, range)
-          : kind === 'codeLens' ? client.codeLens(uri)
-          : client.tools(uri);
+          kind === 'hover' ? client.hover(uri, range.start) : kind === 'codeAction' ? client.codeActions(uri, range) : kind === 'codeLens' ? client.codeLens(uri) : client.tools(uri);
         await within(p, `${kind} at step ${step} on ${uri.split('/').pop()} ${JSON.stringify(range)}`);
         count(`request:${kind}`, `${uri.split('/').pop()} ${JSON.stringify(range)}`);
       } else if (r < 0.85) {
@@ -131,7 +168,18 @@ test(`LSP fuzz: ${STEPS} random and malformed messages and edits (seed ${SEED});
         }
       } else if (r < 0.95) {
         // Framed, but not a JSON-RPC message.
-        const body = pick(['{', 'null', '[]', '42', '"x"', '{"jsonrpc":"2.0"}', '{"jsonrpc":"2.0","id":999999,"result":{}}', '{"jsonrpc":"2.0","method":7}', '\u0000\u0001', '{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":'.padEnd(200, '[')]);
+        const body = pick([
+          '{',
+          'null',
+          '[]',
+          '42',
+          '"x"',
+          '{"jsonrpc":"2.0"}',
+          '{"jsonrpc":"2.0","id":999999,"result":{}}',
+          '{"jsonrpc":"2.0","method":7}',
+          '\u0000\u0001',
+          '{"jsonrpc":"2.0","id":1,"method":"textDocument/hover","params":'.padEnd(200, '['),
+        ]);
         await raw(frame(body));
         count('bad-body', JSON.stringify(body.slice(0, 16)));
       } else if (r < 0.999) {
@@ -148,9 +196,16 @@ test(`LSP fuzz: ${STEPS} random and malformed messages and edits (seed ${SEED});
     const flawed = TS.replace('description: "Read one ticket by its id. Use when the user names a ticket. Returns its status and title.",', '');
     await client.open(fresh, flawed);
     const tools = await client.tools(fresh);
-    assert.deepEqual(tools.tools.map((t) => t.name), ['get_ticket'], `the server answers toolsmith/tools after ${STEPS} steps: ${JSON.stringify(counts)}`);
+    assert.deepEqual(
+      tools.tools.map((t) => t.name),
+      ['get_ticket'],
+      `the server answers toolsmith/tools after ${STEPS} steps: ${JSON.stringify(counts)}`,
+    );
     const published = await client.diagnosticsFor(fresh, 1, 30_000);
-    assert.ok(published.diagnostics.some((d) => d.code === 'description-missing'), 'and publishes the diagnostics of a fresh document');
+    assert.ok(
+      published.diagnostics.some((d) => d.code === 'description-missing'),
+      'and publishes the diagnostics of a fresh document',
+    );
     assert.ok(client.alive);
     console.log(`fuzz steps by kind: ${JSON.stringify(counts)}`);
   } finally {
@@ -165,7 +220,10 @@ test('a message header without Content-Length is dropped with a warning, and the
     await client.open(uri, TS);
     await new Promise<void>((resolve) => client.process.stdin!.write('Content-Type: application/vscode-jsonrpc\r\n\r\n{"jsonrpc":"2.0","method":"initialized","params":{}}', () => resolve()));
     const tools = await Promise.race([client.tools(uri), new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer after the broken header')), 10_000))]);
-    assert.deepEqual(tools.tools.map((t) => t.name), ['get_ticket']);
+    assert.deepEqual(
+      tools.tools.map((t) => t.name),
+      ['get_ticket'],
+    );
     await client.waitFor(() => client.logs().some((l) => /dropped \d+ bytes from the client: a message header without Content-Length/.test(l)), 'the warning in the log');
   } finally {
     await client.stop();

@@ -213,7 +213,10 @@ export class LspClient {
   /** The diagnostics published for `uri` for exactly `version` (the newest publish of it). */
   async diagnosticsFor(uri: string, version?: number, timeoutMs = 10_000): Promise<PublishDiagnosticsParams> {
     const want = version ?? this.documents.get(uri)?.version;
-    const find = () => this.diagnosticsEvents(uri).filter((e) => want === undefined || e.params.version === want).at(-1)?.params;
+    const find = () =>
+      this.diagnosticsEvents(uri)
+        .filter((e) => want === undefined || e.params.version === want)
+        .at(-1)?.params;
     await this.waitFor(() => find() !== undefined, `diagnostics of ${uri}${want !== undefined ? ` version ${want}` : ''}`, timeoutMs);
     return find()!;
   }

@@ -19,7 +19,14 @@ const insert = (text: string, i: number, s: string) => text.slice(0, i) + s + te
 const EDITS: Edit[] = [
   { label: 'type in a docstring', incremental: true, apply: (t) => insert(t, at(t, '"""Search things', at(t, 'def tool_10(')) + 9, 'x') },
   { label: 'type a TODO into it (a placeholder finding appears)', incremental: true, apply: (t) => insert(t, at(t, '"""Search', at(t, 'def tool_10(')) + 3, 'TODO ') },
-  { label: 'change a default in the last tool', incremental: true, apply: (t) => { const i = t.lastIndexOf('limit: int = 10'); return t.slice(0, i) + 'limit: int = -3' + t.slice(i + 'limit: int = 10'.length); } },
+  {
+    label: 'change a default in the last tool',
+    incremental: true,
+    apply: (t) => {
+      const i = t.lastIndexOf('limit: int = 10');
+      return t.slice(0, i) + 'limit: int = -3' + t.slice(i + 'limit: int = 10'.length);
+    },
+  },
   { label: 'rename a tool function to the name of another (duplicate tool name)', incremental: true, apply: (t) => t.replace('def tool_12(', 'def tool_3(') },
   { label: 'the tool starts calling another tool function', incremental: false, apply: (t) => insert(t, at(t, '    results = []\n', at(t, 'def tool_10(')), '    tool_4("q")\n') },
   { label: 'it stops again (nothing outside the tool matters any more)', incremental: true, apply: (t) => t.replace('    tool_4("q")\n', '') },
@@ -42,7 +49,7 @@ test('Python: a tool whose function module code calls is re-analysed in full', (
   assert.equal(analyzeIncremental(state, edited, host, DEFAULT_SETTINGS, quiet), undefined);
 });
 
-test('Python, typing through the server: the last version\'s diagnostics equal a fresh analysis of the same text', async () => {
+test("Python, typing through the server: the last version's diagnostics equal a fresh analysis of the same text", async () => {
   const text = generatePythonServer(20, 600);
   const typing = await LspClient.start({ initializationOptions: { diagnosticsDelayMs: 0, workspaceScan: false } });
   const fresh = await LspClient.start({ initializationOptions: { diagnosticsDelayMs: 0, workspaceScan: false } });
@@ -61,8 +68,14 @@ test('Python, typing through the server: the last version\'s diagnostics equal a
     const want = await fresh.diagnosticsFor(uri, 1, 60_000);
     const key = (d: { code?: unknown; range: unknown; message: unknown }) => JSON.stringify([d.code, d.range, d.message]);
     assert.deepEqual(got.diagnostics.map(key).sort(), want.diagnostics.map(key).sort());
-    assert.ok(got.diagnostics.some((d) => d.code === 'description-placeholder'), 'the TODO typed is reported');
-    assert.ok(got.diagnostics.some((d) => d.code === 'tool-name-duplicate'), 'the duplicate is reported');
+    assert.ok(
+      got.diagnostics.some((d) => d.code === 'description-placeholder'),
+      'the TODO typed is reported',
+    );
+    assert.ok(
+      got.diagnostics.some((d) => d.code === 'tool-name-duplicate'),
+      'the duplicate is reported',
+    );
   } finally {
     await typing.stop();
     await fresh.stop();

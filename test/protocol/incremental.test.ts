@@ -11,16 +11,44 @@ import { LspClient, fileUri } from './harness';
 const FILE = '/virtual/bench/server.ts';
 
 const EDITS: Edit[] = [
-  { label: 'type a character in a description', incremental: true, apply: (t) => { const i = at(t, "description: 'Find", at(t, "'search_note_40'")) + 18; return t.slice(0, i) + 'x' + t.slice(i); } },
-  { label: 'delete a character', incremental: true, apply: (t) => { const i = at(t, "description: 'Find", at(t, "'search_note_40'")) + 18; return t.slice(0, i) + t.slice(i + 1); } },
+  {
+    label: 'type a character in a description',
+    incremental: true,
+    apply: (t) => {
+      const i = at(t, "description: 'Find", at(t, "'search_note_40'")) + 18;
+      return t.slice(0, i) + 'x' + t.slice(i);
+    },
+  },
+  {
+    label: 'delete a character',
+    incremental: true,
+    apply: (t) => {
+      const i = at(t, "description: 'Find", at(t, "'search_note_40'")) + 18;
+      return t.slice(0, i) + t.slice(i + 1);
+    },
+  },
   { label: 'rename a tool to a duplicate of another (server-level rule)', incremental: true, apply: (t) => t.replace("'search_note_40'", "'search_tickets_0'") },
   { label: 'rename it to a vague name', incremental: true, apply: (t) => t.replace("'search_tickets_0',\n  {\n    title: 'Tool 40'", "'process',\n  {\n    title: 'Tool 40'") },
   { label: 'flip an annotation in the first tool', incremental: true, apply: (t) => t.replace('readOnlyHint: false', 'readOnlyHint: true') },
-  { label: 'drop a describe() in the last tool', incremental: true, apply: (t) => { const i = t.lastIndexOf(".describe('Free-text terms to match')"); return t.slice(0, i) + t.slice(i + ".describe('Free-text terms to match')".length); } },
+  {
+    label: 'drop a describe() in the last tool',
+    incremental: true,
+    apply: (t) => {
+      const i = t.lastIndexOf(".describe('Free-text terms to match')");
+      return t.slice(0, i) + t.slice(i + ".describe('Free-text terms to match')".length);
+    },
+  },
   { label: 'break the syntax inside a tool', incremental: false, apply: (t) => t.replace("title: 'Tool 41',", "title: 'Tool 41',,,(") },
   { label: 'repair it', incremental: false, apply: (t) => t.replace("title: 'Tool 41',,,(", "title: 'Tool 41',") },
   { label: 'edit outside any tool', incremental: false, apply: (t) => t.replace("name: 'bench'", "name: 'bench-2'") },
-  { label: 'type again after the fallback', incremental: true, apply: (t) => { const i = at(t, "description: 'Find", at(t, "'search_document_60'")) + 18; return t.slice(0, i) + 'yz' + t.slice(i); } },
+  {
+    label: 'type again after the fallback',
+    incremental: true,
+    apply: (t) => {
+      const i = at(t, "description: 'Find", at(t, "'search_document_60'")) + 18;
+      return t.slice(0, i) + 'yz' + t.slice(i);
+    },
+  },
 ];
 
 test('incremental analysis equals a full analysis after every kind of edit', () => {
@@ -28,7 +56,7 @@ test('incremental analysis equals a full analysis after every kind of edit', () 
   assert.equal(incrementalSteps, EDITS.filter((e) => e.incremental).length);
 });
 
-test('typing through the server: the last version\'s diagnostics equal a fresh analysis of the same text', async () => {
+test("typing through the server: the last version's diagnostics equal a fresh analysis of the same text", async () => {
   const text = generateServer(80, 2000);
   const typing = await LspClient.start({ initializationOptions: { diagnosticsDelayMs: 0, workspaceScan: false } });
   const fresh = await LspClient.start({ initializationOptions: { diagnosticsDelayMs: 0, workspaceScan: false } });
@@ -50,7 +78,10 @@ test('typing through the server: the last version\'s diagnostics equal a fresh a
     const want = await fresh.diagnosticsFor(uri, 1, 60_000);
     const key = (d: { code?: unknown; range: unknown; message: unknown }) => JSON.stringify([d.code, d.range, d.message]);
     assert.deepEqual(got.diagnostics.map(key).sort(), want.diagnostics.map(key).sort());
-    assert.ok(got.diagnostics.some((d) => d.code === 'tool-name-duplicate'), 'the duplicate is reported');
+    assert.ok(
+      got.diagnostics.some((d) => d.code === 'tool-name-duplicate'),
+      'the duplicate is reported',
+    );
   } finally {
     await typing.stop();
     await fresh.stop();

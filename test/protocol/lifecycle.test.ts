@@ -90,7 +90,10 @@ test('20 quick changes: diagnostics are published for the last version only', as
     await client.diagnosticsFor(uri, 21);
     await sleep(400); // anything stale would have arrived by now
     const published = client.events.slice(mark).filter((e) => e.kind === 'diagnostics' && e.params.uri === uri);
-    assert.deepEqual(published.map((e) => (e.kind === 'diagnostics' ? e.params.version : -1)), [21]);
+    assert.deepEqual(
+      published.map((e) => (e.kind === 'diagnostics' ? e.params.version : -1)),
+      [21],
+    );
   } finally {
     await client.stop();
   }
@@ -108,7 +111,11 @@ test('without a debounce, a newer version still supersedes: versions arrive in o
     await sleep(200);
     const versions = client.events.slice(mark).flatMap((e) => (e.kind === 'diagnostics' && e.params.uri === uri ? [e.params.version ?? -1] : []));
     assert.equal(versions.at(-1), 21);
-    assert.deepEqual(versions, [...versions].sort((a, b) => a - b), 'never an older version after a newer one');
+    assert.deepEqual(
+      versions,
+      [...versions].sort((a, b) => a - b),
+      'never an older version after a newer one',
+    );
     assert.equal(new Set(versions).size, versions.length, 'each version published at most once');
   } finally {
     await client.stop();

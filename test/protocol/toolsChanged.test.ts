@@ -52,11 +52,19 @@ test('toolsChanged: on open, on a contract edit and a removed tool; not on an ed
 
     await edit(text.replace('Find notes by text.', 'Find notes by their text.'));
     await expectChanges(2, 'a description edit changes the contract');
-    await edit(text.replace('describe("Words to look for") } }, async ({ q }) => {\n  return { content: [{ type: "text", text: "users', 'describe("Words to find") } }, async ({ q }) => {\n  return { content: [{ type: "text", text: "users'));
+    await edit(
+      text.replace(
+        'describe("Words to look for") } }, async ({ q }) => {\n  return { content: [{ type: "text", text: "users',
+        'describe("Words to find") } }, async ({ q }) => {\n  return { content: [{ type: "text", text: "users',
+      ),
+    );
     await expectChanges(3, 'a parameter description edit changes the contract');
     await edit(text.replace(tool('teams'), ''));
     await expectChanges(4, 'a removed tool');
-    assert.deepEqual((await client.tools(uri)).tools.map((t) => t.name), ['tickets', 'notes', 'users']);
+    assert.deepEqual(
+      (await client.tools(uri)).tools.map((t) => t.name),
+      ['tickets', 'notes', 'users'],
+    );
   } finally {
     await client.stop();
   }

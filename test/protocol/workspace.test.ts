@@ -43,7 +43,10 @@ test('workspace scan: indexes tool files, publishes diagnostics of closed files 
     const search = tools.find((t) => t.name === 'search_products')!;
     assert.deepEqual(search.findings, { error: 0, warning: 0, info: 0 });
     assert.equal(search.uri, fileUri(path.join(dir, 'src/search.ts')));
-    for (const [rel, fixture] of [['src/helpdesk.ts', 'ts/helpdesk.ts'], ['py/docs_server.py', 'py/docs_server.py']]) {
+    for (const [rel, fixture] of [
+      ['src/helpdesk.ts', 'ts/helpdesk.ts'],
+      ['py/docs_server.py', 'py/docs_server.py'],
+    ]) {
       const published = await client.diagnosticsFor(fileUri(path.join(dir, rel)), undefined);
       const got = published.diagnostics.map((d) => ({ ruleId: String(d.code), severity: severityName(d.severity)!, range: d.range }));
       assert.deepEqual(describeAll(got), describeAll(loadFixture(fixture).expected), rel);
@@ -75,7 +78,7 @@ test('dependents: editing an open schema file re-analyses its importer; the find
     // server.ts is re-analysed (its contract lost the description) and the finding lands in schemas.ts.
     await client.waitFor(
       () => client.events.slice(mark).some((e) => e.kind === 'diagnostics' && e.params.uri === schemas && e.params.diagnostics.length > 0),
-      'the importer\'s finding published on schemas.ts',
+      "the importer's finding published on schemas.ts",
     );
     const onSchema = client.diagnosticsEvents(schemas).at(-1)!.params;
     assert.equal(onSchema.version, v);
@@ -107,9 +110,15 @@ test('dependents: a schema file changed on disk (file watcher) re-analyses its c
     fs.writeFileSync(schemasFile, SCHEMA_WITHOUT_DESCRIBE(fs.readFileSync(schemasFile, 'utf8')));
     await client.watchedFilesChanged([{ uri: fileUri(schemasFile), type: 2 }]);
     const published = await client.nextDiagnostics(fileUri(schemasFile), mark);
-    assert.deepEqual(published.diagnostics.map((d) => d.code), ['param-description-missing']);
+    assert.deepEqual(
+      published.diagnostics.map((d) => d.code),
+      ['param-description-missing'],
+    );
     const { tools } = await client.workspaceTools();
-    assert.deepEqual(tools.map((t) => [t.name, t.findings.warning]), [['search_tickets', 1]]);
+    assert.deepEqual(
+      tools.map((t) => [t.name, t.findings.warning]),
+      [['search_tickets', 1]],
+    );
     // Restoring the file clears the finding again.
     const mark2 = client.mark;
     fs.writeFileSync(schemasFile, loadFixture('multi/schemas.ts').code);

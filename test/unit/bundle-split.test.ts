@@ -65,7 +65,10 @@ test('dist/playground.js works on its own: its McpSession runs a real server and
   try {
     await session.start();
     assert.equal(session.status, 'running');
-    assert.ok(session.tools.some((x) => x.name === 'echo_text'), `tools: ${session.tools.map((x) => x.name).join(', ')}`);
+    assert.ok(
+      session.tools.some((x) => x.name === 'echo_text'),
+      `tools: ${session.tools.map((x) => x.name).join(', ')}`,
+    );
   } finally {
     await session.stop();
   }
@@ -105,7 +108,10 @@ test('activation-side code does not load the MCP stack until a session is create
   const config: ServerConfig = { id: 'setting:x', name: 'x', origin: 'setting', command: process.execPath, args: ['x.js'], env: {}, inputs: [], watchRoot: root };
   m.setDiscovery({ servers: [config], skipped: [], problems: [] }, []);
   // What the Servers tree shows right after discovery.
-  assert.deepEqual(m.configs.map((c) => c.name), ['x']);
+  assert.deepEqual(
+    m.configs.map((c) => c.name),
+    ['x'],
+  );
   assert.equal(loaded(SDK_CLIENT), false, 'the SDK Client was loaded by discovery / the tree / the preview modules');
   assert.equal(loaded(AJV), false, 'ajv was loaded by discovery / the tree / the preview modules');
   // Creating (not starting) a session is the first use: now the stack is there.

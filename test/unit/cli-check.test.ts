@@ -97,13 +97,13 @@ test('check --format json: one object per finding with 1-based positions, rule, 
   }
   const contradiction = rows.find((x) => x.ruleId === 'annotation-contradicts-name');
   assert.ok(contradiction, 'annotation-contradicts-name reported');
-  assert.deepEqual(
-    { line: contradiction.line, column: contradiction.column, endLine: contradiction.endLine, endColumn: contradiction.endColumn },
-    locate(FLAWED, 'readOnlyHint: true'),
-  );
+  assert.deepEqual({ line: contradiction.line, column: contradiction.column, endLine: contradiction.endLine, endColumn: contradiction.endColumn }, locate(FLAWED, 'readOnlyHint: true'));
   assert.equal(contradiction.severity, 'warning');
   assert.equal(contradiction.tool, 'delete_ticket');
-  assert.ok(contradiction.fixes.some((f) => f.safe), 'it carries a safe fix');
+  assert.ok(
+    contradiction.fixes.some((f) => f.safe),
+    'it carries a safe fix',
+  );
   const missing = rows.find((x) => x.ruleId === 'output-schema-without-structured-content');
   assert.ok(missing, 'output-schema-without-structured-content reported');
   assert.equal(missing.severity, 'error');
@@ -123,7 +123,12 @@ test('check --format sarif: a SARIF 2.1.0 log that validates against the schema 
   assert.ok(validate(log), `SARIF is valid:\n${JSON.stringify(validate.errors, null, 2)}`);
   assert.equal(log.version, '2.1.0');
   const rows = JSON.parse(run(dir, 'check', '--format', 'json', 'src').stdout) as Row[];
-  const results = log.runs[0].results as { ruleId: string; ruleIndex: number; level: string; locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: Record<string, number> } }[] }[];
+  const results = log.runs[0].results as {
+    ruleId: string;
+    ruleIndex: number;
+    level: string;
+    locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId: string }; region: Record<string, number> } }[];
+  }[];
   assert.equal(results.length, rows.length);
   const rules = log.runs[0].tool.driver.rules as { id: string; helpUri: string }[];
   results.forEach((res, i) => {
@@ -176,7 +181,10 @@ test('check --fix applies safe fixes, writes the file, and reports only what is 
   assert.match(r.stderr, /applied \d+ fix(es)? in 1 file/);
   const after = JSON.parse(r.stdout) as Row[];
   assert.equal(after.filter((x) => x.ruleId === 'annotation-contradicts-name').length, 0, 'the fixed finding is gone');
-  assert.ok(after.some((x) => x.ruleId === 'output-schema-without-structured-content'), 'the unfixable error remains');
+  assert.ok(
+    after.some((x) => x.ruleId === 'output-schema-without-structured-content'),
+    'the unfixable error remains',
+  );
   assert.equal(r.status, 1);
   const text = fs.readFileSync(path.join(dir, 'server.ts'), 'utf8');
   assert.notEqual(text, FLAWED, 'the file was written');
@@ -184,7 +192,10 @@ test('check --fix applies safe fixes, writes the file, and reports only what is 
   // The fixed file still parses: its two tools are still found.
   const contract = run(dir, 'contract', 'server.ts', '--json');
   assert.equal(contract.status, 0);
-  assert.deepEqual((JSON.parse(contract.stdout).tools as { name: string }[]).map((t) => t.name), ['delete_ticket', 'get_ticket_status']);
+  assert.deepEqual(
+    (JSON.parse(contract.stdout).tools as { name: string }[]).map((t) => t.name),
+    ['delete_ticket', 'get_ticket_status'],
+  );
   // Idempotent: a second --fix changes nothing.
   run(dir, 'check', '--fix');
   assert.equal(fs.readFileSync(path.join(dir, 'server.ts'), 'utf8'), text);

@@ -14,8 +14,7 @@ import { readSourceFile, readSourceFileSync } from '../../server/src/sourceFile'
 import { LineIndex } from '../../server/src/positions';
 
 const cli = path.resolve(__dirname, '../../dist/cli.js');
-const run = (cwd: string, ...args: string[]) =>
-  spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
+const run = (cwd: string, ...args: string[]) => spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8', timeout: 30_000, env: { ...process.env, NO_COLOR: '1' } });
 
 const dirs: string[] = [];
 function project(files: Record<string, string>): string {
@@ -101,7 +100,11 @@ test('a Python file with a UTF-8 BOM is analysed like the same file without one,
   assert.deepEqual(JSON.parse(contract.stdout), JSON.parse(run(dir, 'contract', 'plain.py', '--json').stdout));
   assert.equal((JSON.parse(contract.stdout) as { tools: unknown[] }).tools.length, 2);
   const rows = JSON.parse(run(dir, 'check', '.', '--format', 'json').stdout) as { file: string; ruleId: string; line: number; column: number }[];
-  const of = (name: string) => rows.filter((f) => f.file.endsWith(name)).map((f) => `${f.ruleId}@${f.line}:${f.column}`).sort();
+  const of = (name: string) =>
+    rows
+      .filter((f) => f.file.endsWith(name))
+      .map((f) => `${f.ruleId}@${f.line}:${f.column}`)
+      .sort();
   assert.ok(of('bom.py').length > 0, 'findings in the BOM file');
   assert.deepEqual(of('bom.py'), of('plain.py'));
   run(dir, 'check', 'bom.py', '--fix');
@@ -113,16 +116,26 @@ test('a Python file with a UTF-8 BOM is analysed like the same file without one,
 test('lone-CR line endings put findings on their own lines, not all on line 1', () => {
   const dir = project({ 'cr.py': PY.join('\r'), 'lf.py': PY.join('\n') });
   const rows = JSON.parse(run(dir, 'check', '.', '--format', 'json').stdout) as { file: string; ruleId: string; line: number; column: number }[];
-  const of = (name: string) => rows.filter((f) => f.file.endsWith(name)).map((f) => `${f.ruleId}@${f.line}:${f.column}`).sort();
-  assert.ok(of('lf.py').some((f) => !f.endsWith('@1:1')), 'the LF file has findings past line 1');
+  const of = (name: string) =>
+    rows
+      .filter((f) => f.file.endsWith(name))
+      .map((f) => `${f.ruleId}@${f.line}:${f.column}`)
+      .sort();
+  assert.ok(
+    of('lf.py').some((f) => !f.endsWith('@1:1')),
+    'the LF file has findings past line 1',
+  );
   assert.deepEqual(of('cr.py'), of('lf.py'));
   const index = new LineIndex('a\rb\r\nc\nd');
-  assert.deepEqual([0, 2, 5, 7].map((o) => index.position(o)), [
-    { line: 0, character: 0 },
-    { line: 1, character: 0 },
-    { line: 2, character: 0 },
-    { line: 3, character: 0 },
-  ]);
+  assert.deepEqual(
+    [0, 2, 5, 7].map((o) => index.position(o)),
+    [
+      { line: 0, character: 0 },
+      { line: 1, character: 0 },
+      { line: 2, character: 0 },
+      { line: 3, character: 0 },
+    ],
+  );
   assert.equal(index.offset(0, 99), 1, 'line 0 ends before its lone \\r');
   assert.equal(index.offset(1, 99), 3, 'line 1 ends before its \\r\\n');
 });

@@ -40,7 +40,11 @@ test('each Python constructor name belongs to one framework, whose language is p
       owners.set(q, f);
       assert.equal(frameworkOfConstructor(q), f, q);
       const r = analyzePython('/ws/server.py', pythonServer(q), noFiles);
-      assert.deepEqual(r.tools.map((t) => [t.name.value, t.framework]), [['ping', f]], q);
+      assert.deepEqual(
+        r.tools.map((t) => [t.name.value, t.framework]),
+        [['ping', f]],
+        q,
+      );
       assert.equal(r.files[0].framework, f, q);
     }
   }

@@ -22,7 +22,37 @@ const diskHost: FileHost = {
   fileExists: (f) => fs.existsSync(f),
 };
 
-const SNIPPETS = ['(', ')', '[', ']', ':', ',', '@mcp.tool', '@app.tool()', 'def ', 'async ', '"""', "'", '=', 'Annotated[', 'Field(', '|', '\n', '    ', '*', '**', 'None', '->', 'Literal[', '\\', '#', 'f"{x}"', 'lambda', '...', 'class X(BaseModel):\n'];
+const SNIPPETS = [
+  '(',
+  ')',
+  '[',
+  ']',
+  ':',
+  ',',
+  '@mcp.tool',
+  '@app.tool()',
+  'def ',
+  'async ',
+  '"""',
+  "'",
+  '=',
+  'Annotated[',
+  'Field(',
+  '|',
+  '\n',
+  '    ',
+  '*',
+  '**',
+  'None',
+  '->',
+  'Literal[',
+  '\\',
+  '#',
+  'f"{x}"',
+  'lambda',
+  '...',
+  'class X(BaseModel):\n',
+];
 
 function tokens(text: string): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];

@@ -33,7 +33,35 @@ function tokens(text: string): { start: number; end: number }[] {
   return out;
 }
 
-const EXTRA_TOKENS = ['(', ')', '{', '}', '[', ']', ',', '.', '...', '=>', 'z', 'z.lazy(() => ', 'async', 'await', '"', '`', '${', '/', '+', '?', ':', ';', 'const x = ', 'server.registerTool(', '.describe(', 'import * as q from "./', '\n'];
+const EXTRA_TOKENS = [
+  '(',
+  ')',
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '.',
+  '...',
+  '=>',
+  'z',
+  'z.lazy(() => ',
+  'async',
+  'await',
+  '"',
+  '`',
+  '${',
+  '/',
+  '+',
+  '?',
+  ':',
+  ';',
+  'const x = ',
+  'server.registerTool(',
+  '.describe(',
+  'import * as q from "./',
+  '\n',
+];
 
 function mutate(text: string, toks: { start: number; end: number }[], r: () => number): { text: string; how: string } {
   const pick = () => toks[Math.floor(r() * toks.length)];
@@ -79,7 +107,7 @@ test(`fuzz: ${MUTATIONS} mutations of the TS fixtures never throw and stay under
     const entry = dir !== fixtures && fs.existsSync(path.join(dir, 'main.ts')) && r() < 0.5 ? path.join(dir, 'main.ts') : target;
     const m = mutate(original.get(target)!, toks.get(target)!, r);
     const host: FileHost = {
-      readFile: (f) => (f === target ? m.text : original.get(f) ?? (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined)),
+      readFile: (f) => (f === target ? m.text : (original.get(f) ?? (fs.existsSync(f) ? fs.readFileSync(f, 'utf8') : undefined))),
       fileExists: (f) => original.has(f) || fs.existsSync(f),
     };
     const text = host.readFile(entry)!;

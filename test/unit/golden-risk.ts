@@ -22,7 +22,7 @@ export interface SurfaceRisks {
 
 /** The tool as a running server lists it (tools/list): its published contract. */
 function listed(t: ToolDefinition): Tool {
-  return { inputSchema: { type: 'object' }, ...t.contract, name: t.name.value ?? '' } as Tool;
+  return { inputSchema: { type: 'object' }, ...t.contract, name: t.name.value ?? '' };
 }
 
 export function surfaceRisks(t: ToolDefinition): SurfaceRisks {

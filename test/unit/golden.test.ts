@@ -34,7 +34,17 @@ function walk(dir: string, out: string[]): void {
 
 /** Paths in spans and messages relative to a root, so the dump does not depend on where the checkout is. */
 function relativise(value: unknown, root: string): unknown {
-  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'string' && v.includes(root) ? v.split(root + path.sep).join('').split(root).join('.') : v)));
+  return JSON.parse(
+    JSON.stringify(value, (_k, v: unknown) =>
+      typeof v === 'string' && v.includes(root)
+        ? v
+            .split(root + path.sep)
+            .join('')
+            .split(root)
+            .join('.')
+        : v,
+    ),
+  );
 }
 
 function dumpFile(file: string, text: string, root: string) {

@@ -145,8 +145,7 @@ test('a handler that deletes and calls the network infers what the spec defaults
 });
 
 test('the issue 12 cases: writes, not destructive, open world is High everywhere; no hints is an assumed Critical', () => {
-  const find = (annotations: Annotations | undefined) =>
-    [...all.values()].find((v) => v.handler === 'quiet' && JSON.stringify(v.annotations) === JSON.stringify(annotations))!.surfaces;
+  const find = (annotations: Annotations | undefined) => [...all.values()].find((v) => v.handler === 'quiet' && JSON.stringify(v.annotations) === JSON.stringify(annotations))!.surfaces;
   const write = find({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
   assert.deepEqual([write.tree, write.playground, write.preview, write.rules], ['High', 'High', 'High', 'High']);
   const none = find(undefined);

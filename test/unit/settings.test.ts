@@ -13,7 +13,10 @@ test('settings: malformed values fall back to defaults, valid overrides are kept
 
 test('settings that launch processes are restricted: in Restricted Mode VS Code ignores their workspace values', () => {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const pkg = require('../../package.json') as { capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } }; contributes: { configuration: { properties: Record<string, unknown> } } };
+  const pkg = require('../../package.json') as {
+    capabilities: { untrustedWorkspaces: { restrictedConfigurations?: string[] } };
+    contributes: { configuration: { properties: Record<string, unknown> } };
+  };
   const restricted = pkg.capabilities.untrustedWorkspaces.restrictedConfigurations ?? [];
   for (const key of ['toolsmith.servers', 'toolsmith.playground.restartOnSave']) {
     assert.ok(key in pkg.contributes.configuration.properties, `${key} is a contributed setting`);

@@ -120,8 +120,13 @@ function asFile(language: 'typescript' | 'python', snippet: Snippet): string {
 
 function typeErrors(file: string, text: string): string[] {
   const options: ts.CompilerOptions = {
-    target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    strict: true, noEmit: true, skipLibCheck: true, types: [],
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
   };
   const host = ts.createCompilerHost(options);
   const readFile = host.readFile.bind(host);
@@ -131,7 +136,8 @@ function typeErrors(file: string, text: string): string[] {
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (f, lang, ...rest) => (path.resolve(f) === file ? ts.createSourceFile(f, text, lang) : getSourceFile(f, lang, ...rest));
   const program = ts.createProgram([file], options, host);
-  return ts.getPreEmitDiagnostics(program)
+  return ts
+    .getPreEmitDiagnostics(program)
     .filter((d) => d.file && path.resolve(d.file.fileName) === file)
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
@@ -151,7 +157,12 @@ for (const language of ['typescript', 'python'] as const) {
       const text = asFile(language, snippet);
       // A virtual file at the repository root: the workspace's package.json pins the SDK and zod versions.
       const file = path.join(root, `snippet-check.${language === 'typescript' ? 'mts' : 'py'}`);
-      const analysis = analyzeFile(file, text, createFileHost((f) => (f === file ? text : undefined)), DEFAULT_SETTINGS);
+      const analysis = analyzeFile(
+        file,
+        text,
+        createFileHost((f) => (f === file ? text : undefined)),
+        DEFAULT_SETTINGS,
+      );
       assert.equal(analysis.internalError, undefined);
       assert.ok(analysis.result.tools.length >= 1, `the analyser finds a tool in:\n${text}`);
       const findings = analysis.findings.map((f) => `${f.ruleId} (${f.severity}) on ${f.tool}: ${f.message}`);

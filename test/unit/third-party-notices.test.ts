@@ -27,10 +27,13 @@ test('every package bundled into dist/ is named in THIRD-PARTY-NOTICES.txt with 
   }
   assert.ok(bundled.has('typescript') && bundled.has('zod') && bundled.has('@modelcontextprotocol/sdk'), 'the big ones are bundled');
   const sections = new Map(
-    notices.split(/^={78}\n/m).slice(1).map((s) => {
-      const [head, ...rest] = s.split('\n');
-      return [head.split(' ')[0], rest.join('\n')] as const;
-    }),
+    notices
+      .split(/^={78}\n/m)
+      .slice(1)
+      .map((s) => {
+        const [head, ...rest] = s.split('\n');
+        return [head.split(' ')[0], rest.join('\n')] as const;
+      }),
   );
   for (const name of bundled) {
     assert.ok(sections.has(name), `${name} is listed`);

@@ -54,7 +54,9 @@ describe('prompts and resource templates in the playground', () => {
     await row.locator('vscode-button[data-action="get-prompt"]').click();
     assert.deepEqual(await wp.waitForPosted('getPrompt', since), { type: 'getPrompt', name: 'review_code', args: { language: 'Go', focus: 'error handling' }, force: false });
     await row.locator('.prompt-message').nth(1).waitFor();
-    const messages = await row.locator('.prompt-message').evaluateAll((els) => els.map((e) => [e.getAttribute('data-role'), e.querySelector('.role')?.textContent, e.querySelector('pre')?.textContent]));
+    const messages = await row
+      .locator('.prompt-message')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('data-role'), e.querySelector('.role')?.textContent, e.querySelector('pre')?.textContent]));
     assert.deepEqual(messages, [
       ['user', 'user', 'Please review this Go code, looking at error handling first.'],
       ['assistant', 'assistant', 'Sure: paste the Go code.'],
@@ -158,7 +160,10 @@ describe('prompts and resource templates in the playground', () => {
     await language.locator('vscode-textfield input').fill('ru');
     await language.locator('.suggestions vscode-button').nth(1).waitFor();
     assert.deepEqual(await language.locator('.suggestions vscode-button').allTextContents(), ['Ruby', 'Rust']);
-    const asked = wp.posted.slice(since).filter((m) => m.type === 'complete').pop();
+    const asked = wp.posted
+      .slice(since)
+      .filter((m) => m.type === 'complete')
+      .pop();
     assert.deepEqual(asked && { ...asked, requestId: 0 }, { type: 'complete', requestId: 0, ref: { type: 'ref/prompt', name: 'review_code' }, argument: 'language', value: 'ru', context: {} });
     await language.locator('.suggestions vscode-button', { hasText: 'Rust' }).click();
     assert.equal(await language.locator('.suggestions').count(), 0);

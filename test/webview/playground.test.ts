@@ -235,7 +235,11 @@ describe('forms over real zod output (TypeScript SDK)', () => {
     const since = wp.posted.length;
     await page.locator('vscode-button[data-action="call"]').click();
     await page.locator('.notice .confirm').filter({ hasText: 'delete_trip is marked destructive' }).waitFor();
-    assert.equal(wp.posted.slice(since).some((m) => m.type === 'call'), false, 'no call before confirmation');
+    assert.equal(
+      wp.posted.slice(since).some((m) => m.type === 'call'),
+      false,
+      'no call before confirmation',
+    );
     const dry = await call(wp, 'confirm-dry-run');
     assert.deepEqual(dry.args, { trip_id: 't-1', dry_run: true });
     assert.equal(dry.dryRun, true);
@@ -386,7 +390,10 @@ describe('results', () => {
     await fill(page, '/n', '50');
     await fill(page, '/delayMs', '60');
     await call(wp);
-    await page.locator('.progress').filter({ hasText: /Progress \d+\/50/ }).waitFor();
+    await page
+      .locator('.progress')
+      .filter({ hasText: /Progress \d+\/50/ })
+      .waitFor();
     await page.locator('vscode-button[data-action="cancel"]').click();
     assert.equal(await outcome(page), 'cancelled');
     assert.ok((await page.locator('.log-list li').filter({ hasText: 'counted 1' }).count()) >= 1);

@@ -17,7 +17,18 @@ const range = (line: number) => ({ start: { line, character: 2 }, end: { line, c
 const HOSTILE = 'Sends mail. <img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script> <b>bold?</b>';
 
 function tool(contract: JsonSchema, extra: Partial<PreviewTool> = {}): PreviewTool {
-  return { name: contract.name as string, language: 'typescript', framework: 'ts-sdk', frameworkVersion: '^1.32.0', uri: 'file:///work/examples/ts/server.ts', range: range(10), contract, unresolved: [], serverId: 'server', ...extra };
+  return {
+    name: contract.name as string,
+    language: 'typescript',
+    framework: 'ts-sdk',
+    frameworkVersion: '^1.32.0',
+    uri: 'file:///work/examples/ts/server.ts',
+    range: range(10),
+    contract,
+    unresolved: [],
+    serverId: 'server',
+    ...extra,
+  };
 }
 
 before(async () => {
@@ -133,9 +144,26 @@ test('live comparison: a stale server — changed fields listed, restart offered
   const view = await viewOf(0);
   await p.send({ type: 'render', view });
   await p.page.waitForSelector('h1.tool-name:text("search_docs")');
-  const live = { ...contracts[0], description: 'Old description.', inputSchema: { ...(contracts[0].inputSchema as object), properties: { ...((contracts[0].inputSchema as { properties: object }).properties), limit: { type: 'integer', minimum: 1, maximum: 20, default: 10, description: 'How many hits' } } } } as JsonSchema;
-  const diff = compareContracts({ toolName: 'search_docs', predicted: contracts[0], live, unresolved: [], stale: { message: 'server.ts was saved at 10:02:03, after the server started (10:01:00).' } });
-  await p.send({ type: 'live', key: view.key, live: { state: 'running', summary: `${diff.differences.length} fields differ from the running server`, diff, canRestart: true, canStart: false, startedAt: new Date().toISOString() } });
+  const live = {
+    ...contracts[0],
+    description: 'Old description.',
+    inputSchema: {
+      ...(contracts[0].inputSchema as object),
+      properties: { ...(contracts[0].inputSchema as { properties: object }).properties, limit: { type: 'integer', minimum: 1, maximum: 20, default: 10, description: 'How many hits' } },
+    },
+  } as JsonSchema;
+  const diff = compareContracts({
+    toolName: 'search_docs',
+    predicted: contracts[0],
+    live,
+    unresolved: [],
+    stale: { message: 'server.ts was saved at 10:02:03, after the server started (10:01:00).' },
+  });
+  await p.send({
+    type: 'live',
+    key: view.key,
+    live: { state: 'running', summary: `${diff.differences.length} fields differ from the running server`, diff, canRestart: true, canStart: false, startedAt: new Date().toISOString() },
+  });
   await p.page.waitForSelector('tr[data-diff-path]');
   assert.deepEqual(await p.page.$$eval('tr[data-diff-path]', (rows) => rows.map((r) => r.getAttribute('data-diff-path'))), ['description', 'inputSchema.properties.limit.maximum']);
   assert.deepEqual(await p.page.$$eval('tr[data-diff-path$="maximum"] td', (tds) => tds.map((t) => t.textContent)), ['inputSchema.properties.limit.maximum', 'changed', '50', '20']);

@@ -81,7 +81,13 @@ const app = h(
   { class: 'playground' },
   serverBar,
   serverError,
-  h('div', { class: 'picker-row' }, h('label', {}, 'Tool'), toolPicker, button('Go to definition', () => state.selected && post({ type: 'goToDefinition', tool: state.selected }), { secondary: true, name: 'definition' })),
+  h(
+    'div',
+    { class: 'picker-row' },
+    h('label', {}, 'Tool'),
+    toolPicker,
+    button('Go to definition', () => state.selected && post({ type: 'goToDefinition', tool: state.selected }), { secondary: true, name: 'definition' }),
+  ),
   toolHead,
   h(
     'div',
@@ -133,12 +139,12 @@ function renderServer(): void {
   const running = s.status === 'running';
   serverBar.append(
     ...[
-    h('strong', { class: 'server-name' }, s.name),
-    h('span', { class: `status status-${s.status}`, 'data-status': s.status }, s.status),
-    s.serverInfo ? h('span', { class: 'server-info' }, `${s.serverInfo.name} ${s.serverInfo.version}`) : undefined,
-    s.protocolVersion ? h('span', { class: 'protocol', title: 'MCP protocol version' }, `protocol ${s.protocolVersion}`) : undefined,
-    running ? button('Restart', () => post({ type: 'restart' }), { secondary: true, name: 'restart' }) : button('Start', () => post({ type: 'start' }), { name: 'start' }),
-    button('Log', () => post({ type: 'showLog' }), { secondary: true, name: 'show-log', title: 'Show the server output channel' }),
+      h('strong', { class: 'server-name' }, s.name),
+      h('span', { class: `status status-${s.status}`, 'data-status': s.status }, s.status),
+      s.serverInfo ? h('span', { class: 'server-info' }, `${s.serverInfo.name} ${s.serverInfo.version}`) : undefined,
+      s.protocolVersion ? h('span', { class: 'protocol', title: 'MCP protocol version' }, `protocol ${s.protocolVersion}`) : undefined,
+      running ? button('Restart', () => post({ type: 'restart' }), { secondary: true, name: 'restart' }) : button('Start', () => post({ type: 'start' }), { name: 'start' }),
+      button('Log', () => post({ type: 'showLog' }), { secondary: true, name: 'show-log', title: 'Show the server output channel' }),
     ].filter((x): x is HTMLElement => x !== undefined),
   );
   serverError.hidden = !s.error || running;
@@ -190,7 +196,13 @@ function selectTool(name: string | undefined, args?: JsonObject): void {
   }
   const { risk } = tool;
   toolHead.append(
-    h('div', { class: 'tool-title' }, h('strong', {}, tool.title ?? tool.name), tool.title ? h('code', {}, tool.name) : undefined, h('span', { class: `risk risk-${risk.level.toLowerCase()}`, 'data-risk': risk.level, title: risk.reasons.join('\n') }, riskLabel(risk))),
+    h(
+      'div',
+      { class: 'tool-title' },
+      h('strong', {}, tool.title ?? tool.name),
+      tool.title ? h('code', {}, tool.name) : undefined,
+      h('span', { class: `risk risk-${risk.level.toLowerCase()}`, 'data-risk': risk.level, title: risk.reasons.join('\n') }, riskLabel(risk)),
+    ),
     tool.description ? h('p', { class: 'description' }, tool.description) : '',
   );
   state.form = new SchemaForm(tool.inputSchema);
@@ -245,7 +257,13 @@ function requestCall(force: boolean, dryRun: boolean, confirmed = false): void {
   if (isDestructive(tool.annotations) && !confirmed && !(dryRun && dry)) {
     showNotice(
       h('div', { class: 'confirm' }, h('strong', {}, `${tool.name} is marked destructive.`), ' Call it for real with these arguments?'),
-      h('div', { class: 'buttons' }, button('Call it', () => requestCall(force, false, true), { name: 'confirm-call' }), dry ? button('Dry run first', () => requestCall(force, true, true), { secondary: true, name: 'confirm-dry-run' }) : '', button('Cancel', () => (notice.hidden = true), { secondary: true, name: 'confirm-cancel' })),
+      h(
+        'div',
+        { class: 'buttons' },
+        button('Call it', () => requestCall(force, false, true), { name: 'confirm-call' }),
+        dry ? button('Dry run first', () => requestCall(force, true, true), { secondary: true, name: 'confirm-dry-run' }) : '',
+        button('Cancel', () => (notice.hidden = true), { secondary: true, name: 'confirm-cancel' }),
+      ),
     );
     return;
   }
@@ -272,7 +290,15 @@ function onValidation(violations: { path: string; message: string }[]): void {
   showNotice(
     h('div', {}, h('strong', {}, 'The arguments do not match the inputSchema.'), ` ${violations.length} problem${violations.length === 1 ? '' : 's'} shown at the fields.`),
     h('ul', { class: 'violation-list' }, ...violations.map((v) => h('li', {}, h('code', {}, v.path || '/'), ` ${v.message}`))),
-    h('div', { class: 'buttons' }, button('Send anyway', () => pending && send(pending.tool, pending.args, true, pending.dryRun), { secondary: true, name: 'send-anyway', title: "Send the arguments as they are, to test the server's own validation" })),
+    h(
+      'div',
+      { class: 'buttons' },
+      button('Send anyway', () => pending && send(pending.tool, pending.args, true, pending.dryRun), {
+        secondary: true,
+        name: 'send-anyway',
+        title: "Send the arguments as they are, to test the server's own validation",
+      }),
+    ),
   );
 }
 
@@ -287,7 +313,14 @@ function onResult(result: Extract<HostToWebview, { type: 'result' }>['result']):
     const dry = currentTool() && dryRunParameter(currentTool()!);
     const realArgs = { ...pending.args };
     if (dry) delete realArgs[dry];
-    resultHost.prepend(h('div', { class: 'after-dry-run' }, 'That was a dry run. ', button('Now run it for real', () => send(pending.tool, realArgs, true, false), { name: 'run-for-real' })));
+    resultHost.prepend(
+      h(
+        'div',
+        { class: 'after-dry-run' },
+        'That was a dry run. ',
+        button('Now run it for real', () => send(pending.tool, realArgs, true, false), { name: 'run-for-real' }),
+      ),
+    );
   }
 }
 
@@ -320,7 +353,14 @@ function readResource(uri: string): void {
 }
 
 function addLog(e: LogEntry): void {
-  const li = h('li', { class: `level-${e.level} source-${e.source}` }, h('span', { class: 'when' }, new Date(e.at).toLocaleTimeString()), h('span', { class: 'level' }, e.level), e.logger ? h('span', { class: 'logger' }, `[${e.logger}]`) : '', h('span', { class: 'text' }, e.text));
+  const li = h(
+    'li',
+    { class: `level-${e.level} source-${e.source}` },
+    h('span', { class: 'when' }, new Date(e.at).toLocaleTimeString()),
+    h('span', { class: 'level' }, e.level),
+    e.logger ? h('span', { class: 'logger' }, `[${e.logger}]`) : '',
+    h('span', { class: 'text' }, e.text),
+  );
   logList.append(li);
   while (logList.childElementCount > 500) logList.firstElementChild?.remove();
 }

@@ -81,29 +81,31 @@ export function contentViews(result: CallToolResult): ContentView[] {
 
 /** One content block (tool result or prompt message) as the webview shows it: big text cut, big binaries dropped. */
 export function contentView(c: ContentBlock): ContentView {
-    switch (c.type) {
-      case 'text':
-        return { type: 'text', ...cut(c.text, TEXT_LIMIT) };
-      case 'image':
-      case 'audio':
-        return c.data.length > BINARY_LIMIT ? { type: c.type, data: '', mimeType: c.mimeType, droppedBytes: base64Bytes(c.data) } : { type: c.type, data: c.data, mimeType: c.mimeType };
-      case 'resource_link':
-        return { type: 'resource_link', uri: c.uri, name: c.name, title: c.title, mimeType: c.mimeType, description: c.description };
-      case 'resource': {
-        const r = c.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
-        if (typeof r.text === 'string') return { type: 'resource', uri: r.uri, mimeType: r.mimeType, ...cut(r.text, TEXT_LIMIT) };
-        return { type: 'resource', uri: r.uri, mimeType: r.mimeType, blobBytes: base64Bytes(r.blob ?? '') };
-      }
-      default:
-        return { type: 'unknown', json: cut(JSON.stringify(c, null, 2), RAW_LIMIT).text };
+  switch (c.type) {
+    case 'text':
+      return { type: 'text', ...cut(c.text, TEXT_LIMIT) };
+    case 'image':
+    case 'audio':
+      return c.data.length > BINARY_LIMIT ? { type: c.type, data: '', mimeType: c.mimeType, droppedBytes: base64Bytes(c.data) } : { type: c.type, data: c.data, mimeType: c.mimeType };
+    case 'resource_link':
+      return { type: 'resource_link', uri: c.uri, name: c.name, title: c.title, mimeType: c.mimeType, description: c.description };
+    case 'resource': {
+      const r = c.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
+      if (typeof r.text === 'string') return { type: 'resource', uri: r.uri, mimeType: r.mimeType, ...cut(r.text, TEXT_LIMIT) };
+      return { type: 'resource', uri: r.uri, mimeType: r.mimeType, blobBytes: base64Bytes(r.blob ?? '') };
     }
+    default:
+      return { type: 'unknown', json: cut(JSON.stringify(c, null, 2), RAW_LIMIT).text };
+  }
 }
 
 /** resources/read contents as the webview shows them. */
 export function resourceContentViews(r: ReadResourceResult): ContentView[] {
   return r.contents.map((c): ContentView => {
     const x = c as { uri: string; mimeType?: string; text?: string; blob?: string };
-    return typeof x.text === 'string' ? { type: 'resource', uri: x.uri, mimeType: x.mimeType, ...cut(x.text, TEXT_LIMIT) } : { type: 'resource', uri: x.uri, mimeType: x.mimeType, blobBytes: base64Bytes(x.blob ?? '') };
+    return typeof x.text === 'string'
+      ? { type: 'resource', uri: x.uri, mimeType: x.mimeType, ...cut(x.text, TEXT_LIMIT) }
+      : { type: 'resource', uri: x.uri, mimeType: x.mimeType, blobBytes: base64Bytes(x.blob ?? '') };
   });
 }
 
@@ -292,7 +294,13 @@ export class PlaygroundController {
         answer = { type: 'resourceRead', uri, template: uriTemplate, contents: resourceContentViews(r) };
       }
     } catch (err) {
-      answer = { type: 'resourceRead', uri, template: uriTemplate, contents: [], error: uri ? (err as Error).message : `${uriTemplate} is not a URI template the SDK can expand: ${(err as Error).message}` };
+      answer = {
+        type: 'resourceRead',
+        uri,
+        template: uriTemplate,
+        contents: [],
+        error: uri ? (err as Error).message : `${uriTemplate} is not a URI template the SDK can expand: ${(err as Error).message}`,
+      };
     }
     this.post(answer);
     return answer;

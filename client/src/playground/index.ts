@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
-import type { HostToWebview } from '../../../common/playground-messages';
+import type { HostToWebview, WebviewToHost } from '../../../common/playground-messages';
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
 import { maskEnv, maskText } from '../servers/secrets';
@@ -51,17 +51,17 @@ interface Playground {
   context: vscode.ExtensionContext;
   manager: ServerManager;
   tree: ServersTree;
-  channel(c: ServerConfig): vscode.OutputChannel;
+  channel: (c: ServerConfig) => vscode.OutputChannel;
   /** The discovery in progress, if any (commands wait for it before picking a server). */
-  refreshing(): Promise<void> | undefined;
-  lsp(): LanguageClient | undefined;
+  refreshing: () => Promise<void> | undefined;
+  lsp: () => LanguageClient | undefined;
   panels: Map<string, { panel: vscode.WebviewPanel; controller: PlaygroundController }>;
 }
 
 /** The server manager, and how to start one of its servers with the author in the loop (for the preview). */
 export interface PlaygroundRegistration {
   manager: ServerManager;
-  startServer(c: ServerConfig, restart: boolean): Promise<McpSession | undefined>;
+  startServer: (c: ServerConfig, restart: boolean) => Promise<McpSession | undefined>;
 }
 
 export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): PlaygroundRegistration {
@@ -128,7 +128,12 @@ function logSessions(manager: ServerManager, channel: (c: ServerConfig) => vscod
         // Secret env values never reach a log: the env is listed masked, and masked out of the command line too.
         ch.appendLine(`[${stamp()}] starting: ${maskText(describeLaunch(s.spec), s.spec.env)} (cwd ${s.spec.cwd ?? '.'})`);
         const env = maskEnv(s.spec.env);
-        if (Object.keys(env).length) ch.appendLine(`[${stamp()}] env: ${Object.entries(env).map(([k, v]) => `${k}=${v}`).join(' ')}`);
+        if (Object.keys(env).length)
+          ch.appendLine(
+            `[${stamp()}] env: ${Object.entries(env)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')}`,
+          );
       } else if (st === 'running') {
         // The tools are listed right after this: their count comes with toolsChanged, not here (it would say 0).
         ch.appendLine(`[${stamp()}] running: ${s.serverInfo?.name ?? '?'} ${s.serverInfo?.version ?? ''}, protocol ${s.protocolVersion ?? '?'}`);
@@ -226,7 +231,10 @@ async function startServer({ context, manager, tree, channel }: Playground, c: S
     const run = 'Run it';
     const choice = await vscode.window.showInformationMessage(
       `Run ${path.basename(c.detected.sourceFile)} as an MCP server?`,
-      { modal: true, detail: `Toolsmith detected an MCP server on stdio in ${c.name}. It will run:\n${describeLaunch({ command: c.command, args: c.args })}\nin ${c.cwd}. You are asked once per file.` },
+      {
+        modal: true,
+        detail: `Toolsmith detected an MCP server on stdio in ${c.name}. It will run:\n${describeLaunch({ command: c.command, args: c.args })}\nin ${c.cwd}. You are asked once per file.`,
+      },
       run,
     );
     if (choice !== run) return undefined;
@@ -318,7 +326,7 @@ function openPanel(pg: Playground, c: ServerConfig, session: McpSession, tool?: 
     showLog: () => channel(c).show(true),
     goToDefinition: (name) => goToDefinition(pg, c, name),
   });
-  const sub = panel.webview.onDidReceiveMessage((m) => controller.handle(m));
+  const sub = panel.webview.onDidReceiveMessage((m: WebviewToHost) => controller.handle(m));
   panel.onDidDispose(() => {
     sub.dispose();
     controller.dispose();
@@ -333,7 +341,7 @@ async function goToDefinition({ lsp }: Playground, c: ServerConfig, name: string
     void vscode.window.showWarningMessage('The Toolsmith language server is not running: cannot look up tool definitions.');
     return;
   }
-  let tools: ToolSummary[] = [];
+  let tools: ToolSummary[];
   try {
     tools = (await client.sendRequest(WorkspaceToolsRequest, {})).tools ?? [];
   } catch (err) {
@@ -402,9 +410,7 @@ function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
           await refreshing();
           const file = lens.uri ? vscode.Uri.parse(lens.uri).fsPath : undefined;
           const running = manager.configs.filter((x) => manager.existingSession(x.id)?.tools.some((t) => t.name === tool));
-          const byFolder = manager.configs
-            .filter((x) => file && !path.relative(x.watchRoot, file).startsWith('..'))
-            .sort((a, b) => b.watchRoot.length - a.watchRoot.length);
+          const byFolder = manager.configs.filter((x) => file && !path.relative(x.watchRoot, file).startsWith('..')).sort((a, b) => b.watchRoot.length - a.watchRoot.length);
           const bySource = manager.configs.filter((x) => x.detected?.sourceFile === file || x.args.some((a) => file && a.endsWith(path.basename(file))));
           c = running[0] ?? bySource[0] ?? (byFolder.length === 1 ? byFolder[0] : await pickServer(pg, undefined));
         } else {

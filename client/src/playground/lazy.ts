@@ -12,4 +12,3 @@ export function playgroundBundle(): PlaygroundBundle {
   bundle ??= require('./playground-bundle') as PlaygroundBundle;
   return bundle;
 }
-

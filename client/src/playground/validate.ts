@@ -119,7 +119,7 @@ export function validate(schema: unknown, value: unknown): ValidationResult {
   if (fn instanceof Error) return { valid: true, violations: [], schemaError: fn.message };
   let valid: boolean;
   try {
-    valid = fn(value) as boolean;
+    valid = fn(value);
   } catch (err) {
     // A value deep enough to overflow the compiled validator: said, never thrown into the caller.
     return { valid: true, violations: [], schemaError: `validation failed: ${err instanceof Error ? err.message : String(err)}` };

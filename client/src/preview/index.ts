@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { ToolsRequest, WorkspaceToolsRequest, type ToolSummary, type ToolsResult, type WorkspaceToolsResult } from '../../../common/protocol';
+import { ToolsRequest, WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import { PreviewPanel, type PreviewServers } from './panel';
 
 export const PREVIEW_COMMAND = 'toolsmith.previewContract';
@@ -86,7 +86,7 @@ export function registerPreview(context: vscode.ExtensionContext, { client, log,
         tool ??= await pickTool(client, uri);
         if (tool) PreviewPanel.show(deps, tool);
       } catch (err) {
-        log.appendLine(`Preview Contract failed: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+        log.appendLine(`Preview Contract failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         void vscode.window.showErrorMessage(`Preview Contract failed: ${err instanceof Error ? err.message : String(err)}`);
       }
     }),

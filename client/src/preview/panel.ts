@@ -68,10 +68,15 @@ export class PreviewPanel implements vscode.Disposable {
       PreviewPanel.current.follow(tool);
       return PreviewPanel.current;
     }
-    const panel = vscode.window.createWebviewPanel(PreviewPanel.viewType, 'Preview Contract', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      PreviewPanel.viewType,
+      'Preview Contract',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(deps.extensionUri, 'dist', 'webview')],
+      },
+    );
     PreviewPanel.current = new PreviewPanel(panel, deps, tool);
     return PreviewPanel.current;
   }
@@ -216,7 +221,10 @@ export class PreviewPanel implements vscode.Disposable {
 
   private launchSpec(file: string): SourceLaunch | { error: string } {
     const folder = vscode.workspace.getWorkspaceFolder(vscode.Uri.parse(this.tool!.uri));
-    const pythonPath = vscode.workspace.getConfiguration('python', folder?.uri).get<string>('defaultInterpreterPath')?.replace(/\$\{workspaceFolder\}/g, folder?.uri.fsPath ?? '');
+    const pythonPath = vscode.workspace
+      .getConfiguration('python', folder?.uri)
+      .get<string>('defaultInterpreterPath')
+      ?.replace(/\$\{workspaceFolder\}/g, folder?.uri.fsPath ?? '');
     return resolveLaunch(file, { workspaceRoot: folder?.uri.fsPath, pythonPath: pythonPath && pythonPath !== 'python' ? pythonPath : undefined });
   }
 
@@ -245,7 +253,8 @@ export class PreviewPanel implements vscode.Disposable {
     if (!config && 'error' in resolved) return { state: 'error', summary: resolved.error, canRestart: false, canStart: false };
     try {
       if (restart || (!session && start)) {
-        if (!vscode.workspace.isTrusted) return { state: 'error', summary: 'This workspace is in Restricted Mode: Toolsmith never starts servers in an untrusted workspace.', canRestart: false, canStart: false };
+        if (!vscode.workspace.isTrusted)
+          return { state: 'error', summary: 'This workspace is in Restricted Mode: Toolsmith never starts servers in an untrusted workspace.', canRestart: false, canStart: false };
         if (!config && launch) config = manager.addSourceServer(file, launch);
         session = config ? await this.deps.servers.start(config, restart) : undefined;
       }
@@ -354,21 +363,30 @@ export class PreviewPanel implements vscode.Disposable {
       range: finding.range,
       context: { diagnostics: [], only: [CodeActionKind.QuickFix], triggerKind: CodeActionTriggerKind.Invoked },
     });
-    const sameRange = (r: LspRange) => r.start.line === finding.range.start.line && r.start.character === finding.range.start.character && r.end.line === finding.range.end.line && r.end.character === finding.range.end.character;
+    const sameRange = (r: LspRange) =>
+      r.start.line === finding.range.start.line && r.start.character === finding.range.start.character && r.end.line === finding.range.end.line && r.end.character === finding.range.end.character;
     const matching = (answer ?? []).filter((a): a is LspCodeAction => 'edit' in a && !!a.edit && !!a.diagnostics?.some((d) => String(d.code) === finding.ruleId && sameRange(d.range)));
     if (!matching.length) {
       void vscode.window.showInformationMessage(`No quick fix is available for ${finding.ruleId} here: see its documentation.`);
       return;
     }
     const preferred = matching.filter((a) => a.isPreferred);
-    const chosen = matching.length === 1 ? matching[0] : await vscode.window.showQuickPick(matching.map((a) => ({ label: a.title, description: a.isPreferred ? 'preferred' : undefined, action: a })), { title: `Fix ${finding.ruleId}`, placeHolder: preferred[0]?.title }).then((p) => p?.action);
+    const chosen =
+      matching.length === 1
+        ? matching[0]
+        : await vscode.window
+            .showQuickPick(
+              matching.map((a) => ({ label: a.title, description: a.isPreferred ? 'preferred' : undefined, action: a })),
+              { title: `Fix ${finding.ruleId}`, placeHolder: preferred[0]?.title },
+            )
+            .then((p) => p?.action);
     if (!chosen?.edit) return;
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(chosen.edit);
     if (!(await vscode.workspace.applyEdit(edit))) void vscode.window.showWarningMessage(`The fix for ${finding.ruleId} could not be applied (the file changed meanwhile?).`);
   }
 
   private error(err: unknown): void {
-    this.deps.log.appendLine(`Preview Contract: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    this.deps.log.appendLine(`Preview Contract: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   }
 
   dispose(): void {

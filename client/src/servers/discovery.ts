@@ -206,7 +206,12 @@ export async function candidateCommand(ws: WorkspaceReader, sourceFile: string, 
 }
 
 /** Builds the configs of detected candidates; configured servers that already run the file hide its candidate. */
-export async function candidateConfigs(ws: WorkspaceReader, found: { file: string; language: 'typescript' | 'python' }[], configured: ServerConfig[], confirmed: ReadonlySet<string>): Promise<ServerConfig[]> {
+export async function candidateConfigs(
+  ws: WorkspaceReader,
+  found: { file: string; language: 'typescript' | 'python' }[],
+  configured: ServerConfig[],
+  confirmed: ReadonlySet<string>,
+): Promise<ServerConfig[]> {
   const out: ServerConfig[] = [];
   for (const { file, language } of found) {
     const rel = path.relative(ws.root, file).split(path.sep).join('/');

@@ -103,7 +103,10 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
     const c = this.config(id);
     if (!c) throw new LaunchRefused('unknown', `No server "${id}" in this workspace.`);
     if (!this.host.isTrusted()) {
-      throw new LaunchRefused('untrusted', `${c.name} was not started: this workspace is not trusted, and Toolsmith never launches a server in Restricted Mode. Trust the workspace to use the playground.`);
+      throw new LaunchRefused(
+        'untrusted',
+        `${c.name} was not started: this workspace is not trusted, and Toolsmith never launches a server in Restricted Mode. Trust the workspace to use the playground.`,
+      );
     }
     if (c.detected && !c.detected.confirmed) {
       throw new LaunchRefused('unconfirmed', `${c.name} was detected as an MCP server but not confirmed yet: confirm it once to run it.`);

@@ -60,15 +60,7 @@ export type CallOutcome =
   | { kind: 'result'; result: CallToolResult; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined; responseBytes: number }
   | { kind: 'error'; error: SessionError; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined };
 
-export type SessionErrorKind =
-  | 'spawn-failed'
-  | 'exited-at-start'
-  | 'initialize-timeout'
-  | 'crashed'
-  | 'timeout'
-  | 'cancelled'
-  | 'protocol-error'
-  | 'not-running';
+export type SessionErrorKind = 'spawn-failed' | 'exited-at-start' | 'initialize-timeout' | 'crashed' | 'timeout' | 'cancelled' | 'protocol-error' | 'not-running';
 
 export class SessionError extends Error {
   constructor(
@@ -220,9 +212,17 @@ export class McpSession extends EventEmitter<SessionEvents> {
       this.emit('log', n.params);
     });
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
-      Promise.all([this.listResources(), this.listResourceTemplates()]).then(() => undefined, () => undefined),
+      Promise.all([this.listResources(), this.listResourceTemplates()]).then(
+        () => undefined,
+        () => undefined,
+      ),
     );
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.listPrompts().then(() => undefined, () => undefined));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+      this.listPrompts().then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
       try {
         await this.listTools();
@@ -298,7 +298,10 @@ export class McpSession extends EventEmitter<SessionEvents> {
   private async startupError(err: unknown, exited: boolean): Promise<SessionError> {
     const e = err as { code?: unknown; message?: string; errno?: unknown };
     if (e && (e.code === 'ENOENT' || e.code === 'EACCES')) {
-      return new SessionError('spawn-failed', `Could not start "${this.spec.command}": ${e.code === 'ENOENT' ? 'command not found' : 'permission denied'}. Check the command and PATH in the server's configuration.`);
+      return new SessionError(
+        'spawn-failed',
+        `Could not start "${this.spec.command}": ${e.code === 'ENOENT' ? 'command not found' : 'permission denied'}. Check the command and PATH in the server's configuration.`,
+      );
     }
     if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
       return new SessionError(
@@ -493,7 +496,12 @@ export class McpSession extends EventEmitter<SessionEvents> {
   }
 
   /** completion/complete: suggestions for one argument of a prompt or variable of a resource template. */
-  async complete(ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: string, value: string, context: Record<string, string> = {}): Promise<CompleteResult['completion']> {
+  async complete(
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+    argument: string,
+    value: string,
+    context: Record<string, string> = {},
+  ): Promise<CompleteResult['completion']> {
     const r = await this.requireClient().complete({ ref, argument: { name: argument, value }, ...(Object.keys(context).length ? { context: { arguments: context } } : {}) });
     return r.completion;
   }

@@ -50,10 +50,17 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
     if (!node) {
       const out: Node[] = [];
       if (!this.isTrusted()) {
-        out.push({ kind: 'message', text: 'Restricted Mode: servers are not launched', icon: 'shield', tooltip: 'Trust this workspace to start MCP servers from the playground.', command: { title: 'Manage Workspace Trust', command: 'workbench.trust.manage' } });
+        out.push({
+          kind: 'message',
+          text: 'Restricted Mode: servers are not launched',
+          icon: 'shield',
+          tooltip: 'Trust this workspace to start MCP servers from the playground.',
+          command: { title: 'Manage Workspace Trust', command: 'workbench.trust.manage' },
+        });
       }
       out.push(...this.manager.configs.map((config): Node => ({ kind: 'server', config })));
-      for (const p of this.manager.problems) out.push({ kind: 'message', text: p.message, icon: 'warning', tooltip: p.file, command: { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(p.file)] } });
+      for (const p of this.manager.problems)
+        out.push({ kind: 'message', text: p.message, icon: 'warning', tooltip: p.file, command: { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(p.file)] } });
       for (const s of this.manager.skipped) out.push({ kind: 'message', text: `${s.name}: skipped`, icon: 'info', tooltip: `${s.origin}: ${s.reason}` });
       if (this.manager.configs.length === 0) {
         out.push({ kind: 'message', text: 'No MCP server found. Add one to .vscode/mcp.json.', icon: 'info' });

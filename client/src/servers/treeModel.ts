@@ -21,9 +21,7 @@ export interface CatalogSource {
 /** 'templates' is a group of its own: a template is read only after its variables are given, unlike a resource. */
 export type CatalogGroup = 'resources' | 'templates' | 'prompts';
 
-export type ServerChild =
-  | { kind: 'tool'; config: ServerConfig; tool: Tool }
-  | { kind: 'group'; config: ServerConfig; group: CatalogGroup; count: number; error?: string };
+export type ServerChild = { kind: 'tool'; config: ServerConfig; tool: Tool } | { kind: 'group'; config: ServerConfig; group: CatalogGroup; count: number; error?: string };
 
 export type GroupChild =
   | { kind: 'resource'; config: ServerConfig; resource: Resource }

@@ -140,7 +140,12 @@ export interface HandlerDefinition {
   calls: CallFact[];
   returns: ReturnFact[];
   /** Python: `raise` statements with their exception names (`ToolError`, `ValueError`). */
-  raises: { exception: string; span: Span; message?: string; /** Optional (rules B): error internals in the raised message (`str(e)`, traceback). */ leaks?: { kind: 'stack' | 'stringified-error' | 'traceback'; span: Span }[] }[];
+  raises: {
+    exception: string;
+    span: Span;
+    message?: string;
+    /** Optional (rules B): error internals in the raised message (`str(e)`, traceback). */ leaks?: { kind: 'stack' | 'stringified-error' | 'traceback'; span: Span }[];
+  }[];
   /** Python return annotation as written (`dict`, `MyModel`, `list[str]`, `str`), undefined if none. */
   returnAnnotation?: string;
   /** The handler checks containment of a path (path.resolve + startsWith / relative, Path.resolve().is_relative_to). */

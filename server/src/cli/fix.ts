@@ -19,11 +19,7 @@ export interface FixOutcome {
  * current texts, applies every non-colliding safe fix, and goes again on what changed. Texts live in `texts`;
  * the caller writes them.
  */
-export function fixUntilStable(
-  files: string[],
-  texts: Map<string, string>,
-  analyze: (file: string, text: string) => FileAnalysis,
-): FixOutcome {
+export function fixUntilStable(files: string[], texts: Map<string, string>, analyze: (file: string, text: string) => FileAnalysis): FixOutcome {
   const outcome: FixOutcome = { applied: 0, files: new Set(), outside: [] };
   let pending = [...files];
   for (let pass = 0; pass < MAX_FIX_PASSES && pending.length; pass++) {

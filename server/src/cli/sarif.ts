@@ -62,21 +62,23 @@ export function formatSarif(rows: FindingRow[], opts: { cwd: string; version: st
           ...(r.tool !== null ? { properties: { tool: r.tool } } : {}),
           ...(r.fixes.some((f) => f.edits.length)
             ? {
-                fixes: r.fixes.filter((f) => f.edits.length).map((f) => {
-                  const files = [...new Set(f.edits.map((e) => e.file))];
-                  return {
-                    description: { text: f.title },
-                    artifactChanges: files.map((file) => ({
-                      artifactLocation: artifact(file, opts.cwd),
-                      replacements: f.edits
-                        .filter((e) => e.file === file)
-                        .map((e) => ({
-                          deletedRegion: { startLine: e.line, startColumn: e.column, endLine: e.endLine, endColumn: e.endColumn },
-                          insertedContent: { text: e.text },
-                        })),
-                    })),
-                  };
-                }),
+                fixes: r.fixes
+                  .filter((f) => f.edits.length)
+                  .map((f) => {
+                    const files = [...new Set(f.edits.map((e) => e.file))];
+                    return {
+                      description: { text: f.title },
+                      artifactChanges: files.map((file) => ({
+                        artifactLocation: artifact(file, opts.cwd),
+                        replacements: f.edits
+                          .filter((e) => e.file === file)
+                          .map((e) => ({
+                            deletedRegion: { startLine: e.line, startColumn: e.column, endLine: e.endLine, endColumn: e.endColumn },
+                            insertedContent: { text: e.text },
+                          })),
+                      })),
+                    };
+                  }),
               }
             : {}),
         })),

@@ -84,9 +84,9 @@ export class FrameGuard extends Transform {
  */
 export function createGuardedConnection(): Connection {
   if (!process.argv.includes('--stdio')) return createConnection(ProposedFeatures.all);
-  let connection: Connection | undefined;
-  const guard = new FrameGuard((message) => connection?.console.warn(message));
+  const guard = new FrameGuard((message) => connection.console.warn(message));
   process.stdin.pipe(guard);
-  connection = createConnection(ProposedFeatures.all, new StreamMessageReader(guard), new StreamMessageWriter(process.stdout));
+  // The guard reports only while reading, after the connection below exists.
+  const connection = createConnection(ProposedFeatures.all, new StreamMessageReader(guard), new StreamMessageWriter(process.stdout));
   return connection;
 }

@@ -42,11 +42,17 @@ function toolHoverMarkdown(tool: ToolDefinition): string {
       const desc = typeof prop.description === 'string' ? cell(prop.description) : '—';
       lines.push(`| \`${cell(pname)}\` | ${cell(typeOf(prop))} | ${required} | ${desc} |`);
     }
-    for (const p of fromModel) lines.push(`| \`${cell(p.name)}\` | ${p.schema ? cell(typeOf(p.schema)) : 'unresolved'} | ${p.required ? 'yes' : 'no'} | ${p.description?.value ? cell(p.description.value) : '—'} |`);
+    for (const p of fromModel)
+      lines.push(`| \`${cell(p.name)}\` | ${p.schema ? cell(typeOf(p.schema)) : 'unresolved'} | ${p.required ? 'yes' : 'no'} | ${p.description?.value ? cell(p.description.value) : '—'} |`);
   }
   const annotations = c.annotations;
   if (annotations && typeof annotations === 'object' && !Array.isArray(annotations) && Object.keys(annotations).length) {
-    lines.push('', `**Annotations:** ${Object.entries(annotations).map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``).join(', ')}`);
+    lines.push(
+      '',
+      `**Annotations:** ${Object.entries(annotations)
+        .map(([k, v]) => `\`${k}: ${JSON.stringify(v)}\``)
+        .join(', ')}`,
+    );
   } else {
     lines.push('', '**Annotations:** none');
   }

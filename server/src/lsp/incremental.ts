@@ -54,7 +54,7 @@ const MIN_TOOLS = 4;
 type Log = (message: string) => void;
 
 function ruleErrorLogger(file: string, log: Log) {
-  return (ruleId: string, err: unknown) => log(`rule ${ruleId} failed on ${file}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  return (ruleId: string, err: unknown) => log(`rule ${ruleId} failed on ${file}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
 }
 
 function finish(state: IncrementalState, fileFindings: Finding[]): FileAnalysis {
@@ -77,12 +77,7 @@ export function analyzeFull(file: string, text: string, host: FileHost, settings
  * so a schema property that happens to be named `...Offset` is never taken for one. Each object is visited once per
  * `seen` (findings share span objects with their tool).
  */
-function forEachOffset(
-  value: object,
-  file: string,
-  seen: { has(o: object): boolean; add(o: object): unknown },
-  visit: (owner: Record<string, unknown>, key: string, offset: number) => void,
-): void {
+function forEachOffset(value: object, file: string, seen: { has(o: object): boolean; add(o: object): unknown }, visit: (owner: Record<string, unknown>, key: string, offset: number) => void): void {
   // Runs on every tool and finding of the file at each keystroke: plain loops, no per-object allocation.
   const walk = (v: object): void => {
     if (seen.has(v)) return;
@@ -194,13 +189,7 @@ function blankOut(text: string, spans: { start: number; end: number }[]): string
  * Re-analyses only the tool whose registration contains the edit between `prev.text` and `text`; undefined when the
  * edit does not allow it (the caller then takes the full path).
  */
-export function analyzeIncremental(
-  prev: IncrementalState,
-  text: string,
-  host: FileHost,
-  settings: ToolsmithSettings,
-  log: Log,
-): { analysis: FileAnalysis; state: IncrementalState } | undefined {
+export function analyzeIncremental(prev: IncrementalState, text: string, host: FileHost, settings: ToolsmithSettings, log: Log): { analysis: FileAnalysis; state: IncrementalState } | undefined {
   const { file, result } = prev;
   if (settings !== prev.settings || result.tools.length < MIN_TOOLS) return undefined;
   const language = result.tools[0]?.language;
@@ -232,7 +221,8 @@ export function analyzeIncremental(
         );
   let pythonCalls: PythonCalls | undefined;
   if (language === 'python') {
-    pythonCalls = prev.pythonCalls?.index === k && prev.blanked?.index === k ? prev.pythonCalls : pythonCallsAround(others, k, text, blanked, edited.registration.span.start, edited.registration.span.end + delta);
+    pythonCalls =
+      prev.pythonCalls?.index === k && prev.blanked?.index === k ? prev.pythonCalls : pythonCallsAround(others, k, text, blanked, edited.registration.span.start, edited.registration.span.end + delta);
     // Other code calling this tool's function (or this tool calling another's) may read what it does (a path check
     // in a helper): that tool's facts would depend on text the partial analysis does not see.
     const oldName = defName(edited, old);
@@ -260,9 +250,7 @@ export function analyzeIncremental(
   const merged: AnalysisResult = { tools, files };
   const ctx = { settings, textOf: (f: string) => (f === file ? text : host.readFile(f)) };
   const onError = ruleErrorLogger(file, log);
-  const perTool = prev.perTool.map((list, i) =>
-    i === k ? runRules({ tools: [fresh], files }, ctx, onError, PER_TOOL_RULES) : shiftBounded(list, file, oldEnd, delta, seen),
-  );
+  const perTool = prev.perTool.map((list, i) => (i === k ? runRules({ tools: [fresh], files }, ctx, onError, PER_TOOL_RULES) : shiftBounded(list, file, oldEnd, delta, seen)));
   const state: IncrementalState = { file, text, settings, result: merged, perTool, blanked: { index: k, text: blanked }, pythonCalls };
   return { analysis: finish(state, runRules(merged, ctx, onError, WHOLE_FILE_RULES)), state };
 }
@@ -273,7 +261,11 @@ function overlaps(a: { start: number; end: number }, b: { start: number; end: nu
 
 /** The servers the partial analysis found are those of the full one (a server is never declared inside a tool). */
 function sameServers(partial: AnalysisResult, before: AnalysisResult): boolean {
-  const ids = (r: AnalysisResult) => r.files.flatMap((f) => f.servers.map((x) => `${f.file}\0${x.id}`)).sort().join('\n');
+  const ids = (r: AnalysisResult) =>
+    r.files
+      .flatMap((f) => f.servers.map((x) => `${f.file}\0${x.id}`))
+      .sort()
+      .join('\n');
   return ids(partial) === ids(before);
 }
 

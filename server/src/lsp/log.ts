@@ -16,5 +16,5 @@ export class OnceLogger {
 }
 
 export function errorText(err: unknown): string {
-  return err instanceof Error ? err.stack ?? err.message : String(err);
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }

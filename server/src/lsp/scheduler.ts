@@ -29,10 +29,13 @@ export class DiagnosticsScheduler {
     this.running.get(uri)?.source.cancel();
     this.timers.set(
       uri,
-      setTimeout(() => {
-        this.timers.delete(uri);
-        void this.start(uri, generation);
-      }, Math.max(0, delayMs)),
+      setTimeout(
+        () => {
+          this.timers.delete(uri);
+          void this.start(uri, generation);
+        },
+        Math.max(0, delayMs),
+      ),
     );
   }
 

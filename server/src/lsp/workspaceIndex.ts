@@ -23,10 +23,7 @@ export class WorkspaceIndex {
   private readonly entries = new Map<string, IndexEntry>();
 
   set(entry: IndexEntry): void {
-    const interesting =
-      entry.analysis.result.tools.length > 0 ||
-      entry.analysis.findings.length > 0 ||
-      entry.analysis.result.files.some((f) => f.dependencies.length > 0);
+    const interesting = entry.analysis.result.tools.length > 0 || entry.analysis.findings.length > 0 || entry.analysis.result.files.some((f) => f.dependencies.length > 0);
     if (interesting || entry.open) this.entries.set(entry.file, entry);
     else this.entries.delete(entry.file);
   }
@@ -56,7 +53,6 @@ export class WorkspaceIndex {
 
 /** Directories never worth walking: dependencies, environments, build output. */
 export const SKIPPED_DIRS = new Set(['node_modules', '.venv', 'venv', 'dist', 'out', 'build', '__pycache__', '.git', '.tox', '.mypy_cache', '.pytest_cache', 'site-packages']);
-
 
 export interface ScanOptions {
   maxFiles?: number;

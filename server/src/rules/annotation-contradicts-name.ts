@@ -25,9 +25,7 @@ export const annotationContradictsName: Rule = {
           'would happen with no confirmation. Set readOnlyHint: false (and say whether it is destructive).';
       } else if (key === 'destructiveHint' && e.value === false && intent.kind === 'destructive') {
         to = true;
-        message =
-          `${name} says "${intent.verb}" but is marked destructiveHint: false: clients may skip the confirmation a deletion deserves. ` +
-          'Set destructiveHint: true.';
+        message = `${name} says "${intent.verb}" but is marked destructiveHint: false: clients may skip the confirmation a deletion deserves. ` + 'Set destructiveHint: true.';
       }
       if (to === undefined) continue;
       const fixes: Fix[] = [];

@@ -30,8 +30,7 @@ export const annotationIncoherent: Rule = {
           finding(
             tool,
             entryExtent(e),
-            `${e.key} is ${JSON.stringify(e.value)}, not a boolean: clients expect true or false and ignore (or reject) anything else, ` +
-              'so the hint says nothing. Write true or false.',
+            `${e.key} is ${JSON.stringify(e.value)}, not a boolean: clients expect true or false and ignore (or reject) anything else, ` + 'so the hint says nothing. Write true or false.',
             fixes,
           ),
         );

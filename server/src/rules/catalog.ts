@@ -63,26 +63,11 @@ interface RuleArea {
 export const RULE_AREAS: readonly RuleArea[] = [
   {
     title: 'Naming',
-    rules: [
-      toolNameInvalid,
-      toolNameNotPortable,
-      toolNameVague,
-      toolNameNotVerbObject,
-      toolNameDuplicate,
-      toolNameStyleMixed,
-    ],
+    rules: [toolNameInvalid, toolNameNotPortable, toolNameVague, toolNameNotVerbObject, toolNameDuplicate, toolNameStyleMixed],
   },
   {
     title: 'Description',
-    rules: [
-      descriptionMissing,
-      descriptionTooShort,
-      descriptionNoUsageGuidance,
-      descriptionNoReturnInfo,
-      descriptionTooLong,
-      descriptionPlaceholder,
-      descriptionHiddenInstructions,
-    ],
+    rules: [descriptionMissing, descriptionTooShort, descriptionNoUsageGuidance, descriptionNoReturnInfo, descriptionTooLong, descriptionPlaceholder, descriptionHiddenInstructions],
   },
   {
     title: 'Parameters',
@@ -106,55 +91,27 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Schema and output',
-    rules: [
-      inputSchemaNotObject,
-      schemaUnrepresentable,
-      outputSchemaMissing,
-      structuredContentWithoutText,
-      outputSchemaWithoutStructuredContent,
-      responseUnbounded,
-    ],
+    rules: [inputSchemaNotObject, schemaUnrepresentable, outputSchemaMissing, structuredContentWithoutText, outputSchemaWithoutStructuredContent, responseUnbounded],
   },
   {
     title: 'Annotations and risk',
-    rules: [
-      annotationsMissing,
-      annotationContradictsName,
-      annotationIncoherent,
-      riskyToolWithoutDryRun,
-    ],
+    rules: [annotationsMissing, annotationContradictsName, annotationIncoherent, riskyToolWithoutDryRun],
   },
   {
     title: 'Errors',
-    rules: [
-      errorReturnedAsSuccess,
-      errorMessageNotActionable,
-      errorLeaksInternals,
-    ],
+    rules: [errorReturnedAsSuccess, errorMessageNotActionable, errorLeaksInternals],
   },
   {
     title: 'Security and I/O',
-    rules: [
-      pathParamUnchecked,
-      commandInjection,
-      secretInContract,
-      genericExecuteTool,
-      syncIoInHandler,
-    ],
+    rules: [pathParamUnchecked, commandInjection, secretInContract, genericExecuteTool, syncIoInHandler],
   },
   {
     title: 'Server level',
-    rules: [
-      tooManyTools,
-    ],
+    rules: [tooManyTools],
   },
   {
     title: 'Framework and migration',
-    rules: [
-      mcpV1Import,
-      decoratorNotCalled,
-      deprecatedServerTool,
-    ],
+    rules: [mcpV1Import, decoratorNotCalled, deprecatedServerTool],
   },
 ];
 

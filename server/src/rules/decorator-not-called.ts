@@ -17,7 +17,7 @@ export const decoratorNotCalled: Rule = {
       finding(
         tool,
         r.calleeSpan,
-        'The official SDK\'s `tool` is a decorator factory: without `()` it receives your function as its `name` and raises ' +
+        "The official SDK's `tool` is a decorator factory: without `()` it receives your function as its `name` and raises " +
           '"TypeError: The @tool decorator was used incorrectly" at import, so the server never starts and the model gets no tools. Write `@mcp.tool()`.',
         [{ title: 'Add ()', edits: [insertAt(r.calleeSpan.file, r.calleeSpan.end, '()')], safe: true }],
       ),

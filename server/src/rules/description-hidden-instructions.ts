@@ -40,8 +40,7 @@ export const descriptionHiddenInstructions: Rule = {
     for (const p of tool.parameters) {
       if (p.description) texts.push({ what: 'parameter', param: p.name, value: p.description.value, span: p.description.span });
     }
-    const whatOf = (t: (typeof texts)[number]): string =>
-      t.what === 'parameter' ? `the description of parameter "${t.param}"` : `the ${t.what} of ${toolLabel(tool)}`;
+    const whatOf = (t: (typeof texts)[number]): string => (t.what === 'parameter' ? `the description of parameter "${t.param}"` : `the ${t.what} of ${toolLabel(tool)}`);
     const out: RuleFinding[] = [];
     for (const t of texts) {
       if (t.value === undefined) continue;

@@ -17,7 +17,7 @@ export const descriptionTooLong: Rule = {
         tool.description!.span,
         `The description of ${toolLabel(tool)} is ${text.length.toLocaleString('en-US')} characters (over ${max.toLocaleString('en-US')}): ` +
           'it is sent with every request and costs context on every turn, and the key sentences drown. Keep what it does, ' +
-          'when to use it and what it returns; move parameter details into the parameters\' own descriptions.',
+          "when to use it and what it returns; move parameter details into the parameters' own descriptions.",
       ),
     ];
   },

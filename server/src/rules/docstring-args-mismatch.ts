@@ -39,7 +39,11 @@ export const docstringArgsMismatch: Rule = {
         const fixes: Fix[] = [];
         if (last && text !== undefined) {
           const indent = indentAt(text, trimSpan(ctx, last.span).start);
-          fixes.push({ title: `Add an Args: entry for "${p.name}"`, edits: [insertAt(tool.file, lineEnd(text, Math.max(last.span.start, last.span.end - 1)), `\n${indent}${p.name}: <what it is, with an example>`)], safe: false });
+          fixes.push({
+            title: `Add an Args: entry for "${p.name}"`,
+            edits: [insertAt(tool.file, lineEnd(text, Math.max(last.span.start, last.span.end - 1)), `\n${indent}${p.name}: <what it is, with an example>`)],
+            safe: false,
+          });
         }
         out.push(
           finding(

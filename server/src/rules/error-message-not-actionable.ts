@@ -20,11 +20,7 @@ export const errorMessageNotActionable: Rule = {
       const vague = r.texts.find((t) => isVagueErrorMessage(t));
       if (vague === undefined || r.texts.some((t) => !isVagueErrorMessage(t))) continue;
       out.push(
-        finding(
-          tool,
-          r.errorMessageSpan ?? r.span,
-          `The error message "${vague.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
-        ),
+        finding(tool, r.errorMessageSpan ?? r.span, `The error message "${vague.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`),
       );
     }
     const profile = FRAMEWORKS[tool.framework];
@@ -43,13 +39,7 @@ export const errorMessageNotActionable: Rule = {
         continue;
       }
       if (x.message !== undefined && isVagueErrorMessage(x.message)) {
-        out.push(
-          finding(
-            tool,
-            x.span,
-            `The error message "${x.message.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`,
-          ),
-        );
+        out.push(finding(tool, x.span, `The error message "${x.message.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`));
       }
     }
     return out;

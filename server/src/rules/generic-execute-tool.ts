@@ -4,7 +4,26 @@ import { finding, toolSpan } from './util/finding';
 import { nameTokens, snakeCase } from './util/names';
 
 const RUN = new Set(['execute', 'exec', 'run', 'eval', 'evaluate', 'raw', 'invoke']);
-const PAYLOAD = new Set(['sql', 'query', 'queries', 'command', 'commands', 'cmd', 'shell', 'bash', 'sh', 'code', 'script', 'python', 'js', 'javascript', 'statement', 'expression', 'powershell', 'terminal']);
+const PAYLOAD = new Set([
+  'sql',
+  'query',
+  'queries',
+  'command',
+  'commands',
+  'cmd',
+  'shell',
+  'bash',
+  'sh',
+  'code',
+  'script',
+  'python',
+  'js',
+  'javascript',
+  'statement',
+  'expression',
+  'powershell',
+  'terminal',
+]);
 const ALONE = new Set(['sql', 'shell', 'bash', 'eval', 'exec', 'execute', 'terminal', 'python', 'run_code', 'repl']);
 const RAW_PARAM = /^(sql|raw_sql|sql_query|query_sql|command|cmd|shell_command|command_line|script|code|source_code|python_code|js_code|statement|bash|expression)$/;
 
@@ -19,7 +38,9 @@ export const genericExecuteTool: Rule = {
     const byName = (words.length === 1 && ALONE.has(words[0])) || (words.some((w) => RUN.has(w)) && words.some((w) => PAYLOAD.has(w)));
     const rawParam = tool.parameters.find((p) => RAW_PARAM.test(snakeCase(p.name)));
     if (!byName && !rawParam) return [];
-    const what = rawParam ? `takes raw ${/sql|statement/.test(snakeCase(rawParam.name)) ? 'SQL' : /code|script|expression/.test(snakeCase(rawParam.name)) ? 'code' : 'commands'} in \`${rawParam.name}\`` : 'runs whatever it is given';
+    const what = rawParam
+      ? `takes raw ${/sql|statement/.test(snakeCase(rawParam.name)) ? 'SQL' : /code|script|expression/.test(snakeCase(rawParam.name)) ? 'code' : 'commands'} in \`${rawParam.name}\``
+      : 'runs whatever it is given';
     return [
       finding(
         tool,

@@ -19,12 +19,7 @@ function languageOfFile(file: string, result: AnalysisResult): 'typescript' | 'p
  * reported through `onRuleError`, every time (the logs of the language server and the CLI keep each message once),
  * and contributes nothing for that file; the others still run.
  */
-export function runRules(
-  result: AnalysisResult,
-  ctx: RuleContext,
-  onRuleError?: (ruleId: string, err: unknown) => void,
-  rules: readonly Rule[] = RULES,
-): Finding[] {
+export function runRules(result: AnalysisResult, ctx: RuleContext, onRuleError?: (ruleId: string, err: unknown) => void, rules: readonly Rule[] = RULES): Finding[] {
   return withRuleMemo(() => runRulesOnce(result, ctx, onRuleError, rules));
 }
 
@@ -105,10 +100,7 @@ function groupByServer(tools: ToolDefinition[], files: FileFacts[] = []): { id: 
 function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort(
     (a, b) =>
-      (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : 0) ||
-      a.span.start - b.span.start ||
-      a.span.end - b.span.end ||
-      (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0),
+      (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : 0) || a.span.start - b.span.start || a.span.end - b.span.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0),
   );
 }
 
@@ -158,10 +150,7 @@ export function isSuppressed(f: Pick<Finding, 'ruleId' | 'span'>, ctx: RuleConte
 
 const mentionsToolsmith = memoByText((text: string) => text.includes('toolsmith'));
 
-const directiveRegExps = (directive: string): [RegExp, RegExp] => [
-  new RegExp(`//\\s*${directive}\\b([^\\n]*)`),
-  new RegExp(`/\\*\\s*${directive}\\b(.*?)\\*/`),
-];
+const directiveRegExps = (directive: string): [RegExp, RegExp] => [new RegExp(`//\\s*${directive}\\b([^\\n]*)`), new RegExp(`/\\*\\s*${directive}\\b(.*?)\\*/`)];
 const TS_DIRECTIVES = {
   'toolsmith-disable-next-line': directiveRegExps('toolsmith-disable-next-line'),
   'toolsmith-disable-line': directiveRegExps('toolsmith-disable-line'),

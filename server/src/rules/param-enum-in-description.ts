@@ -19,7 +19,12 @@ const EXAMPLES_RE = /\b(e\.g\.|for example|for instance|such as|like|ex\.|par ex
 const ONE_OF_RE = new RegExp(String.raw`\b(?:one of|either|must be one of|parmi)\s*:?\s*` + LIST, 'i');
 const QUOTED_RE = /["'`]([A-Za-z0-9][A-Za-z0-9_.-]{0,29})["'`]/g;
 const LIST_PATTERNS = [
-  new RegExp(String.raw`\b(?:one of|either|must be|can be|allowed(?: values)?|valid(?: values)?|possible values|options|values|choices?|accepted|parmi|choix|valeurs?(?: possibles)?)\s*:?\s*` + LIST + String.raw`\s*(?:[.;)(]|$)`, 'i'),
+  new RegExp(
+    String.raw`\b(?:one of|either|must be|can be|allowed(?: values)?|valid(?: values)?|possible values|options|values|choices?|accepted|parmi|choix|valeurs?(?: possibles)?)\s*:?\s*` +
+      LIST +
+      String.raw`\s*(?:[.;)(]|$)`,
+    'i',
+  ),
   new RegExp(String.raw`:\s*` + LIST + String.raw`\s*(?:[.;(]|$)`),
   new RegExp(String.raw`\(\s*` + LIST + String.raw`\s*\)`),
   new RegExp(String.raw`^\s*` + LIST + String.raw`\s*\.?\s*$`),
@@ -59,7 +64,35 @@ export function listedValues(description: string): string[] | undefined {
   return undefined;
 }
 
-const STRING_ONLY = new Set(['min', 'max', 'length', 'regex', 'email', 'url', 'uuid', 'trim', 'toLowerCase', 'toUpperCase', 'startsWith', 'endsWith', 'includes', 'nonempty', 'datetime', 'date', 'time', 'ip', 'cuid', 'cuid2', 'ulid', 'base64', 'emoji', 'nanoid', 'lowercase', 'uppercase', 'normalize']);
+const STRING_ONLY = new Set([
+  'min',
+  'max',
+  'length',
+  'regex',
+  'email',
+  'url',
+  'uuid',
+  'trim',
+  'toLowerCase',
+  'toUpperCase',
+  'startsWith',
+  'endsWith',
+  'includes',
+  'nonempty',
+  'datetime',
+  'date',
+  'time',
+  'ip',
+  'cuid',
+  'cuid2',
+  'ulid',
+  'base64',
+  'emoji',
+  'nanoid',
+  'lowercase',
+  'uppercase',
+  'normalize',
+]);
 
 function enumFix(ctx: RuleContext, p: ParameterDefinition, values: string[], language: string): Fix | undefined {
   if (language === 'typescript') {

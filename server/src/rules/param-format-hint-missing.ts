@@ -58,9 +58,7 @@ export const paramFormatHintMissing: Rule = {
         const v3 = usesZod3(ctx, p.nameSpan.file);
         spelled = v3 ? `z.string()${ZOD3[kind]}` : `z.${ZOD4[kind]}`;
         if (base && base.kind === 'string') {
-          const edit: Edit = v3
-            ? insertAt(p.typeSpan!.file, base.end, ZOD3[kind])
-            : { span: { file: p.typeSpan!.file, start: base.start, end: base.end }, newText: `${base.ns}.${ZOD4[kind]}` };
+          const edit: Edit = v3 ? insertAt(p.typeSpan!.file, base.end, ZOD3[kind]) : { span: { file: p.typeSpan!.file, start: base.start, end: base.end }, newText: `${base.ns}.${ZOD4[kind]}` };
           fixes.push({ title: `Use ${v3 ? `${base.ns}.string()${ZOD3[kind]}` : `${base.ns}.${ZOD4[kind]}`}`, edits: [edit], safe: false });
         }
       } else {

@@ -26,7 +26,7 @@ export const paramIdempotencyKeyExposed: Rule = {
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} asks the model for an idempotency key: a model invents a fresh key on every ` +
             'attempt, so a retry after a timeout runs the action twice (two payments, two emails). Generate the key in the ' +
-            'calling code — derived from the action\'s own fields or the client request — and remove the parameter.',
+            "calling code — derived from the action's own fields or the client request — and remove the parameter.",
         ),
       );
     }

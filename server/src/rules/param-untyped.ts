@@ -10,8 +10,7 @@ export const paramUntyped: Rule = {
     const out: RuleFinding[] = [];
     for (const p of tool.parameters) {
       if (!p.untyped) continue;
-      const what =
-        tool.language === 'typescript' ? `is declared with ${/\bunknown\(/.test(p.typeText ?? '') ? 'z.unknown()' : 'z.any()'}` : 'has no type annotation';
+      const what = tool.language === 'typescript' ? `is declared with ${/\bunknown\(/.test(p.typeText ?? '') ? 'z.unknown()' : 'z.any()'}` : 'has no type annotation';
       out.push(
         finding(
           tool,

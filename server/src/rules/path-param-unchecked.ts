@@ -15,8 +15,13 @@ function isFileSystemCall(c: CallFact): boolean {
 const fileSystemCallee = memoByString((callee: string): boolean => {
   const last = callee.split('.').pop() ?? callee;
   if (/^(fs|fsp|fsPromises|node:fs|fs\.promises|fs\/promises|os|os\.path|shutil|pathlib|aiofiles|glob)\./.test(callee)) return true;
-  if (/^(open|Path|pathlib\.Path|PurePath|send_file|FileResponse|readFile|writeFile|readdir|createReadStream|createWriteStream|unlink|rm|mkdir|stat|appendFile|opendir|copyFile|rename)$/.test(callee)) return true;
-  return /^(read_text|read_bytes|write_text|write_bytes|iterdir|glob|rglob|unlink|rmdir|mkdir|touch|open|readFile|readFileSync|writeFile|writeFileSync|readdir|readdirSync|createReadStream|createWriteStream|rm|rmSync|unlinkSync)$/.test(last) && callee.includes('.');
+  if (/^(open|Path|pathlib\.Path|PurePath|send_file|FileResponse|readFile|writeFile|readdir|createReadStream|createWriteStream|unlink|rm|mkdir|stat|appendFile|opendir|copyFile|rename)$/.test(callee))
+    return true;
+  return (
+    /^(read_text|read_bytes|write_text|write_bytes|iterdir|glob|rglob|unlink|rmdir|mkdir|touch|open|readFile|readFileSync|writeFile|writeFileSync|readdir|readdirSync|createReadStream|createWriteStream|rm|rmSync|unlinkSync)$/.test(
+      last,
+    ) && callee.includes('.')
+  );
 });
 
 export const pathParamUnchecked: Rule = {

@@ -44,7 +44,7 @@ export const responseUnbounded: Rule = {
         tool,
         toolSpan(tool),
         `${tool.name.value ?? 'This tool'} returns a list but takes no limit or page parameter: one call can return thousands of ` +
-          'items, which fills the model\'s context (and your bill) and pushes out the conversation. ' +
+          "items, which fills the model's context (and your bill) and pushes out the conversation. " +
           'Add a bounded `limit` (e.g. 1-100, default 20) and apply it in the handler; add a cursor or page if results go further.',
         fixes,
       ),

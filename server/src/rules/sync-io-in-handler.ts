@@ -9,8 +9,7 @@ import { FRAMEWORKS } from '../../../common/frameworks';
 const PY_BLOCKING =
   /^(requests\.\w+|requests\.Session|httpx\.(get|post|put|patch|delete|head|options|request|stream|Client)|urllib\.request\.urlopen|urlopen|urllib3\.\w+|time\.sleep|subprocess\.(run|call|check_call|check_output|getoutput|getstatusoutput)|os\.system|socket\.create_connection|smtplib\.SMTP(_SSL)?|psycopg2?\.connect|pymysql\.connect|sqlite3\.connect)$/;
 
-const isBlocking = (tool: ToolDefinition, c: CallFact): boolean =>
-  !c.awaited && (tool.language === 'python' ? PY_BLOCKING.test(c.callee) : /Sync$/.test(c.callee.split('.').pop() ?? ''));
+const isBlocking = (tool: ToolDefinition, c: CallFact): boolean => !c.awaited && (tool.language === 'python' ? PY_BLOCKING.test(c.callee) : /Sync$/.test(c.callee.split('.').pop() ?? ''));
 
 /** `time.sleep(x)` -> `await asyncio.sleep(x)`; anything else runs in a thread: `await asyncio.to_thread(lambda: call)`. */
 function asyncCall(callText: string): string {

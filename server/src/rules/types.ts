@@ -50,4 +50,3 @@ export interface Rule {
    */
   checkFile?(file: FileFacts, tools: ToolDefinition[], ctx: RuleContext): RuleFinding[];
 }
-

@@ -69,7 +69,13 @@ describe('a server with resource templates and prompts with arguments', () => {
       { name: 'folder', expression: '{folder}', required: true },
       { name: 'name', expression: '{name}', required: true },
     ]);
-    assert.deepEqual(templateVariables('search://notes{?q,limit}').map((v) => [v.name, v.required]), [['q', false], ['limit', false]]);
+    assert.deepEqual(
+      templateVariables('search://notes{?q,limit}').map((v) => [v.name, v.required]),
+      [
+        ['q', false],
+        ['limit', false],
+      ],
+    );
     assert.equal(expandTemplate('notes://{folder}/{name}', { folder: 'work', name: 'plan 2026/b' }), 'notes://work/plan%202026%2Fb');
     assert.equal(expandTemplate('search://notes{?q,limit}', { q: 'a&b', limit: '' }), 'search://notes?q=a%26b');
     const schema = templateVariablesSchema({ variables: templateVariables('notes://{folder}/{name}') });
@@ -99,7 +105,10 @@ describe('a server with resource templates and prompts with arguments', () => {
   });
 
   test('prompts/list: every page, with the declared arguments the form is drawn from', () => {
-    assert.deepEqual(s.prompts.map((p) => p.name), ['review_code', 'show_everything', 'daily_summary']);
+    assert.deepEqual(
+      s.prompts.map((p) => p.name),
+      ['review_code', 'show_everything', 'daily_summary'],
+    );
     const review = s.prompts[0];
     assert.deepEqual(promptArgumentsSchema(review), {
       type: 'object',
@@ -120,7 +129,10 @@ describe('a server with resource templates and prompts with arguments', () => {
     ]);
     assert.match(got.raw ?? '', /"messages"/);
     const all = await c.getPrompt('show_everything', { topic: 'cats' });
-    assert.deepEqual(all.messages.map((m) => `${m.role} ${m.content.type}`), ['user text', 'user image', 'user audio', 'assistant resource', 'assistant resource_link']);
+    assert.deepEqual(
+      all.messages.map((m) => `${m.role} ${m.content.type}`),
+      ['user text', 'user image', 'user audio', 'assistant resource', 'assistant resource_link'],
+    );
     const embedded = all.messages[3].content;
     assert.deepEqual(embedded, { type: 'resource', uri: 'notes://work/cats', mimeType: 'text/plain', text: 'embedded note on cats' });
     const none = await c.getPrompt('daily_summary', {});
@@ -131,7 +143,10 @@ describe('a server with resource templates and prompts with arguments', () => {
     const { c, posted } = controllerFor(s);
     const got = await c.getPrompt('review_code', { focus: 'tests' });
     assert.equal(got.error, 'Missing required argument: language (Programming language of the code). prompts/get was not sent.');
-    assert.deepEqual(got.violations?.map((v) => `${v.path} ${v.message}`), ['/language is required']);
+    assert.deepEqual(
+      got.violations?.map((v) => `${v.path} ${v.message}`),
+      ['/language is required'],
+    );
     assert.deepEqual(got.messages, []);
     assert.equal(posted.length, 1);
     const forced = await c.getPrompt('review_code', { focus: 'tests' }, true);
@@ -165,12 +180,18 @@ describe('a server with resource templates and prompts with arguments', () => {
     assert.ok(cat?.type === 'catalog');
     if (cat?.type !== 'catalog') return;
     assert.equal(cat.error, undefined);
-    assert.deepEqual(cat.templates.map((t) => [t.uriTemplate, t.variables.map((v) => v.name)]), [
-      ['notes://{folder}/{name}', ['folder', 'name']],
-      ['search://notes{?q}', ['q']],
-      ['pages://{id}', ['id']],
-    ]);
-    assert.deepEqual(cat.prompts.map((p) => p.name), ['review_code', 'show_everything', 'daily_summary']);
+    assert.deepEqual(
+      cat.templates.map((t) => [t.uriTemplate, t.variables.map((v) => v.name)]),
+      [
+        ['notes://{folder}/{name}', ['folder', 'name']],
+        ['search://notes{?q}', ['q']],
+        ['pages://{id}', ['id']],
+      ],
+    );
+    assert.deepEqual(
+      cat.prompts.map((p) => p.name),
+      ['review_code', 'show_everything', 'daily_summary'],
+    );
     assert.equal(cat.completions, true);
   });
 });
@@ -182,7 +203,12 @@ test('a server whose resources/templates/list is "Method not found" has no templ
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(s.catalogErrors.templates, undefined);
   assert.deepEqual(s.resourceTemplates, []);
-  assert.deepEqual(serverChildren(config, s).filter((n) => n.kind === 'group').map((n) => (n.kind === 'group' ? n.group : '')), ['resources', 'prompts']);
+  assert.deepEqual(
+    serverChildren(config, s)
+      .filter((n) => n.kind === 'group')
+      .map((n) => (n.kind === 'group' ? n.group : '')),
+    ['resources', 'prompts'],
+  );
 });
 
 test('a failing resources/templates/list: the group shows the error; the playground still lists resources and prompts', async () => {
@@ -215,12 +241,18 @@ test('Python server (official SDK): its template is listed and read with values,
   const read = await c.readTemplate('notes://{folder}/{name}', { folder: 'home', name: 'list' });
   assert.equal(read.error, undefined);
   assert.equal(read.contents[0].type === 'resource' && read.contents[0].text, 'Python note "list" in folder "home"');
-  assert.deepEqual(s.prompts[0].arguments?.map((a) => [a.name, a.required === true]), [['language', true], ['focus', false]]);
+  assert.deepEqual(
+    s.prompts[0].arguments?.map((a) => [a.name, a.required === true]),
+    [
+      ['language', true],
+      ['focus', false],
+    ],
+  );
   const got = await c.getPrompt('review_code', { language: 'Python', focus: 'typing' });
-  assert.deepEqual(got.messages.map((m) => `${m.role}: ${m.content.type === 'text' ? m.content.text : m.content.type}`), [
-    'user: Please review this Python code, looking at typing first.',
-    'assistant: Sure: paste the Python code.',
-  ]);
+  assert.deepEqual(
+    got.messages.map((m) => `${m.role}: ${m.content.type === 'text' ? m.content.text : m.content.type}`),
+    ['user: Please review this Python code, looking at typing first.', 'assistant: Sure: paste the Python code.'],
+  );
   const missing = await c.getPrompt('review_code', {});
   assert.equal(missing.error, 'Missing required argument: language (Programming language of the code). prompts/get was not sent.');
   const forced = await c.getPrompt('review_code', {}, true);

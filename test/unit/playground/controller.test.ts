@@ -35,13 +35,19 @@ test('arguments breaking the inputSchema are not sent unless forced; history kee
   assert.equal(await c.call('1', 'add_numbers', { a: 'x' }, false, false), undefined);
   const v = posted.find((m) => m.type === 'validation');
   assert.deepEqual(v?.type === 'validation' && v.violations.map((x) => `${x.path} ${x.message}`).sort(), ['/a must be number', '/b is required']);
-  assert.equal(posted.some((m) => m.type === 'callStarted'), false);
+  assert.equal(
+    posted.some((m) => m.type === 'callStarted'),
+    false,
+  );
   const forced = await c.call('2', 'add_numbers', { a: 'x' }, true, false);
   assert.ok(forced?.kind === 'error' || (forced?.kind === 'result' && forced.isError), 'the server refuses it itself');
   await c.call('3', 'add_numbers', { a: 1, b: 2 }, false, false);
   const stored = store.get('toolsmith.playground/id') as { lastArgs: Record<string, unknown>; calls: { tool: string; ok: boolean }[] };
   assert.deepEqual(stored.lastArgs.add_numbers, { a: 1, b: 2 });
-  assert.deepEqual(stored.calls.map((x) => x.ok), [true, false]);
+  assert.deepEqual(
+    stored.calls.map((x) => x.ok),
+    [true, false],
+  );
   const r = posted.filter((m) => m.type === 'result').pop();
   assert.ok(r?.type === 'result' && r.result.kind === 'result');
   if (r?.type === 'result' && r.result.kind === 'result') {

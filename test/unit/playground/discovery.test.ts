@@ -4,16 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  discoverConfigured,
-  detectCandidate,
-  candidateConfigs,
-  resolveLaunch,
-  parseEnvFile,
-  LaunchCancelled,
-  type WorkspaceReader,
-  type ResolveContext,
-} from '../../../client/src/servers/discovery';
+import { discoverConfigured, detectCandidate, candidateConfigs, resolveLaunch, parseEnvFile, LaunchCancelled, type WorkspaceReader, type ResolveContext } from '../../../client/src/servers/discovery';
 import { maskEnv, maskText } from '../../../client/src/servers/secrets';
 import { writeTree } from '../../util/tree';
 
@@ -61,7 +52,10 @@ describe('configured servers', () => {
       '.env.local': 'export DB_URL="postgres://x"\nMODE=from-file # overridden\n# comment\nQUOTED=\'a b\'\n',
     });
     const found = await discoverConfigured(ws, {});
-    assert.deepEqual(found.servers.map((s) => s.id), ['.vscode/mcp.json:weather']);
+    assert.deepEqual(
+      found.servers.map((s) => s.id),
+      ['.vscode/mcp.json:weather'],
+    );
     assert.deepEqual(found.skipped, [{ name: 'remote', origin: '.vscode/mcp.json', reason: 'type "http" is not supported by the playground (stdio only)' }]);
     const asked: string[] = [];
     const c = ctx(ws, { 'api-key': 'sk-123456' }, asked);
@@ -89,8 +83,14 @@ describe('configured servers', () => {
       'mcp.json': '{"mcpServers":{"b":{"command":"uv","args":["run","b.py"]}, "c":{"url":"http://x"}}}',
     });
     const found = await discoverConfigured(ws, { extra: { command: 'node', args: ['dist/x.js'] }, broken: { args: [] } });
-    assert.deepEqual(found.servers.map((s) => `${s.origin}:${s.name}:${s.command}`), ['.mcp.json:a:npx', 'mcp.json:b:uv', 'setting:extra:node']);
-    assert.deepEqual(found.skipped.map((s) => `${s.name}: ${s.reason}`), ['c: type "http" is not supported by the playground (stdio only)', 'broken: no "command"']);
+    assert.deepEqual(
+      found.servers.map((s) => `${s.origin}:${s.name}:${s.command}`),
+      ['.mcp.json:a:npx', 'mcp.json:b:uv', 'setting:extra:node'],
+    );
+    assert.deepEqual(
+      found.skipped.map((s) => `${s.name}: ${s.reason}`),
+      ['c: type "http" is not supported by the playground (stdio only)', 'broken: no "command"'],
+    );
   });
 
   test('a broken config file is reported, not thrown', async () => {
@@ -103,7 +103,13 @@ describe('configured servers', () => {
 
 describe('detected candidates', () => {
   test('TS files that connect an McpServer to stdio; Python files that run an MCPServer/FastMCP on stdio', () => {
-    assert.equal(detectCandidate('/w/src/index.ts', `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\nconst s = new McpServer({name:"x",version:"1"});\nawait s.connect(new StdioServerTransport());`), 'typescript');
+    assert.equal(
+      detectCandidate(
+        '/w/src/index.ts',
+        `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";\nconst s = new McpServer({name:"x",version:"1"});\nawait s.connect(new StdioServerTransport());`,
+      ),
+      'typescript',
+    );
     assert.equal(detectCandidate('/w/src/tools.ts', `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport function register(s: McpServer) {}`), undefined);
     assert.equal(detectCandidate('/w/server.py', 'from mcp.server import MCPServer\nmcp = MCPServer("x")\nif __name__ == "__main__":\n    mcp.run()\n'), 'python');
     assert.equal(detectCandidate('/w/app.py', 'from fastmcp import FastMCP\napp = FastMCP("x")\napp.run(transport="stdio")\n'), 'python');

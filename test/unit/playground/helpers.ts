@@ -18,7 +18,11 @@ export function nodeServer(file: string, ...args: string[]): LaunchSpec {
 let python: string | undefined;
 /** The project venv's Python (created by scripts/ensure-venv.mjs on first use). */
 export function venvPython(): string {
-  if (!python) python = execFileSync(process.execPath, [path.join(root, 'scripts', 'ensure-venv.mjs')], { encoding: 'utf8' }).trim().split('\n').pop()!;
+  if (!python)
+    python = execFileSync(process.execPath, [path.join(root, 'scripts', 'ensure-venv.mjs')], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!;
   return python;
 }
 export function pyServer(file: string, ...args: string[]): LaunchSpec {

@@ -29,11 +29,11 @@ describe('well-behaved TypeScript server', () => {
     assert.equal(s.status, 'running');
     assert.deepEqual(s.serverInfo, { name: 'fixture-well-behaved', version: '1.2.3' });
     assert.match(s.protocolVersion ?? '', /^\d{4}-\d{2}-\d{2}$/);
-    assert.deepEqual(
-      s.tools.map((t) => t.name).sort(),
-      ['add_numbers', 'count_slowly', 'delete_item', 'echo_text', 'fail_politely', 'rich_result'],
+    assert.deepEqual(s.tools.map((t) => t.name).sort(), ['add_numbers', 'count_slowly', 'delete_item', 'echo_text', 'fail_politely', 'rich_result']);
+    assert.ok(
+      s.stderrTail.some((l) => l.includes('ready on stdio')),
+      'stderr is captured',
     );
-    assert.ok(s.stderrTail.some((l) => l.includes('ready on stdio')), 'stderr is captured');
   });
 
   test('calls a tool and keeps the raw request and response', async () => {
@@ -83,11 +83,17 @@ describe('well-behaved TypeScript server', () => {
 
   test('resources are read and prompts are got', async () => {
     const resources = await s.listResources();
-    assert.deepEqual(resources.map((r) => r.uri), ['fixture://notes/readme']);
+    assert.deepEqual(
+      resources.map((r) => r.uri),
+      ['fixture://notes/readme'],
+    );
     const read = await s.readResource('fixture://notes/readme');
     assert.equal((read.contents[0] as { text: string }).text, 'hello from the readme resource');
     const prompts = await s.listPrompts();
-    assert.deepEqual(prompts.map((p) => p.name), ['review_code']);
+    assert.deepEqual(
+      prompts.map((p) => p.name),
+      ['review_code'],
+    );
     const got = await s.getPrompt('review_code', { language: 'Rust' });
     assert.match(JSON.stringify(got.messages), /review this Rust code/);
   });
@@ -117,7 +123,10 @@ describe('well-behaved Python server (mcp 2.x in the project venv)', () => {
     s.on('log', (p) => logs.push(p.data));
     assert.equal(text(await s.callTool('long_job', { steps: 3 }, { onProgress: (p) => progress.push(p.progress) })), 'done 3');
     assert.deepEqual(progress, [1, 2, 3]);
-    assert.ok(logs.some((d) => String(d).includes('python step 3')), JSON.stringify(logs));
+    assert.ok(
+      logs.some((d) => String(d).includes('python step 3')),
+      JSON.stringify(logs),
+    );
     await s.stop();
     assert.equal(s.status, 'stopped');
   });
@@ -159,7 +168,10 @@ describe('misbehaving servers', () => {
     s.on('warning', (w) => warnings.push(w));
     await s.start();
     assert.equal(text(await s.callTool('ok', {})), 'fine');
-    assert.ok(warnings.some((w) => /not JSON-RPC/.test(w) && /stderr/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((w) => /not JSON-RPC/.test(w) && /stderr/.test(w)),
+      warnings.join('\n'),
+    );
     await s.stop();
   });
 
@@ -169,7 +181,10 @@ describe('misbehaving servers', () => {
     s.on('warning', (w) => warnings.push(w));
     await s.start();
     assert.equal(text(await s.callTool('ok', {})), 'fine');
-    assert.ok(warnings.some((w) => /not JSON-RPC/.test(w)), warnings.join('\n'));
+    assert.ok(
+      warnings.some((w) => /not JSON-RPC/.test(w)),
+      warnings.join('\n'),
+    );
     await s.stop();
   });
 

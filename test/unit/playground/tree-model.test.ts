@@ -89,12 +89,7 @@ test('Python server (official SDK): its resource and prompt, named as the decora
   const s = await started(pyServer('well_behaved.py'));
   await catalogSettled(s, (x) => x.resources.length > 0 && x.prompts.length > 0);
   const rows = shown(c, s);
-  assert.deepEqual(rows.slice(rows.findIndex((r) => r.startsWith('Resources'))), [
-    'Resources (1)',
-    '  resource hello — notes://hello · text/plain',
-    'Prompts (1)',
-    '  prompt summarize — (topic*)',
-  ]);
+  assert.deepEqual(rows.slice(rows.findIndex((r) => r.startsWith('Resources'))), ['Resources (1)', '  resource hello — notes://hello · text/plain', 'Prompts (1)', '  prompt summarize — (topic*)']);
 });
 
 test('a server that offers no resources or prompts gets no empty groups (TS: no capability; Python: empty lists)', async () => {
@@ -105,7 +100,10 @@ test('a server that offers no resources or prompts gets no empty groups (TS: no 
   // The TS server lists nothing: give a (wrong) late catalog the time to show up.
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(listed.get(ts) ?? 0, 0);
-  for (const [name, s] of [['ts', ts], ['py', py]] as const) {
+  for (const [name, s] of [
+    ['ts', ts],
+    ['py', py],
+  ] as const) {
     const kinds = serverChildren(config(name), s).map((n: ServerChild) => n.kind);
     assert.ok(kinds.length > 0 && kinds.every((k) => k === 'tool'), `${name}: ${kinds.join(',')}`);
   }
@@ -117,12 +115,15 @@ test('listing fails: the group says so and shows the error instead of items', as
   const c = config('bad');
   const s = await started(nodeServer('misbehaving.mjs', 'bad-catalog'));
   await catalogSettled(s, (x) => !!x.catalogErrors.resources && !!x.catalogErrors.prompts);
-  assert.deepEqual(shown(c, s).filter((r) => !r.startsWith('tool ')), [
-    'Resources (could not be listed)',
-    '  !resources/list failed: MCP error -32601: Method not found: resources/list',
-    'Prompts (could not be listed)',
-    '  !prompts/list failed: MCP error -32601: Method not found: prompts/list',
-  ]);
+  assert.deepEqual(
+    shown(c, s).filter((r) => !r.startsWith('tool ')),
+    [
+      'Resources (could not be listed)',
+      '  !resources/list failed: MCP error -32601: Method not found: resources/list',
+      'Prompts (could not be listed)',
+      '  !prompts/list failed: MCP error -32601: Method not found: prompts/list',
+    ],
+  );
   assert.equal(s.status, 'running', 'a failing catalog is not a failing server');
 });
 
@@ -132,6 +133,9 @@ test('a server that never answers resources/list still starts at once, with its 
   const s = await started(nodeServer('misbehaving.mjs', 'silent-catalog'));
   assert.ok(Date.now() - t0 < 10_000, `start took ${Date.now() - t0} ms`);
   assert.equal(s.status, 'running');
-  assert.deepEqual(serverChildren(c, s).map((n) => n.kind), s.tools.map(() => 'tool'));
+  assert.deepEqual(
+    serverChildren(c, s).map((n) => n.kind),
+    s.tools.map(() => 'tool'),
+  );
   assert.ok(s.tools.length > 0);
 });

@@ -34,7 +34,14 @@ test('the diff names each changed field by its contract path', async () => {
   );
   // Added / removed fields and whole-array changes (required order matters).
   const d2 = diffJson({ a: 1, required: ['x', 'y'] }, { b: 2, required: ['y', 'x'] });
-  assert.deepEqual(d2.map((x) => [x.path, x.kind]), [['a', 'removed'], ['required', 'changed'], ['b', 'added']]);
+  assert.deepEqual(
+    d2.map((x) => [x.path, x.kind]),
+    [
+      ['a', 'removed'],
+      ['required', 'changed'],
+      ['b', 'added'],
+    ],
+  );
 });
 
 test('a source saved after the server started: stale, with a restart action', async () => {
@@ -63,7 +70,10 @@ test('a difference under an unresolved part is attributed to it and points at it
   assert.equal(diff.differences.length, 1);
   assert.equal(diff.differences[0].kind, 'added');
   assert.equal(diff.differences[0].unresolved, 'description: built at run time');
-  assert.deepEqual(diff.reasons.map((r) => r.kind), ['unresolved']);
+  assert.deepEqual(
+    diff.reasons.map((r) => r.kind),
+    ['unresolved'],
+  );
   assert.ok(diff.reasons[0].kind === 'unresolved' && diff.reasons[0].range.start.line === 4);
 });
 
@@ -71,10 +81,16 @@ test('an SDK version outside the declared range is named; no reason found is rep
   const predicted = await contractWith(100, 'a');
   const live = await contractWith(100, 'b');
   const mismatch = compareContracts({ toolName: 'search_docs', predicted, live, unresolved: [], sdk: { packageName: '@modelcontextprotocol/sdk', predicted: '^1.32.0', installed: '1.20.1' } });
-  assert.deepEqual(mismatch.reasons.map((r) => r.kind), ['sdk-version']);
+  assert.deepEqual(
+    mismatch.reasons.map((r) => r.kind),
+    ['sdk-version'],
+  );
   assert.match(mismatch.reasons[0].message, /1\.32\.0.*1\.20\.1/);
   const inRange = compareContracts({ toolName: 'search_docs', predicted, live, unresolved: [], sdk: { packageName: '@modelcontextprotocol/sdk', predicted: '^1.32.0', installed: '1.32.2' } });
-  assert.deepEqual(inRange.reasons.map((r) => r.kind), ['unexplained']);
+  assert.deepEqual(
+    inRange.reasons.map((r) => r.kind),
+    ['unexplained'],
+  );
   assert.match(inRange.reasons[0].message, /Toolsmith bug/);
 });
 

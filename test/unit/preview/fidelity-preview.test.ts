@@ -35,8 +35,14 @@ after(async () => {
 });
 
 test('the fidelity fixtures are there (TS and Python)', () => {
-  assert.ok(fixtures.some((f) => f.endsWith('.py')), 'no Python fidelity fixture under test/fixtures/py/fidelity');
-  assert.ok(fixtures.some((f) => /\.ts$/.test(f)), 'no TypeScript fidelity fixture under test/fixtures/ts');
+  assert.ok(
+    fixtures.some((f) => f.endsWith('.py')),
+    'no Python fidelity fixture under test/fixtures/py/fidelity',
+  );
+  assert.ok(
+    fixtures.some((f) => /\.ts$/.test(f)),
+    'no TypeScript fidelity fixture under test/fixtures/ts',
+  );
 });
 
 test('every fixture tool: preview JSON == toolsmith contract --json', { timeout: 240_000 }, async () => {
@@ -67,7 +73,11 @@ test('every fixture tool: preview JSON == toolsmith contract --json', { timeout:
       }
       // The reading covers every published parameter, in order.
       const props = Object.keys(((expected[i].inputSchema ?? {}) as { properties?: object }).properties ?? {});
-      assert.deepEqual(view.parameters.map((p) => p.name), props, `${summary.name}: parameters read`);
+      assert.deepEqual(
+        view.parameters.map((p) => p.name),
+        props,
+        `${summary.name}: parameters read`,
+      );
       assert.ok(view.tokens && view.tokens.tool > 0 && view.tokens.server >= view.tokens.tool);
       assert.ok(['Low', 'Medium', 'High', 'Critical'].includes(view.risk.level));
     }

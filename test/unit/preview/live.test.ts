@@ -161,11 +161,34 @@ for (const c of [
     const spec = launch(file);
     await withSession(spec, async (running) => {
       // Before the edit the prediction is exact.
-      const before = compareWithLive({ toolName: 'search_notes', predicted: predictedOf(), liveTools: await running.listTools(), unresolved: [], session: running, sourceFiles: [file], unsaved: false, framework: c.framework, spec });
+      const before = compareWithLive({
+        toolName: 'search_notes',
+        predicted: predictedOf(),
+        liveTools: await running.listTools(),
+        unresolved: [],
+        session: running,
+        sourceFiles: [file],
+        unsaved: false,
+        framework: c.framework,
+        spec,
+      });
       assert.equal(before.status, 'same', JSON.stringify(before.differences));
       await edit(file, c.from, c.to);
-      const diff = compareWithLive({ toolName: 'search_notes', predicted: predictedOf(), liveTools: await running.listTools(), unresolved: [], session: running, sourceFiles: [file], unsaved: false, framework: c.framework, spec });
-      assert.deepEqual(diff.differences.map((d) => [d.path, d.predicted, d.live]), [['inputSchema.properties.limit.maximum', '100', '50']]);
+      const diff = compareWithLive({
+        toolName: 'search_notes',
+        predicted: predictedOf(),
+        liveTools: await running.listTools(),
+        unresolved: [],
+        session: running,
+        sourceFiles: [file],
+        unsaved: false,
+        framework: c.framework,
+        spec,
+      });
+      assert.deepEqual(
+        diff.differences.map((d) => [d.path, d.predicted, d.live]),
+        [['inputSchema.properties.limit.maximum', '100', '50']],
+      );
       assert.equal(diff.reasons[0].kind, 'stale');
     });
     fs.rmSync(dir, { recursive: true, force: true });

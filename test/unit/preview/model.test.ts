@@ -27,11 +27,7 @@ function toolOf(contract: JsonSchema, extra: Partial<PreviewTool> = {}): Preview
 async function searchAndDelete() {
   return liveContracts((server) => {
     registerSearchDocs(server);
-    server.registerTool(
-      'delete_page',
-      { description: 'Delete a page.', inputSchema: { page_id: z.string() }, annotations: { destructiveHint: true } },
-      async () => ({ content: [] }),
-    );
+    server.registerTool('delete_page', { description: 'Delete a page.', inputSchema: { page_id: z.string() }, annotations: { destructiveHint: true } }, async () => ({ content: [] }));
   });
 }
 
@@ -56,14 +52,23 @@ test('preview JSON is exactly the contract, and the reading lists every paramete
   assert.equal(byName.kind.required, false);
   assert.equal(byName.kind.description, undefined);
   // Nested objects are read too: the model fills them field by field.
-  assert.deepEqual(byName.filters.children.map((c) => [c.name, c.type, c.required]), [['tags', 'array of string', true], ['since', 'string', false]]);
+  assert.deepEqual(
+    byName.filters.children.map((c) => [c.name, c.type, c.required]),
+    [
+      ['tags', 'array of string', true],
+      ['since', 'string', false],
+    ],
+  );
   assert.ok(byName.filters.children[0].constraints.includes('items ≤ 5'));
   assert.ok(byName.filters.children[1].constraints.some((c) => c.startsWith('format: date-time')));
   // Output schema and its nested items.
   assert.equal(view.output.declared, true);
   assert.equal(view.output.fields[0].name, 'hits');
   assert.equal(view.output.fields[0].type, 'array of object');
-  assert.deepEqual(view.output.fields[0].children.map((c) => c.name), ['title', 'url']);
+  assert.deepEqual(
+    view.output.fields[0].children.map((c) => c.name),
+    ['title', 'url'],
+  );
   // execution is published by the SDK but not part of the reading: it is listed, not hidden.
   assert.ok(view.otherFields.some((f) => f.key === 'execution'));
 });
@@ -116,7 +121,10 @@ test('unresolved parts are marked, never shown as plain absence', async () => {
   assert.equal(filters.unresolved, 'imported from an unreadable module');
   assert.equal(filters.children[0].unresolved, 'inputSchema.properties.filters: imported from an unreadable module');
   assert.equal(view.parameters.find((p) => p.name === 'query')!.unresolved, undefined);
-  assert.deepEqual(view.unresolved.map((u) => u.location), ['server.ts:8:5', 'schemas.ts:2:1']);
+  assert.deepEqual(
+    view.unresolved.map((u) => u.location),
+    ['server.ts:8:5', 'schemas.ts:2:1'],
+  );
 });
 
 test('token cost counted with o200k_base for the tool and for the whole server list', async () => {
@@ -142,7 +150,10 @@ test('findings are listed errors first with their location and docs link', async
     { ruleId: 'tool-name-invalid', severity: 'error', message: 'bad name', uri: 'file:///work/server.ts', range: range(11, 2), hasFix: true },
   ];
   const view = buildPreview({ tool: toolOf(del), serverContracts: [del], findings });
-  assert.deepEqual(view.findings.map((f) => f.ruleId), ['tool-name-invalid', 'description-too-short', 'param-name-ambiguous']);
+  assert.deepEqual(
+    view.findings.map((f) => f.ruleId),
+    ['tool-name-invalid', 'description-too-short', 'param-name-ambiguous'],
+  );
   assert.equal(view.findings[0].location, 'server.ts:12:3');
   assert.equal(view.findings[0].hasFix, true);
   assert.match(view.findings[0].docsUrl, /docs\/rules\/tool-name-invalid\.md$/);

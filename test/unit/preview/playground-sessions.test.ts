@@ -41,7 +41,17 @@ function workspace() {
       return s;
     },
   });
-  const config = (name: string, args: string[], cwd?: string): ServerConfig => ({ id: `.vscode/mcp.json:${name}`, name, origin: '.vscode/mcp.json', command: process.execPath, args, env: {}, cwd, inputs: [], watchRoot: dir });
+  const config = (name: string, args: string[], cwd?: string): ServerConfig => ({
+    id: `.vscode/mcp.json:${name}`,
+    name,
+    origin: '.vscode/mcp.json',
+    command: process.execPath,
+    args,
+    env: {},
+    cwd,
+    inputs: [],
+    watchRoot: dir,
+  });
   const cleanup = async () => {
     await manager.stopAll();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -84,12 +94,35 @@ test('the playground session goes stale after a save, and restarts through the m
     await new Promise((r) => setTimeout(r, 20));
     fs.writeFileSync(w.file, fs.readFileSync(w.file, 'utf8').replace("'Search the notes by keyword.", "'Search every note by keyword."));
     const fresh = { ...predicted!, description: String(predicted!.description).replace('Search the notes', 'Search every note') };
-    const stale = compareWithLive({ toolName: 'search_notes', predicted: fresh, liveTools: await toolsOf(pg), unresolved: [], session: live(), sourceFiles: [w.file], unsaved: false, framework: 'ts-sdk', spec });
-    assert.deepEqual(stale.differences.map((d) => d.path), ['description']);
+    const stale = compareWithLive({
+      toolName: 'search_notes',
+      predicted: fresh,
+      liveTools: await toolsOf(pg),
+      unresolved: [],
+      session: live(),
+      sourceFiles: [w.file],
+      unsaved: false,
+      framework: 'ts-sdk',
+      spec,
+    });
+    assert.deepEqual(
+      stale.differences.map((d) => d.path),
+      ['description'],
+    );
     assert.equal(stale.reasons[0].kind, 'stale');
     const restarted = await w.manager.restart(notes.id);
     assert.equal(restarted, pg, 'the same playground session, restarted');
-    const after = compareWithLive({ toolName: 'search_notes', predicted: fresh, liveTools: await toolsOf(restarted), unresolved: [], session: live(), sourceFiles: [w.file], unsaved: false, framework: 'ts-sdk', spec });
+    const after = compareWithLive({
+      toolName: 'search_notes',
+      predicted: fresh,
+      liveTools: await toolsOf(restarted),
+      unresolved: [],
+      session: live(),
+      sourceFiles: [w.file],
+      unsaved: false,
+      framework: 'ts-sdk',
+      spec,
+    });
     assert.equal(after.status, 'same');
     assert.equal(w.created.length, 1);
   } finally {

@@ -17,7 +17,10 @@ test('python: a comment inside a parameter list does not drop the parameters aft
     '',
   ].join('\n');
   const [tool] = analyzePython('/tmp/comments.py', text, createFileHost()).tools;
-  assert.deepEqual(tool.parameters.map((p) => p.name), ['query', 'limit']);
+  assert.deepEqual(
+    tool.parameters.map((p) => p.name),
+    ['query', 'limit'],
+  );
   const schema = tool.contract.inputSchema as { properties: Record<string, unknown>; required: string[] };
   assert.deepEqual(Object.keys(schema.properties), ['query', 'limit']);
   assert.deepEqual(schema.required, ['query']);

@@ -20,14 +20,20 @@ const HEAD = 'import json, traceback\nfrom typing import Annotated\nfrom pydanti
 test('annotation entries: span is the whole key=value / "key": value, keySpan the key, valueSpan the value', () => {
   const src = `${HEAD}@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True, title="T"))\ndef a(): ...\n@mcp.tool(annotations={"destructiveHint" : False, 'openWorldHint': True})\ndef b(): ...\n`;
   const [a, b] = tools(src);
-  assert.deepEqual(a.annotations!.entries.map((e) => [at(src, e.span), at(src, e.keySpan), at(src, e.valueSpan)]), [
-    ['readOnlyHint=True', 'readOnlyHint', 'True'],
-    ['title="T"', 'title', '"T"'],
-  ]);
-  assert.deepEqual(b.annotations!.entries.map((e) => [at(src, e.span), at(src, e.keySpan), at(src, e.valueSpan)]), [
-    ['"destructiveHint" : False', '"destructiveHint"', 'False'],
-    ["'openWorldHint': True", "'openWorldHint'", 'True'],
-  ]);
+  assert.deepEqual(
+    a.annotations!.entries.map((e) => [at(src, e.span), at(src, e.keySpan), at(src, e.valueSpan)]),
+    [
+      ['readOnlyHint=True', 'readOnlyHint', 'True'],
+      ['title="T"', 'title', '"T"'],
+    ],
+  );
+  assert.deepEqual(
+    b.annotations!.entries.map((e) => [at(src, e.span), at(src, e.keySpan), at(src, e.valueSpan)]),
+    [
+      ['"destructiveHint" : False', '"destructiveHint"', 'False'],
+      ["'openWorldHint': True", "'openWorldHint'", 'True'],
+    ],
+  );
 });
 
 test('paramsEndOffset is the `)` closing the parameter list, whatever the layout', () => {
@@ -58,22 +64,28 @@ test('returns: valueSpan is the returned expression; errorMessageSpan the messag
     '    return {"ok": True}',
   ].join('\n');
   const rs = tools(src)[0].handler!.returns;
-  assert.deepEqual(rs.map((r) => at(src, r.valueSpan)), [
-    '{"error": "x is empty; pass a ticket id like T-12", "code": 400}',
-    'json.dumps({"error": f"unknown id {x}"})',
-    '"Error: " + x',
-    'dict(error="no such ticket", hint="list tickets first")',
-    '{"error_code": 3}',
-    '{"ok": True}',
-  ]);
-  assert.deepEqual(rs.map((r) => at(src, r.errorMessageSpan)), [
-    '"x is empty; pass a ticket id like T-12"',
-    'f"unknown id {x}"',
-    '"Error: " + x',
-    '"no such ticket"',
-    undefined, // an error code is not a message
-    undefined,
-  ]);
+  assert.deepEqual(
+    rs.map((r) => at(src, r.valueSpan)),
+    [
+      '{"error": "x is empty; pass a ticket id like T-12", "code": 400}',
+      'json.dumps({"error": f"unknown id {x}"})',
+      '"Error: " + x',
+      'dict(error="no such ticket", hint="list tickets first")',
+      '{"error_code": 3}',
+      '{"ok": True}',
+    ],
+  );
+  assert.deepEqual(
+    rs.map((r) => at(src, r.errorMessageSpan)),
+    [
+      '"x is empty; pass a ticket id like T-12"',
+      'f"unknown id {x}"',
+      '"Error: " + x',
+      '"no such ticket"',
+      undefined, // an error code is not a message
+      undefined,
+    ],
+  );
   assert.equal(rs[3].looksLikeError, true, 'dict(error=...) looks like an error payload');
 });
 
@@ -92,11 +104,10 @@ test('raises: what the raised message leaks (str(e), f-string of e, traceback); 
     '        raise ToolError("could not read the file; check the name") from e',
   ].join('\n');
   const raises = tools(src)[0].handler!.raises;
-  assert.deepEqual(raises.map((r) => (r.leaks ?? []).map((l) => [l.kind, at(src, l.span)])), [
-    [['stringified-error', '{e}']],
-    [['traceback', 'traceback.format_exc()']],
-    [],
-  ]);
+  assert.deepEqual(
+    raises.map((r) => (r.leaks ?? []).map((l) => [l.kind, at(src, l.span)])),
+    [[['stringified-error', '{e}']], [['traceback', 'traceback.format_exc()']], []],
+  );
 });
 
 // ---- the fixes these facts enable, through the real engine
@@ -106,7 +117,12 @@ function analyse(src: string) {
 }
 function fixOf(src: string, rule: string, tool?: string) {
   const f = analyse(src).findings.find((x) => x.ruleId === rule && (tool === undefined || x.tool === tool));
-  assert.ok(f, `${rule} not reported: ${analyse(src).findings.map((x) => x.ruleId).join(', ')}`);
+  assert.ok(
+    f,
+    `${rule} not reported: ${analyse(src)
+      .findings.map((x) => x.ruleId)
+      .join(', ')}`,
+  );
   return f;
 }
 
@@ -129,7 +145,10 @@ test('a fix adding a parameter (dry_run / limit) appends it after the last one, 
   assert.ok(f.fixes.length > 0, 'the dry_run fix is offered');
   const fixed = applyEdits(src, f.fixes[0].edits, FILE);
   const t = tools(fixed)[0];
-  assert.deepEqual(t.parameters.map((p) => p.name), ['status', 'dry_run']);
+  assert.deepEqual(
+    t.parameters.map((p) => p.name),
+    ['status', 'dry_run'],
+  );
   assert.deepEqual((t.contract.inputSchema as { properties: Record<string, unknown> }).properties.dry_run, {
     default: false,
     description: 'If true, only report what would change; change nothing',

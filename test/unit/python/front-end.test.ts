@@ -45,7 +45,10 @@ test('MCPServer decorator: name, description from the raw docstring, parameter s
   assert.equal(b.defaultValue?.value, 2);
   assert.equal(at(src, b.defaultValue.span), '2');
   // The Args section is still parsed for the rules (docstring-args-not-in-schema).
-  assert.deepEqual(t.docstring?.args.map((x) => [x.name, x.description, at(src, x.span)]), [['a', 'first', 'a: first']]);
+  assert.deepEqual(
+    t.docstring?.args.map((x) => [x.name, x.description, at(src, x.span)]),
+    [['a', 'first', 'a: first']],
+  );
   assert.ok(t.docstring?.argsSectionSpan && at(src, t.docstring.argsSectionSpan).startsWith('Args:'));
   assert.equal(t.server.name, 'demo');
   assert.equal(t.handler?.returnAnnotation, 'int');
@@ -76,8 +79,20 @@ test('Field constraints carry spans and JSON keywords', () => {
   const [q, n] = t.parameters;
   assert.equal(q.description?.origin, 'field');
   assert.equal(q.description?.value, 'query');
-  assert.deepEqual(q.constraints.map((c) => [c.keyword, c.value, at(src, c.span)]), [['maxLength', 50, '50'], ['description', 'query', '"query"']]);
-  assert.deepEqual(n.constraints.filter((c) => c.keyword !== 'default').map((c) => [c.keyword, c.value]), [['minimum', 1], ['maximum', 100]]);
+  assert.deepEqual(
+    q.constraints.map((c) => [c.keyword, c.value, at(src, c.span)]),
+    [
+      ['maxLength', 50, '50'],
+      ['description', 'query', '"query"'],
+    ],
+  );
+  assert.deepEqual(
+    n.constraints.filter((c) => c.keyword !== 'default').map((c) => [c.keyword, c.value]),
+    [
+      ['minimum', 1],
+      ['maximum', 100],
+    ],
+  );
   assert.equal(n.required, false);
   assert.deepEqual(n.schema, { default: 10, maximum: 100, minimum: 1, title: 'N', type: 'integer' });
 });
@@ -93,7 +108,13 @@ test('untyped parameters are flagged and get the SDK string schema', () => {
 test('Context parameters are injected and left out; keyword-only kind recorded', () => {
   const src = `from mcp.server.mcpserver import Context, MCPServer\nmcp = MCPServer()\n@mcp.tool()\nasync def f(a: int, ctx: Context, *, b: str = "x") -> str: ...\n`;
   const t = tool(src);
-  assert.deepEqual(t.parameters.map((p) => [p.name, p.pythonKind]), [['a', 'positional'], ['b', 'keyword']]);
+  assert.deepEqual(
+    t.parameters.map((p) => [p.name, p.pythonKind]),
+    [
+      ['a', 'positional'],
+      ['b', 'keyword'],
+    ],
+  );
   assert.deepEqual(Object.keys((t.contract.inputSchema as { properties: object }).properties), ['a', 'b']);
   assert.equal(t.handler?.isAsync, true);
 });
@@ -101,9 +122,15 @@ test('Context parameters are injected and left out; keyword-only kind recorded',
 test('annotations: ToolAnnotations(...) and dict entries with key and value spans', () => {
   const src = `from mcp.server import MCPServer\nfrom mcp.types import ToolAnnotations\nmcp = MCPServer()\n@mcp.tool(annotations=ToolAnnotations(readOnlyHint=True))\ndef a(): ...\n@mcp.tool(annotations={"destructiveHint": False})\ndef b(): ...\n`;
   const [a, b] = analyze(src).tools;
-  assert.deepEqual(a.annotations?.entries.map((e) => [e.key, e.value, at(src, e.keySpan), at(src, e.span), e.valueSpan && at(src, e.valueSpan)]), [['readOnlyHint', true, 'readOnlyHint', 'readOnlyHint=True', 'True']]);
+  assert.deepEqual(
+    a.annotations?.entries.map((e) => [e.key, e.value, at(src, e.keySpan), at(src, e.span), e.valueSpan && at(src, e.valueSpan)]),
+    [['readOnlyHint', true, 'readOnlyHint', 'readOnlyHint=True', 'True']],
+  );
   assert.deepEqual(a.contract.annotations, { readOnlyHint: true });
-  assert.deepEqual(b.annotations?.entries.map((e) => [e.key, e.value, at(src, e.keySpan)]), [['destructiveHint', false, '"destructiveHint"']]);
+  assert.deepEqual(
+    b.annotations?.entries.map((e) => [e.key, e.value, at(src, e.keySpan)]),
+    [['destructiveHint', false, '"destructiveHint"']],
+  );
   assert.ok(a.registration.configSpan && at(src, a.registration.configSpan).startsWith('(annotations='));
 });
 
@@ -145,7 +172,10 @@ test('add_tool registration and import aliases', () => {
 test('factory function: tools registered on the server it builds', () => {
   const src = `from fastmcp import FastMCP\ndef build():\n    s = FastMCP("f")\n    @s.tool\n    def ping() -> str:\n        return "pong"\n    return s\napp = build()\n`;
   const r = analyze(src);
-  assert.deepEqual(r.tools.map((t) => t.name.value), ['ping']);
+  assert.deepEqual(
+    r.tools.map((t) => t.name.value),
+    ['ping'],
+  );
   assert.equal(r.tools[0].server.name, 'f');
 });
 
@@ -193,7 +223,10 @@ test('handler facts: resolved callees, params reaching args, shell=True, awaits,
   assert.equal(errReturn.valueKind, 'object');
   assert.deepEqual(errReturn.leaks.map((l) => l.kind).sort(), ['stringified-error', 'traceback']);
   assert.equal(h.returns[1].looksLikeError, false);
-  assert.deepEqual(h.raises.map((r) => [r.exception, r.message]), [['ValueError', 'cmd is empty']]);
+  assert.deepEqual(
+    h.raises.map((r) => [r.exception, r.message]),
+    [['ValueError', 'cmd is empty']],
+  );
   assert.equal(h.hasPathContainmentCheck, false);
 });
 
@@ -222,14 +255,20 @@ test('framework version from requirements.txt, uv.lock and pyproject.toml', () =
   assert.equal(analyze(src, { '/ws/uv.lock': '[[package]]\nname = "fastmcp"\nversion = "4.1.0"\n' }).tools[0].frameworkVersion, '4.1.0');
   const old = analyze(src, { '/ws/pyproject.toml': '[project]\ndependencies = ["fastmcp>=2.10,<3"]\n' }).tools[0];
   assert.equal(old.frameworkVersion, '>=2.10,<3');
-  assert.ok(old.unresolved.some((u) => u.part === 'contract'), 'a fastmcp 2.x pin must not be predicted as 4.x silently');
+  assert.ok(
+    old.unresolved.some((u) => u.part === 'contract'),
+    'a fastmcp 2.x pin must not be predicted as 4.x silently',
+  );
 });
 
 test('syntax errors are reported and the tools before and after still come out', () => {
   const src = `from mcp.server import MCPServer\nmcp = MCPServer()\n@mcp.tool()\ndef ok1(a: int) -> str: ...\ndef broken(:\n    pass\n@mcp.tool()\ndef ok2(b: str) -> str: ...\n`;
   const r = analyze(src);
   assert.ok(r.files[0].syntaxErrors.length > 0);
-  assert.deepEqual(r.tools.map((t) => t.name.value), ['ok1', 'ok2']);
+  assert.deepEqual(
+    r.tools.map((t) => t.name.value),
+    ['ok1', 'ok2'],
+  );
 });
 
 test('half-typed code never throws', () => {
@@ -245,7 +284,10 @@ test('sphinx docstrings under FastMCP are unresolved, not guessed', () => {
 
 test('mcp 1.x import: exact for the verified pinned 1.30.0, unverified for other or unknown versions, failing under mcp 2.x', () => {
   const src = `from mcp.server.fastmcp import FastMCP\nmcp = FastMCP("old")\n@mcp.tool()\ndef f(x: int) -> str: ...\n`;
-  const contractNotes = (files: Record<string, string>) => tool(src, undefined, files).unresolved.filter((u) => u.part === 'contract').map((u) => u.reason);
+  const contractNotes = (files: Record<string, string>) =>
+    tool(src, undefined, files)
+      .unresolved.filter((u) => u.part === 'contract')
+      .map((u) => u.reason);
   assert.deepEqual(contractNotes({ '/ws/requirements.txt': 'mcp==1.30.0\n' }), [], 'proven live for 1.30.0 (test/fidelity/python.test.ts)');
   assert.deepEqual(contractNotes({ '/ws/uv.lock': '[[package]]\nname = "mcp"\nversion = "1.30.0"\n' }), []);
   const older = contractNotes({ '/ws/requirements.txt': 'mcp==1.9.4\n' });
@@ -265,7 +307,10 @@ test('mcp 1.x: a content-block return type publishes the mcp.types model schema 
   const r = analyzePython(FILE, src, host({ '/ws/requirements.txt': 'mcp==1.30.0\n' }));
   for (const t of r.tools) {
     assert.equal(t.contract.outputSchema, undefined, t.name.value);
-    assert.ok(t.unresolved.some((u) => u.part === 'outputSchema' && /mcp 1\.x/.test(u.reason)), JSON.stringify(t.unresolved));
+    assert.ok(
+      t.unresolved.some((u) => u.part === 'outputSchema' && /mcp 1\.x/.test(u.reason)),
+      JSON.stringify(t.unresolved),
+    );
   }
   // The same tools under mcp 2.x: content blocks publish no output schema, exactly (proven in the fidelity suite).
   const v2 = analyze(src.replace('from mcp.server.fastmcp import FastMCP', 'from mcp.server import MCPServer as FastMCP'));
@@ -304,6 +349,18 @@ test('Python version from the workspace decides the published docstring (3.13+ s
 });
 
 test('requires-python ranges: one side of 3.13 or unknown', () => {
-  const cases: [string, string][] = [['>=3.13', '3.13+'], ['>=3.10', 'unknown'], ['>=3.10,<3.13', 'pre-3.13'], ['<3.13.1', 'unknown'], ['<=3.12', 'pre-3.13'], ['==3.12.*', 'pre-3.13'], ['~=3.12', 'unknown'], ['~=3.12.1', 'pre-3.13'], ['^3.13', '3.13+'], ['>3.12', 'unknown'], ['nonsense', 'unknown']];
+  const cases: [string, string][] = [
+    ['>=3.13', '3.13+'],
+    ['>=3.10', 'unknown'],
+    ['>=3.10,<3.13', 'pre-3.13'],
+    ['<3.13.1', 'unknown'],
+    ['<=3.12', 'pre-3.13'],
+    ['==3.12.*', 'pre-3.13'],
+    ['~=3.12', 'unknown'],
+    ['~=3.12.1', 'pre-3.13'],
+    ['^3.13', '3.13+'],
+    ['>3.12', 'unknown'],
+    ['nonsense', 'unknown'],
+  ];
   for (const [spec, want] of cases) assert.equal(rangeSemantics(spec), want, spec);
 });

@@ -105,7 +105,10 @@ test('a reassignment inside a branch keeps the earlier taint (either value may r
 test('a method call reads its receiver: (ROOT / path).read_text(), target.unlink()', () => {
   const h = handler('path: str', ['target = ROOT / path', 'target.unlink()', '(ROOT / path).read_text()', 'Path(path).read_bytes()']);
   assert.deepEqual(reach(h, 'target.unlink'), ['path']);
-  assert.ok(h.calls.some((c) => c.callee.endsWith('.read_text') && c.paramsInArgs.includes('path')), JSON.stringify(h.calls));
+  assert.ok(
+    h.calls.some((c) => c.callee.endsWith('.read_text') && c.paramsInArgs.includes('path')),
+    JSON.stringify(h.calls),
+  );
   // The receiver `Path(path)` is a call with its own fact: the chained call does not report path twice.
   assert.deepEqual(reach(h, 'pathlib.Path'), ['path']);
   assert.deepEqual(reach(h, 'pathlib.Path.read_bytes'), []);
@@ -114,7 +117,10 @@ test('a method call reads its receiver: (ROOT / path).read_text(), target.unlink
 test('comments inside the parameter list do not hide the parameters (contract and facts)', () => {
   const src = `${HEAD}@mcp.tool()\ndef run(\n    # who\n    name: str,  # login\n    role: str = "viewer",  # default\n) -> str:\n    os.system(name)\n    return role\n`;
   const t = analyzePython(FILE, src, host).tools[0];
-  assert.deepEqual(t.parameters.map((p) => p.name), ['name', 'role']);
+  assert.deepEqual(
+    t.parameters.map((p) => p.name),
+    ['name', 'role'],
+  );
   assert.deepEqual(Object.keys((t.contract.inputSchema as { properties: object }).properties), ['name', 'role']);
   assert.deepEqual(t.handler!.calls.find((c) => c.callee === 'os.system')?.paramsInArgs, ['name']);
 });

@@ -18,18 +18,14 @@ function analyze(files: Record<string, string>, entry: string) {
   return analyzePython(`/ws/${entry}`, files[entry], workspace(files));
 }
 
-const REGISTER = [
-  'def register(server):',
-  '    @server.tool()',
-  '    def ping() -> str:',
-  '        """Ping."""',
-  '        return "pong"',
-  '',
-].join('\n');
+const REGISTER = ['def register(server):', '    @server.tool()', '    def ping() -> str:', '        """Ping."""', '        return "pong"', ''].join('\n');
 
 test('a server parameter nobody passes in here: the tool is listed, its contract unresolved and the reason names the parameter', () => {
   const { tools } = analyze({ 'tools.py': REGISTER }, 'tools.py');
-  assert.deepEqual(tools.map((t) => t.name.value), ['ping']);
+  assert.deepEqual(
+    tools.map((t) => t.name.value),
+    ['ping'],
+  );
   const [u] = tools[0].unresolved;
   assert.equal(u.part, 'contract');
   assert.match(u.reason, /parameter server of register\(\), untyped/);
@@ -42,10 +38,13 @@ test('a server parameter annotated with the server class is exact from its own m
   assert.deepEqual(tools[0].unresolved, []);
 });
 
-test('the entry passing its server to a function of another module gets that function\'s tools, on its own server, exact', () => {
+test("the entry passing its server to a function of another module gets that function's tools, on its own server, exact", () => {
   const entry = 'from mcp.server import MCPServer\nfrom tools import register\n\nmcp = MCPServer("x")\nregister(mcp)\n';
   const { tools, files } = analyze({ 'main.py': entry, 'tools.py': REGISTER }, 'main.py');
-  assert.deepEqual(tools.map((t) => [t.name.value, t.server.id, t.unresolved.length]), [['ping', '/ws/main.py#mcp', 0]]);
+  assert.deepEqual(
+    tools.map((t) => [t.name.value, t.server.id, t.unresolved.length]),
+    [['ping', '/ws/main.py#mcp', 0]],
+  );
   assert.deepEqual(files[0].dependencies, ['/ws/tools.py']);
 });
 
@@ -53,7 +52,13 @@ test('a server imported from another module brings the tools registered there; a
   const app = 'from mcp.server import MCPServer\nfrom main import extra\n\nmcp = MCPServer("app")\n\n@mcp.tool()\ndef status() -> str:\n    """Status."""\n    return "ok"\n';
   const entry = 'from app import mcp\n\ndef extra() -> None:\n    pass\n\n@mcp.tool()\ndef greet(name: str) -> str:\n    """Greet."""\n    return name\n';
   const { tools, files } = analyze({ 'main.py': entry, 'app.py': app }, 'main.py');
-  assert.deepEqual(tools.map((t) => [t.name.value, t.server.id]), [['status', '/ws/app.py#mcp'], ['greet', '/ws/app.py#mcp']]);
+  assert.deepEqual(
+    tools.map((t) => [t.name.value, t.server.id]),
+    [
+      ['status', '/ws/app.py#mcp'],
+      ['greet', '/ws/app.py#mcp'],
+    ],
+  );
   assert.equal(files[0].framework, 'mcp');
 });
 
@@ -76,7 +81,10 @@ test('low-level Server: a list_tools result that is not Tool(...) literals is on
   const [tool, ...rest] = analyze({ 'srv.py': text }, 'srv.py').tools;
   assert.equal(rest.length, 0);
   assert.equal(tool.name.value, undefined);
-  assert.deepEqual(tool.unresolved.map((u) => u.part), ['tool']);
+  assert.deepEqual(
+    tool.unresolved.map((u) => u.part),
+    ['tool'],
+  );
   assert.match(tool.unresolved[0].reason, /TOOLS is not a Tool\(\.\.\.\) literal/);
 });
 
@@ -94,9 +102,15 @@ test('low-level Server: a Tool(...) whose name is not a literal keeps its litera
   const [tool] = analyze({ 'srv.py': text }, 'srv.py').tools;
   assert.equal(tool.name.value, undefined);
   assert.ok(tool.name.unresolved);
-  assert.deepEqual(tool.unresolved.map((u) => u.part), ['name']);
+  assert.deepEqual(
+    tool.unresolved.map((u) => u.part),
+    ['name'],
+  );
   assert.deepEqual(tool.contract, { description: 'Do it.', inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } });
-  assert.deepEqual(tool.parameters.map((p) => [p.name, p.required]), [['q', true]]);
+  assert.deepEqual(
+    tool.parameters.map((p) => [p.name, p.required]),
+    [['q', true]],
+  );
 });
 
 test('the decorator called by hand on an imported function reads the function in its own module', () => {

@@ -27,7 +27,10 @@ export class Src {
   }
 }
 
-export function param(src: Src, p: Partial<ParameterDefinition> & { name: string; type?: string; schema?: JsonSchema; description?: string; describeLiteral?: string; defaultLiteral?: string; defaultValue?: JsonValue }): ParameterDefinition {
+export function param(
+  src: Src,
+  p: Partial<ParameterDefinition> & { name: string; type?: string; schema?: JsonSchema; description?: string; describeLiteral?: string; defaultLiteral?: string; defaultValue?: JsonValue },
+): ParameterDefinition {
   const nameSpan = src.span(p.name);
   const typeSpan = p.type !== undefined ? src.span(p.type, 0, nameSpan.start) : undefined;
   const descSpan = p.describeLiteral ? src.span(p.describeLiteral, 0, nameSpan.start) : nameSpan;
@@ -95,18 +98,19 @@ export function tool(src: Src, o: ToolOpts): ToolDefinition {
       : undefined,
     parameters: o.params ?? [],
     outputSchemaSpan: o.outputSchema ? nameSpan : undefined,
-    handler: o.body || o.returnAnnotation
-      ? {
-          span: o.body ? src.between(o.body[0], o.body[1]) : nameSpan,
-          isAsync: false,
-          bodySpan: o.body ? src.span(o.body[1]) : nameSpan,
-          calls: [],
-          returns: [],
-          raises: [],
-          returnAnnotation: o.returnAnnotation,
-          hasPathContainmentCheck: false,
-        }
-      : undefined,
+    handler:
+      o.body || o.returnAnnotation
+        ? {
+            span: o.body ? src.between(o.body[0], o.body[1]) : nameSpan,
+            isAsync: false,
+            bodySpan: o.body ? src.span(o.body[1]) : nameSpan,
+            calls: [],
+            returns: [],
+            raises: [],
+            returnAnnotation: o.returnAnnotation,
+            hasPathContainmentCheck: false,
+          }
+        : undefined,
     contract: { name: o.name },
     unresolved: [],
     unrepresentable: [],

@@ -15,12 +15,16 @@ import { finding } from '../../../server/src/rules/util/finding';
 test('catalogue: every rule in exactly one area, with a unique id, a summary and its languages', () => {
   const ids = RULES.map((r) => r.id);
   assert.equal(new Set(ids).size, ids.length, 'rule ids are unique');
-  assert.deepEqual(RULE_AREAS.flatMap((a) => a.rules), [...RULES], 'RULES is the areas, in order');
+  assert.deepEqual(
+    RULE_AREAS.flatMap((a) => a.rules),
+    [...RULES],
+    'RULES is the areas, in order',
+  );
   for (const r of RULES) {
     assert.match(r.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, r.id);
     assert.ok(r.summary.length > 10, `${r.id}: a summary`);
     assert.ok(r.languages.length > 0, `${r.id}: languages`);
-    assert.ok(r.checkTool || r.checkServer || r.checkFile, `${r.id}: a check`);
+    assert.ok(r.checkTool !== undefined || r.checkServer !== undefined || r.checkFile !== undefined, `${r.id}: a check`);
   }
 });
 
@@ -58,13 +62,11 @@ def b(): ...
 @mcp.tool(name="execute")  # toolsmith: disable=param-untyped
 def c(): ...
 `);
-  const tools = [
-    tool(src, { name: 'process', nameLiteral: 'process' }),
-    tool(src, { name: 'handle' }),
-    tool(src, { name: 'run' }),
-    tool(src, { name: 'execute' }),
-  ];
-  assert.deepEqual(check(src, tools, [toolNameVague]).map((f) => f.tool), ['process', 'execute']);
+  const tools = [tool(src, { name: 'process', nameLiteral: 'process' }), tool(src, { name: 'handle' }), tool(src, { name: 'run' }), tool(src, { name: 'execute' })];
+  assert.deepEqual(
+    check(src, tools, [toolNameVague]).map((f) => f.tool),
+    ['process', 'execute'],
+  );
   assert.equal(isSuppressed({ ruleId: 'tool-name-vague', span: src.span('"run"') }, ctxFor(src)), true);
 });
 
@@ -86,7 +88,10 @@ test('engine: a rule that throws is reported on every run, skipped for the file,
   const findings = runRules(result(src, tools), ctxFor(src), (id, e) => errors.push(`${id}: ${(e as Error).message}`), [boom('handle'), toolNameVague]);
   assert.deepEqual(errors, ['boom-test: kaboom']);
   assert.equal(findings.filter((f) => f.ruleId === 'boom-test').length, 0, 'partial findings of a failed rule are dropped for that file');
-  assert.deepEqual(findings.map((f) => f.ruleId), ['tool-name-vague']);
+  assert.deepEqual(
+    findings.map((f) => f.ruleId),
+    ['tool-name-vague'],
+  );
   // The next keystroke fails the same way: reported again (the logs of the server and the CLI keep each message once).
   runRules(result(src, tools), ctxFor(src), (id) => errors.push(id), [boom('handle')]);
   assert.equal(errors.length, 2);
@@ -124,7 +129,16 @@ test('fixAll: first safe fix per finding, no overlaps, identical edits once, uns
     message: '',
     tool: null,
     span: { file, start, end },
-    fixes: [{ title: 't', safe, edits: [{ span: { file, start, end }, newText }, { span: { file, start: 0, end: 0 }, newText: 'IMPORT;' }] }],
+    fixes: [
+      {
+        title: 't',
+        safe,
+        edits: [
+          { span: { file, start, end }, newText },
+          { span: { file, start: 0, end: 0 }, newText: 'IMPORT;' },
+        ],
+      },
+    ],
   });
   const { fixes, edits } = fixAll([f(1, 3, 'X'), f(2, 4, 'Y'), f(5, 6, 'Z'), f(7, 8, 'U', false)]);
   assert.equal(fixes.length, 2, 'the overlapping second fix waits for the next pass');
@@ -169,10 +183,20 @@ test('docs: every rule has docs/rules/<id>.md with its severity, languages, why,
 
 test('docs: the README "Rules" table lists the areas and their rules in catalogue order', () => {
   const readme = fs.readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
-  const rows = readme.slice(readme.indexOf('| Area | Rules |')).split('\n').slice(2).filter((l) => l.startsWith('| '));
+  const rows = readme
+    .slice(readme.indexOf('| Area | Rules |'))
+    .split('\n')
+    .slice(2)
+    .filter((l) => l.startsWith('| '));
   const table = rows.map((row) => {
-    const [title, rules] = row.split('|').slice(1, 3).map((c) => c.trim());
+    const [title, rules] = row
+      .split('|')
+      .slice(1, 3)
+      .map((c) => c.trim());
     return { title, ids: [...rules.matchAll(/\[`([a-z0-9-]+)`\]\(docs\/rules\/\1\.md\)/g)].map((m) => m[1]) };
   });
-  assert.deepEqual(table, RULE_AREAS.map((a) => ({ title: a.title, ids: a.rules.map((r) => r.id) })));
+  assert.deepEqual(
+    table,
+    RULE_AREAS.map((a) => ({ title: a.title, ids: a.rules.map((r) => r.id) })),
+  );
 });

@@ -33,15 +33,16 @@ for (const file of files) {
     assert.deepEqual(syntaxErrors(a), [], 'the fixture itself parses');
     if (clean) {
       const loud = a.findings.filter((f) => f.span.file === file && f.severity !== 'info');
-      assert.deepEqual(loud.map((f) => describeFinding(text, f)), [], 'a clean fixture has no warning or error');
+      assert.deepEqual(
+        loud.map((f) => describeFinding(text, f)),
+        [],
+        'a clean fixture has no warning or error',
+      );
     }
     const found = mine(a);
     const missing = marks.filter((m) => !found.some((f) => matches(text, f, m)));
     const extra = found.filter((f) => !marks.some((m) => matches(text, f, m)));
-    assert.deepEqual(
-      { missing: missing.map((m) => `${m.ruleId} at ${m.line + 1}:${m.col ?? '?'}-${m.endCol ?? '?'}`), extra: extra.map((f) => describeFinding(text, f)) },
-      { missing: [], extra: [] },
-    );
+    assert.deepEqual({ missing: missing.map((m) => `${m.ruleId} at ${m.line + 1}:${m.col ?? '?'}-${m.endCol ?? '?'}`), extra: extra.map((f) => describeFinding(text, f)) }, { missing: [], extra: [] });
     for (const m of marks) {
       const f = found.find((x) => matches(text, x, m))!;
       if (m.fix) assert.ok(f.fixes.length > 0, `${m.ruleId} at line ${m.line + 1} offers a quick fix`);
@@ -68,9 +69,16 @@ for (const file of files) {
         const left = again.findings.filter((g) => g.ruleId === f.ruleId && g.span.start === start);
         if (f.ruleId === 'param-description-missing' && f.message.includes('has no description')) {
           // `.describe("")` / Field(description="") is a stub to type into: what remains is the prompt to fill it.
-          assert.ok(left.every((g) => g.message.includes('has an empty description')), `${label}: ${left.map((g) => g.message).join('\n')}`);
+          assert.ok(
+            left.every((g) => g.message.includes('has an empty description')),
+            `${label}: ${left.map((g) => g.message).join('\n')}`,
+          );
         } else {
-          assert.deepEqual(left.map((g) => describeFinding(after, g)), [], `${label}: still reported`);
+          assert.deepEqual(
+            left.map((g) => describeFinding(after, g)),
+            [],
+            `${label}: still reported`,
+          );
           assert.ok(count(again) < count(before), `${label}: still reported`);
         }
         fixesChecked.set(f.ruleId, (fixesChecked.get(f.ruleId) ?? 0) + 1);
@@ -107,5 +115,9 @@ test('every fixed Python text parses with CPython', () => {
 test('coverage: every rule fires in a fixture; report', () => {
   const rows = RULES.map((r) => `${r.id.padEnd(42)} fires in ${[...(fired.get(r.id) ?? [])].sort().join('+') || '-'}  fixes checked ${fixesChecked.get(r.id) ?? 0}`);
   console.log('rules fixture coverage:\n' + rows.join('\n'));
-  assert.deepEqual(RULES.filter((r) => !fired.has(r.id)).map((r) => r.id), [], 'rules without a firing fixture');
+  assert.deepEqual(
+    RULES.filter((r) => !fired.has(r.id)).map((r) => r.id),
+    [],
+    'rules without a firing fixture',
+  );
 });

@@ -150,7 +150,8 @@ export function tsSyntaxErrors(text: string, file = 'x.ts'): string[] {
 /** Python parse errors, by the real CPython parser (`ast.parse`), for many texts in one process. */
 export function pyParseErrors(texts: string[]): (string | null)[] {
   if (texts.length === 0) return [];
-  const script = 'import ast,json,sys\nout=[]\nfor t in json.load(sys.stdin):\n  try:\n    ast.parse(t); out.append(None)\n  except SyntaxError as e:\n    out.append(f"{e.msg} at line {e.lineno}")\nprint(json.dumps(out))';
+  const script =
+    'import ast,json,sys\nout=[]\nfor t in json.load(sys.stdin):\n  try:\n    ast.parse(t); out.append(None)\n  except SyntaxError as e:\n    out.append(f"{e.msg} at line {e.lineno}")\nprint(json.dumps(out))';
   const r = spawnSync('python3', ['-c', script], { input: JSON.stringify(texts), encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`python3 could not check syntax: ${r.stderr || r.error}`);
   return JSON.parse(r.stdout) as (string | null)[];

@@ -29,6 +29,9 @@ test('rules: adding a Python parameter after a parameter with a trailing comment
   assert.match(fixed, /max_length=200\)\], limit: /, 'the parameter follows the last parameter, before its comment');
   assert.match(fixed, /# which orders\n\)/, 'the comment is left whole');
   const after = analyse(file, fixed);
-  assert.deepEqual(after.result.tools[0].parameters.map((p) => p.name), ['query', 'limit']);
+  assert.deepEqual(
+    after.result.tools[0].parameters.map((p) => p.name),
+    ['query', 'limit'],
+  );
   assert.equal(after.findings.filter((f) => f.ruleId === 'response-unbounded').length, 0);
 });

@@ -15,5 +15,8 @@ test('tool-name-vague never proposes the same vague name back', () => {
   const vague = findings.find((f) => f.ruleId === 'tool-name-vague');
   assert.ok(vague, 'get_item is flagged as vague');
   assert.doesNotMatch(vague.message, /for example "get_item"/);
-  assert.equal(vague.fixes.some((f) => f.title === 'Rename to "get_item"'), false);
+  assert.equal(
+    vague.fixes.some((f) => f.title === 'Rename to "get_item"'),
+    false,
+  );
 });

@@ -167,8 +167,14 @@ server.registerTool("t", { inputSchema: { id: z.string() } }, async ({ id }) => 
     ],
   );
   assert.equal(textOf(raises[0].span), 'throw new Error("Invalid");');
-  assert.deepEqual(raises[2].leaks?.map((l) => [l.kind, textOf(l.span)]), [['stack', '(err as Error).stack']]);
-  assert.deepEqual(raises[3].leaks?.map((l) => [l.kind, textOf(l.span)]), [['stringified-error', 'err']]);
+  assert.deepEqual(
+    raises[2].leaks?.map((l) => [l.kind, textOf(l.span)]),
+    [['stack', '(err as Error).stack']],
+  );
+  assert.deepEqual(
+    raises[3].leaks?.map((l) => [l.kind, textOf(l.span)]),
+    [['stringified-error', 'err']],
+  );
   assert.equal(raises[0].leaks, undefined);
 });
 

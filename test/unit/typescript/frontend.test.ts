@@ -67,12 +67,20 @@ test('parameters: name/type spans, required, constraints with spans, description
   assert.equal(textOf(p.query.description.span), '"Free text"');
   assert.deepEqual(
     p.limit.constraints.map((c) => [c.keyword, c.value]),
-    [['type', 'integer'], ['minimum', 1], ['maximum', 50], ['default', 10]],
+    [
+      ['type', 'integer'],
+      ['minimum', 1],
+      ['maximum', 50],
+      ['default', 10],
+    ],
   );
   assert.equal(p.limit.defaultValue?.value, 10);
   assert.equal(textOf(p.limit.defaultValue.span), '10');
   assert.equal(p.limit.description, undefined);
-  assert.deepEqual(p.tags.constraints.map((c) => c.keyword), ['maxItems']);
+  assert.deepEqual(
+    p.tags.constraints.map((c) => c.keyword),
+    ['maxItems'],
+  );
   assert.equal(p.label.description?.origin, 'meta');
   assert.equal(p.label.description?.value, 'Shown to people');
   assert.equal(p.anything.untyped, true);
@@ -81,7 +89,9 @@ test('parameters: name/type spans, required, constraints with spans, description
 
 test('parameters of a schema built in another file keep their spans there (extend, spread of .shape)', () => {
   const files = {
-    'main.ts': HEAD + `import { Base } from "./schemas";\nserver.registerTool("ext", { inputSchema: Base.extend({ extra: z.boolean() }) }, async () => ({ content: [] }));\nserver.registerTool("spr", { inputSchema: { ...Base.shape, more: z.number() } }, async () => ({ content: [] }));\n`,
+    'main.ts':
+      HEAD +
+      `import { Base } from "./schemas";\nserver.registerTool("ext", { inputSchema: Base.extend({ extra: z.boolean() }) }, async () => ({ content: [] }));\nserver.registerTool("spr", { inputSchema: { ...Base.shape, more: z.number() } }, async () => ({ content: [] }));\n`,
     'schemas/index.ts': `import { z } from "zod";\nexport const Base = z.object({ id: z.string().uuid().describe("Id") });\n`,
   };
   const { tool, textOf } = analyze(files);
@@ -100,7 +110,13 @@ test('annotations entries carry key and value spans', () => {
   const src = HEAD + `server.registerTool("del", { description: "Delete.", annotations: { destructiveHint: true, readOnlyHint: false } }, async () => ({ content: [] }));\n`;
   const { tool, textOf } = analyze({ 'main.ts': src });
   const a = tool('del').annotations!;
-  assert.deepEqual(a.entries.map((e) => [e.key, e.value]), [['destructiveHint', true], ['readOnlyHint', false]]);
+  assert.deepEqual(
+    a.entries.map((e) => [e.key, e.value]),
+    [
+      ['destructiveHint', true],
+      ['readOnlyHint', false],
+    ],
+  );
   assert.equal(textOf(a.entries[0].keySpan), 'destructiveHint');
   assert.equal(textOf(a.entries[0].span), 'destructiveHint: true');
   assert.deepEqual(tool('del').contract.annotations, { destructiveHint: true, readOnlyHint: false });
@@ -130,15 +146,24 @@ test('a server passed to a helper in another file keeps the identity of the serv
     'tools.ts': `import { z } from "zod";\nexport function registerAll(s) {\n  s.registerTool("second", { inputSchema: { q: z.string() } }, async () => ({ content: [] }));\n}\n`,
   };
   const { result } = analyze(files);
-  assert.deepEqual(result.tools.map((t) => t.name.value), ['first', 'second']);
+  assert.deepEqual(
+    result.tools.map((t) => t.name.value),
+    ['first', 'second'],
+  );
   const [a, b] = result.tools;
   assert.equal(a.server.id, b.server.id);
   assert.equal(a.server.name, 'demo');
   assert.equal(b.file, path.join(ROOT, 'tools.ts'));
-  assert.deepEqual(result.files[0].servers.map((s) => s.name), ['demo']);
+  assert.deepEqual(
+    result.files[0].servers.map((s) => s.name),
+    ['demo'],
+  );
   // The helper analysed on its own: the tool is found, on the parameter.
   const alone = analyze(files, 'tools.ts');
-  assert.deepEqual(alone.result.tools.map((t) => t.name.value), ['second']);
+  assert.deepEqual(
+    alone.result.tools.map((t) => t.name.value),
+    ['second'],
+  );
   assert.equal(alone.result.tools[0].server.variable, 's');
 });
 
@@ -180,12 +205,18 @@ test('unrepresentable zod is listed; where the SDK cannot publish it, the schema
 server.registerTool("xf", { inputSchema: { s: z.string().transform((x) => x.length) }, outputSchema: { o: z.string().transform((x) => x.length) } }, async () => ({ content: [] }));\n`;
   const { tool } = analyze({ 'main.ts': src });
   const d = tool('dates');
-  assert.deepEqual(d.unrepresentable.map((u) => u.construct), ['z.date()', 'z.bigint()']);
+  assert.deepEqual(
+    d.unrepresentable.map((u) => u.construct),
+    ['z.date()', 'z.bigint()'],
+  );
   assert.equal(d.contract.inputSchema, undefined);
   assert.match(d.unresolved[0].reason, /cannot be represented/);
   const xf = tool('xf');
   // The SDK publishes the input side of a transform in an inputSchema; only the outputSchema conversion fails.
-  assert.deepEqual(xf.unrepresentable.map((u) => u.construct), ['.transform()']);
+  assert.deepEqual(
+    xf.unrepresentable.map((u) => u.construct),
+    ['.transform()'],
+  );
   assert.ok(xf.unrepresentable[0].span.start > src.indexOf('outputSchema'), 'the transform listed is the one in outputSchema');
   assert.deepEqual(xf.contract.inputSchema, { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { s: { type: 'string' } }, required: ['s'] });
   assert.equal(xf.contract.outputSchema, undefined);
@@ -205,18 +236,24 @@ server.registerTool("badout", { inputSchema: { a: z.string() }, outputSchema: { 
   assert.equal((f.contract.inputSchema as { properties: Record<string, { format?: string }> }).properties.d.format, 'date');
   assert.deepEqual(f.unresolved, []);
   const bad = tool('bad');
-  assert.deepEqual(bad.unrepresentable.map((u) => [u.construct, textOf(u.span)]), [
-    ['z.date()', 'z.date()'],
-    ['z.int64()', 'z.int64()'],
-    ['z.undefined()', 'z.undefined()'],
-    ['z.custom()', 'z.custom()'],
-  ]);
+  assert.deepEqual(
+    bad.unrepresentable.map((u) => [u.construct, textOf(u.span)]),
+    [
+      ['z.date()', 'z.date()'],
+      ['z.int64()', 'z.int64()'],
+      ['z.undefined()', 'z.undefined()'],
+      ['z.custom()', 'z.custom()'],
+    ],
+  );
   assert.equal(bad.contract.inputSchema, undefined);
   const out = tool('badout');
-  assert.deepEqual(out.unrepresentable.map((u) => [u.construct, textOf(u.span)]), [
-    ['z.transform()', 'z.transform((x) => x.length)'],
-    ['z.map()', 'z.map(z.string(), z.string())'],
-  ]);
+  assert.deepEqual(
+    out.unrepresentable.map((u) => [u.construct, textOf(u.span)]),
+    [
+      ['z.transform()', 'z.transform((x) => x.length)'],
+      ['z.map()', 'z.map(z.string(), z.string())'],
+    ],
+  );
   assert.ok(out.contract.inputSchema, 'the input schema is still published');
   assert.equal(out.contract.outputSchema, undefined);
 });
@@ -300,7 +337,12 @@ test('workspace versions: the SDK version is read from the workspace, zod 3 fold
   // zod 3 semantics for a bare "zod" import in a folder whose package.json pins zod 3: the v3 converter adds
   // additionalProperties: false to input objects, the zod 4 converter does not.
   const pinned: FileHost = {
-    readFile: (f) => (f === '/z3/package.json' ? '{"dependencies":{"zod":"3.25.76"}}' : f === '/z3/main.ts' ? HEAD + `server.registerTool("x", { inputSchema: { a: z.string() } }, async () => ({ content: [] }));` : undefined),
+    readFile: (f) =>
+      f === '/z3/package.json'
+        ? '{"dependencies":{"zod":"3.25.76"}}'
+        : f === '/z3/main.ts'
+          ? HEAD + `server.registerTool("x", { inputSchema: { a: z.string() } }, async () => ({ content: [] }));`
+          : undefined,
     fileExists: (f) => f === '/z3/package.json' || f === '/z3/main.ts',
   };
   const z3 = analyzeTypeScript('/z3/main.ts', pinned.readFile('/z3/main.ts')!, pinned);

@@ -524,7 +524,12 @@ class ArrayEditor implements Editor {
     private readonly required: boolean,
   ) {
     this.list = h('div', { class: 'items' });
-    this.el = h('div', { class: 'array' }, this.list, button('Add item', () => this.add(), { secondary: true, name: 'add-item' }));
+    this.el = h(
+      'div',
+      { class: 'array' },
+      this.list,
+      button('Add item', () => this.add(), { secondary: true, name: 'add-item' }),
+    );
   }
   private add(value?: unknown): Field {
     const controls: HTMLElement[] = [];
@@ -600,14 +605,23 @@ class RecordEditor implements Editor {
     private readonly required: boolean,
   ) {
     this.list = h('div', { class: 'entries' });
-    this.el = h('div', { class: 'record' }, this.list, button('Add entry', () => this.add(), { secondary: true, name: 'add-entry' }));
+    this.el = h(
+      'div',
+      { class: 'record' },
+      this.list,
+      button('Add entry', () => this.add(), { secondary: true, name: 'add-entry' }),
+    );
   }
   private add(key = '', value?: unknown): void {
     const keyInput = h('vscode-textfield', { placeholder: 'key', class: 'key' }) as TextField;
     keyInput.value = key;
     const field = new Field(this.ctx, this.valueSchema, { required: true, path: '' });
     const row = { key: keyInput, field, el: h('div', { class: 'entry' }) };
-    row.el.append(keyInput, field.el, button('✕', () => this.remove(row), { secondary: true, title: 'Remove entry', name: 'remove-entry' }));
+    row.el.append(
+      keyInput,
+      field.el,
+      button('✕', () => this.remove(row), { secondary: true, title: 'Remove entry', name: 'remove-entry' }),
+    );
     keyInput.addEventListener('input', () => this.renumber());
     if (value !== undefined) field.set(value);
     this.rows.push(row);

@@ -129,7 +129,13 @@ export function classify(input: Schema, root: Schema): Model {
   }
   switch (type) {
     case 'string':
-      return { kind: 'string', format: typeof s.format === 'string' ? s.format : undefined, minLength: num(s.minLength), maxLength: num(s.maxLength), pattern: typeof s.pattern === 'string' ? s.pattern : undefined };
+      return {
+        kind: 'string',
+        format: typeof s.format === 'string' ? s.format : undefined,
+        minLength: num(s.minLength),
+        maxLength: num(s.maxLength),
+        pattern: typeof s.pattern === 'string' ? s.pattern : undefined,
+      };
     case 'number':
     case 'integer':
       return {
@@ -163,7 +169,9 @@ export function classify(input: Schema, root: Schema): Model {
       }
       return {
         kind: 'object',
-        properties: Object.entries(props).filter(([, v]) => isObj(v) || v === true).map(([name, v]) => ({ name, schema: isObj(v) ? v : {}, required: required.includes(name) })),
+        properties: Object.entries(props)
+          .filter(([, v]) => isObj(v) || v === true)
+          .map(([name, v]) => ({ name, schema: isObj(v) ? v : {}, required: required.includes(name) })),
       };
     }
     default:

@@ -84,7 +84,18 @@ export class CatalogView {
     el.append(h('h3', {}, 'Resources'));
     if (!resources.length) el.append(h('div', { class: 'note' }, 'This server offers no resources.'));
     for (const r of resources) {
-      el.append(h('div', { class: 'resource-row', 'data-uri': r.uri }, h('strong', {}, r.title ?? r.name ?? r.uri), ' ', h('code', {}, r.uri), r.mimeType ? ` ${r.mimeType}` : '', button('Read', () => this.actions.readResource(r.uri), { secondary: true, name: 'read-resource' }), h('div', { class: 'resource-body' })));
+      el.append(
+        h(
+          'div',
+          { class: 'resource-row', 'data-uri': r.uri },
+          h('strong', {}, r.title ?? r.name ?? r.uri),
+          ' ',
+          h('code', {}, r.uri),
+          r.mimeType ? ` ${r.mimeType}` : '',
+          button('Read', () => this.actions.readResource(r.uri), { secondary: true, name: 'read-resource' }),
+          h('div', { class: 'resource-body' }),
+        ),
+      );
     }
     el.append(h('h3', {}, 'Resource templates'));
     if (!templates.length) el.append(h('div', { class: 'note' }, 'This server offers no resource templates.'));
@@ -117,7 +128,11 @@ export class CatalogView {
       t.description ? h('div', { class: 'note' }, t.description) : undefined,
       form?.el,
       expanded,
-      h('div', { class: 'row' }, button('Read', () => this.readTemplate(t.uriTemplate, false), { secondary: true, name: 'read-template' })),
+      h(
+        'div',
+        { class: 'row' },
+        button('Read', () => this.readTemplate(t.uriTemplate, false), { secondary: true, name: 'read-template' }),
+      ),
       body,
     );
     row.addEventListener('input', preview);
@@ -137,7 +152,11 @@ export class CatalogView {
       h('div', {}, h('strong', {}, p.title ?? p.name), p.title ? h('code', {}, ` ${p.name}`) : undefined),
       p.description ? h('div', { class: 'note' }, p.description) : undefined,
       form ? form.el : h('div', { class: 'note' }, 'No arguments.'),
-      h('div', { class: 'row' }, button('Get', () => this.getPrompt(p.name, false), { secondary: true, name: 'get-prompt' })),
+      h(
+        'div',
+        { class: 'row' },
+        button('Get', () => this.getPrompt(p.name, false), { secondary: true, name: 'get-prompt' }),
+      ),
       h('div', { class: 'prompt-body' }),
     );
     if (form) this.watchCompletions(row, form, { type: 'ref/prompt', name: p.name }, () => undefined);
@@ -185,11 +204,15 @@ export class CatalogView {
       box.append(h('span', { class: 'note' }, 'Suggestions:'));
       for (const v of m.values.slice(0, SUGGESTIONS_SHOWN)) {
         box.append(
-          button(v, () => {
-            p.form.setArgs({ ...p.form.getArgs(), [p.name]: v });
-            box.remove();
-            p.changed();
-          }, { secondary: true, name: 'suggestion', title: `Use ${v}` }),
+          button(
+            v,
+            () => {
+              p.form.setArgs({ ...p.form.getArgs(), [p.name]: v });
+              box.remove();
+              p.changed();
+            },
+            { secondary: true, name: 'suggestion', title: `Use ${v}` },
+          ),
         );
       }
       const more = (m.total ?? m.values.length) - Math.min(m.values.length, SUGGESTIONS_SHOWN);
@@ -207,14 +230,18 @@ export class CatalogView {
   readTemplate(uriTemplate: string, force: boolean): void {
     const form = this.templateForms.get(uriTemplate);
     form?.clearErrors();
-    this.row('template', uriTemplate)?.querySelector('.resource-body')?.replaceChildren(h('div', { class: 'note' }, 'Reading…'));
+    this.row('template', uriTemplate)
+      ?.querySelector('.resource-body')
+      ?.replaceChildren(h('div', { class: 'note' }, 'Reading…'));
     this.actions.post({ type: 'readTemplate', uriTemplate, values: stringValues(form), force });
   }
 
   getPrompt(name: string, force: boolean): void {
     const form = this.promptForms.get(name);
     form?.clearErrors();
-    this.row('prompt', name)?.querySelector('.prompt-body')?.replaceChildren(h('div', { class: 'note' }, 'Getting…'));
+    this.row('prompt', name)
+      ?.querySelector('.prompt-body')
+      ?.replaceChildren(h('div', { class: 'note' }, 'Getting…'));
     this.actions.post({ type: 'getPrompt', name, args: stringValues(form), force });
   }
 
@@ -255,7 +282,11 @@ export class CatalogView {
       if (!row || !body) return false;
       if (m.violations?.length) {
         this.templateForms.get(m.template)?.showViolations(m.violations);
-        const anyway = button('Read anyway', () => this.readTemplate(m.template!, true), { secondary: true, name: 'read-template-anyway', title: 'Read the URI as it expands, to see what the server answers' });
+        const anyway = button('Read anyway', () => this.readTemplate(m.template!, true), {
+          secondary: true,
+          name: 'read-template-anyway',
+          title: 'Read the URI as it expands, to see what the server answers',
+        });
         body.replaceChildren(this.problem(m.error ?? '', anyway));
       } else if (m.error) body.replaceChildren(this.problem(`resources/read ${m.uri} failed: ${m.error}`));
       else body.replaceChildren(h('div', { class: 'note' }, 'resources/read ', h('code', {}, m.uri)), readText(m));
@@ -273,7 +304,9 @@ export class CatalogView {
     if (!body) return;
     if (m.violations?.length) this.promptForms.get(m.name)?.showViolations(m.violations);
     if (m.error) {
-      const anyway = m.violations?.length ? button('Send anyway', () => this.getPrompt(m.name, true), { secondary: true, name: 'get-prompt-anyway', title: "Send the arguments as they are, to test the server's own checks" }) : undefined;
+      const anyway = m.violations?.length
+        ? button('Send anyway', () => this.getPrompt(m.name, true), { secondary: true, name: 'get-prompt-anyway', title: "Send the arguments as they are, to test the server's own checks" })
+        : undefined;
       body.replaceChildren(this.problem(m.violations?.length ? m.error : `prompts/get failed: ${m.error}`, anyway));
       reveal(body);
       return;

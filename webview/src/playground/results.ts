@@ -39,21 +39,41 @@ function block(c: ContentView, actions: ResultActions): HTMLElement {
   switch (c.type) {
     case 'text': {
       const text = pretty(c.text);
-      return h('div', { class: 'content text' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, 'text'), copyButton(actions, () => text, 'text')), h('pre', {}, text), truncNote(c.text.length, c.truncatedFrom));
+      return h(
+        'div',
+        { class: 'content text' },
+        h(
+          'div',
+          { class: 'bar' },
+          h('span', { class: 'kind' }, 'text'),
+          copyButton(actions, () => text, 'text'),
+        ),
+        h('pre', {}, text),
+        truncNote(c.text.length, c.truncatedFrom),
+      );
     }
     case 'image': {
-      const body = c.droppedBytes ? h('div', { class: 'note' }, `Image of ${c.droppedBytes.toLocaleString('en')} bytes, too large to show.`) : h('img', { src: `data:${c.mimeType};base64,${c.data}`, alt: `image (${c.mimeType})` });
+      const body = c.droppedBytes
+        ? h('div', { class: 'note' }, `Image of ${c.droppedBytes.toLocaleString('en')} bytes, too large to show.`)
+        : h('img', { src: `data:${c.mimeType};base64,${c.data}`, alt: `image (${c.mimeType})` });
       return h('div', { class: 'content image' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, `image · ${c.mimeType}`)), body);
     }
     case 'audio': {
-      const body = c.droppedBytes ? h('div', { class: 'note' }, `Audio of ${c.droppedBytes.toLocaleString('en')} bytes, too large to play here.`) : h('audio', { controls: true, src: `data:${c.mimeType};base64,${c.data}` });
+      const body = c.droppedBytes
+        ? h('div', { class: 'note' }, `Audio of ${c.droppedBytes.toLocaleString('en')} bytes, too large to play here.`)
+        : h('audio', { controls: true, src: `data:${c.mimeType};base64,${c.data}` });
       return h('div', { class: 'content audio' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, `audio · ${c.mimeType}`)), body);
     }
     case 'resource_link':
       return h(
         'div',
         { class: 'content resource-link' },
-        h('div', { class: 'bar' }, h('span', { class: 'kind' }, 'resource link'), button('Read', () => actions.readResource(c.uri), { secondary: true, name: 'read-resource' })),
+        h(
+          'div',
+          { class: 'bar' },
+          h('span', { class: 'kind' }, 'resource link'),
+          button('Read', () => actions.readResource(c.uri), { secondary: true, name: 'read-resource' }),
+        ),
         h('div', {}, h('strong', {}, c.title ?? c.name ?? c.uri), ' ', h('code', {}, c.uri), c.mimeType ? ` (${c.mimeType})` : ''),
         c.description ? h('div', { class: 'note' }, c.description) : undefined,
       );
@@ -61,7 +81,12 @@ function block(c: ContentView, actions: ResultActions): HTMLElement {
       return h(
         'div',
         { class: 'content resource' },
-        h('div', { class: 'bar' }, h('span', { class: 'kind' }, `embedded resource · ${c.mimeType ?? 'no mime type'}`), typeof c.text === 'string' ? copyButton(actions, () => c.text ?? '', 'resource text') : undefined),
+        h(
+          'div',
+          { class: 'bar' },
+          h('span', { class: 'kind' }, `embedded resource · ${c.mimeType ?? 'no mime type'}`),
+          typeof c.text === 'string' ? copyButton(actions, () => c.text ?? '', 'resource text') : undefined,
+        ),
         h('code', {}, c.uri),
         typeof c.text === 'string' ? h('pre', {}, pretty(c.text)) : h('div', { class: 'note' }, `binary, ${(c.blobBytes ?? 0).toLocaleString('en')} bytes`),
         typeof c.text === 'string' ? truncNote(c.text.length, c.truncatedFrom) : undefined,
@@ -151,11 +176,21 @@ export function renderResult(r: ResultView, actions: ResultActions): HTMLElement
     const sc = h(
       'div',
       { class: `content structured ${violations.length ? 'has-violations' : ''}` },
-      h('div', { class: 'bar' }, h('span', { class: 'kind' }, 'structuredContent'), copyButton(actions, () => JSON.stringify(r.structuredContent, null, 2), 'structuredContent')),
+      h(
+        'div',
+        { class: 'bar' },
+        h('span', { class: 'kind' }, 'structuredContent'),
+        copyButton(actions, () => JSON.stringify(r.structuredContent, null, 2), 'structuredContent'),
+      ),
     );
     if (violations.length) {
       sc.append(
-        h('div', { class: 'violations', role: 'alert' }, h('strong', {}, `Does not match the outputSchema (${violations.length} violation${violations.length === 1 ? '' : 's'}):`), h('ul', {}, ...violations.map((v) => h('li', {}, h('code', {}, v.path || '/'), ` ${v.message}`)))),
+        h(
+          'div',
+          { class: 'violations', role: 'alert' },
+          h('strong', {}, `Does not match the outputSchema (${violations.length} violation${violations.length === 1 ? '' : 's'}):`),
+          h('ul', {}, ...violations.map((v) => h('li', {}, h('code', {}, v.path || '/'), ` ${v.message}`))),
+        ),
       );
     } else if (r.structuredViolations) sc.append(h('div', { class: 'note ok' }, 'Matches the outputSchema.'));
     sc.append(jsonWithMarks(r.structuredContent, violations));
@@ -173,9 +208,19 @@ function raw(request: string | undefined, response: string | undefined, actions:
     'details',
     { class: 'raw' },
     h('summary', {}, 'Raw JSON-RPC request and response'),
-    h('div', { class: 'bar' }, h('span', { class: 'kind' }, 'request'), copyButton(actions, () => request ?? '', 'request')),
+    h(
+      'div',
+      { class: 'bar' },
+      h('span', { class: 'kind' }, 'request'),
+      copyButton(actions, () => request ?? '', 'request'),
+    ),
     h('pre', {}, request ?? '(not sent)'),
-    h('div', { class: 'bar' }, h('span', { class: 'kind' }, 'response'), copyButton(actions, () => response ?? '', 'response')),
+    h(
+      'div',
+      { class: 'bar' },
+      h('span', { class: 'kind' }, 'response'),
+      copyButton(actions, () => response ?? '', 'response'),
+    ),
     h('pre', {}, response ?? '(no response)'),
   );
 }

@@ -77,7 +77,9 @@ function findingItem(f: FindingView, index: number, post: Post): HTMLElement {
     h('span', { class: `codicon codicon-${f.severity === 'info' ? 'info' : f.severity}`, 'aria-hidden': 'true' }),
     h('span', { class: 'finding-severity' }, f.severity),
     h('span', { class: 'finding-message' }, f.message),
-    h('span', { class: 'finding-actions' },
+    h(
+      'span',
+      { class: 'finding-actions' },
       button(f.location, () => post({ type: 'reveal', uri: f.uri, range: f.range }), { secondary: true, icon: 'go-to-file', id: 'reveal', title: 'Go to the finding' }),
       f.hasFix ? button('Fix', () => post({ type: 'fix', index }), { icon: 'lightbulb', id: 'fix', title: 'Apply the quick fix' }) : undefined,
       button(f.ruleId, () => post({ type: 'openDocs', ruleId: f.ruleId }), { secondary: true, icon: 'book', id: 'docs', title: 'Open the rule documentation' }),
@@ -140,7 +142,8 @@ export function renderLive(live: LiveView | undefined, post: Post): HTMLElement 
     );
   }
   const actions = h('div', { class: 'toolbar' });
-  if (live.canRestart && !diff?.reasons.some((r) => r.kind === 'stale')) actions.append(button('Restart server', () => post({ type: 'live', action: 'restart' }), { secondary: true, icon: 'debug-restart', id: 'restart' }));
+  if (live.canRestart && !diff?.reasons.some((r) => r.kind === 'stale'))
+    actions.append(button('Restart server', () => post({ type: 'live', action: 'restart' }), { secondary: true, icon: 'debug-restart', id: 'restart' }));
   if (live.canStart || live.state === 'running') actions.append(button('Compare again', () => post({ type: 'live', action: 'compare' }), { secondary: true, icon: 'refresh', id: 'compare' }));
   box.append(actions);
   if (diff?.liveJson) box.append(h('details', {}, h('summary', {}, 'Live tools/list entry'), h('pre', { class: 'json live-json' }, diff.liveJson)));
@@ -213,7 +216,13 @@ export function renderView(view: PreviewView, post: Post, collapsed: ReadonlySet
         'tbody',
         {},
         ...view.annotations.map((a) =>
-          h('tr', { 'data-annotation': a.key, class: a.declared ? undefined : 'undeclared' }, h('td', {}, h('code', {}, a.key)), h('td', {}, a.value !== undefined ? h('code', {}, a.value) : h('span', { class: 'muted' }, 'not declared')), h('td', {}, a.meaning)),
+          h(
+            'tr',
+            { 'data-annotation': a.key, class: a.declared ? undefined : 'undeclared' },
+            h('td', {}, h('code', {}, a.key)),
+            h('td', {}, a.value !== undefined ? h('code', {}, a.value) : h('span', { class: 'muted' }, 'not declared')),
+            h('td', {}, a.meaning),
+          ),
         ),
       ),
     ),
@@ -234,7 +243,19 @@ export function renderView(view: PreviewView, post: Post, collapsed: ReadonlySet
         open('unresolved'),
         String(view.unresolved.length),
         h('p', {}, 'Toolsmith could not compute these statically; the JSON above leaves them out rather than guess.'),
-        h('ul', { class: 'unresolved-list' }, ...view.unresolved.map((u) => h('li', { 'data-part': u.part }, h('code', {}, u.part), ` — ${u.reason} `, button(u.location, () => post({ type: 'reveal', uri: u.uri, range: u.range }), { secondary: true, icon: 'go-to-file', id: 'reveal-unresolved' })))),
+        h(
+          'ul',
+          { class: 'unresolved-list' },
+          ...view.unresolved.map((u) =>
+            h(
+              'li',
+              { 'data-part': u.part },
+              h('code', {}, u.part),
+              ` — ${u.reason} `,
+              button(u.location, () => post({ type: 'reveal', uri: u.uri, range: u.range }), { secondary: true, icon: 'go-to-file', id: 'reveal-unresolved' }),
+            ),
+          ),
+        ),
       )
     : undefined;
 
@@ -244,18 +265,41 @@ export function renderView(view: PreviewView, post: Post, collapsed: ReadonlySet
         'Token cost',
         open('tokens'),
         `${view.tokens.tool} / ${view.tokens.server}`,
-        h('p', { class: 'token-figures' }, `This tool: ${view.tokens.tool} tokens. The server's whole tool list (${view.tokens.serverToolCount} tool${view.tokens.serverToolCount === 1 ? '' : 's'}): ${view.tokens.server} tokens.`),
+        h(
+          'p',
+          { class: 'token-figures' },
+          `This tool: ${view.tokens.tool} tokens. The server's whole tool list (${view.tokens.serverToolCount} tool${view.tokens.serverToolCount === 1 ? '' : 's'}): ${view.tokens.server} tokens.`,
+        ),
         h('p', { class: 'muted' }, `Counted with the ${view.tokens.encoding} tokenizer on the compact tools/list JSON; every conversation pays this on every turn.`),
       )
     : undefined;
 
   const other = view.otherFields.length
-    ? section('other', 'Other fields', open('other'), view.otherFields.map((f) => f.key).join(', '), ...view.otherFields.map((f) => h('div', {}, h('code', {}, f.key), h('pre', { class: 'json' }, f.value))))
+    ? section(
+        'other',
+        'Other fields',
+        open('other'),
+        view.otherFields.map((f) => f.key).join(', '),
+        ...view.otherFields.map((f) => h('div', {}, h('code', {}, f.key), h('pre', { class: 'json' }, f.value))),
+      )
     : undefined;
 
   const live = section('live', 'Live comparison', open('live'), view.live?.diff?.status, h('div', { id: 'live-slot' }, renderLive(view.live, post)));
 
   const jsonBlock = section('json', 'tools/list JSON', open('json'), 'exact', h('pre', { class: 'json contract-json', tabindex: '0' }, view.json));
 
-  return h('div', { class: 'preview', 'data-key': view.key }, header, reading, output, risk, findings, ...(unresolved ? [unresolved] : []), ...(tokens ? [tokens] : []), live, jsonBlock, ...(other ? [other] : []));
+  return h(
+    'div',
+    { class: 'preview', 'data-key': view.key },
+    header,
+    reading,
+    output,
+    risk,
+    findings,
+    ...(unresolved ? [unresolved] : []),
+    ...(tokens ? [tokens] : []),
+    live,
+    jsonBlock,
+    ...(other ? [other] : []),
+  );
 }

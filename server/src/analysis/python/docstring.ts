@@ -93,8 +93,23 @@ const SECTION_KIND: Record<string, string> = {
 };
 
 const SECTION_ADMONITIONS = new Set([
-  'attention', 'caution', 'danger', 'error', 'example', 'hint', 'important', 'note', 'notes', 'raise',
-  'references', 'return', 'see-also', 'tip', 'todo', 'warning', 'yield',
+  'attention',
+  'caution',
+  'danger',
+  'error',
+  'example',
+  'hint',
+  'important',
+  'note',
+  'notes',
+  'raise',
+  'references',
+  'return',
+  'see-also',
+  'tip',
+  'todo',
+  'warning',
+  'yield',
 ]);
 
 const RE_ADMONITION = /^(?<type>[\p{L}\p{N}_][\s\p{L}\p{N}_-]*):(\s+(?<title>[^\s].*))?\s*$/iu;

@@ -71,7 +71,7 @@ class Locals {
   assignTo(target: SyntaxNode, ps: string[], strong: boolean): void {
     if (target.name !== 'VariableName') return; // attributes / subscripts of other objects: not a local alias
     const name = this.mod.src(target);
-    const next = new Set(strong ? [] : this.taint.get(name) ?? []);
+    const next = new Set(strong ? [] : (this.taint.get(name) ?? []));
     for (const p of ps) next.add(p);
     if (next.size) this.taint.set(name, next);
     else this.taint.delete(name);
@@ -88,7 +88,11 @@ class Locals {
     // No tainted name in the text at all: nothing can reach (most arguments of most calls).
     const text = mod.text.slice(node.from, node.to);
     let any = false;
-    for (const name of this.taint.keys()) if (text.includes(name)) { any = true; break; }
+    for (const name of this.taint.keys())
+      if (text.includes(name)) {
+        any = true;
+        break;
+      }
     if (!any) return [];
     const found = new Set<string>();
     node.cursor().iterate((n) => {
@@ -115,8 +119,7 @@ class Locals {
       if (callee.name === 'MemberExpression') {
         const parts = children(callee);
         const prop = parts[parts.length - 1];
-        if (parts[0]?.name === 'CallExpression' && prop?.name === 'PropertyName' && parts[0].firstChild)
-          return `${this.calleeName(parts[0].firstChild)}.${mod.src(prop)}`;
+        if (parts[0]?.name === 'CallExpression' && prop?.name === 'PropertyName' && parts[0].firstChild) return `${this.calleeName(parts[0].firstChild)}.${mod.src(prop)}`;
       }
       return mod.src(callee).slice(0, 80);
     }

@@ -5,10 +5,7 @@
  * the frameworks (constructors, tool options, docstring semantics...) is read from their profiles (common/frameworks.ts).
  */
 import type { SyntaxNode } from '@lezer/common';
-import type {
-  AnalysisResult, AnnotationEntry, ConstraintFact, FileFacts, FileHost, Framework, JsonSchema, JsonValue, Located,
-  ParameterDefinition, Span, ToolDefinition, Unresolved,
-} from '../model';
+import type { AnalysisResult, AnnotationEntry, ConstraintFact, FileFacts, FileHost, Framework, JsonSchema, JsonValue, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
 import { PyModule, PyProgram } from './module';
 import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg } from './syntax';
@@ -90,7 +87,10 @@ export function analyzePython(file: string, text: string, host: FileHost, option
       if (n.type.isError && facts.syntaxErrors.length < 50) {
         const start = n.from;
         const end = Math.max(n.to, Math.min(text.length, n.from + 1));
-        facts.syntaxErrors.push({ message: n.from >= text.length ? 'unexpected end of file' : `syntax error near ${JSON.stringify(text.slice(start, Math.min(end, start + 20)))}`, span: { file, start, end } });
+        facts.syntaxErrors.push({
+          message: n.from >= text.length ? 'unexpected end of file' : `syntax error near ${JSON.stringify(text.slice(start, Math.min(end, start + 20)))}`,
+          span: { file, start, end },
+        });
       }
     },
   });
@@ -266,7 +266,11 @@ function walkClass(a: PyAnalysis, cls: SyntaxNode, scope: Scope, scopeName: stri
     a.serverFrameworks.set(id, framework);
     a.facts.servers.push({ id, variable: sv.variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
   };
-  const assignments = (stmts: SyntaxNode[]) => stmts.filter((x) => x.name === 'AssignStatement').map((x) => children(x)).filter((p) => p.length === 3 && p[1].name === 'AssignOp' && p[2].name === 'CallExpression');
+  const assignments = (stmts: SyntaxNode[]) =>
+    stmts
+      .filter((x) => x.name === 'AssignStatement')
+      .map((x) => children(x))
+      .filter((p) => p.length === 3 && p[1].name === 'AssignOp' && p[2].name === 'CallExpression');
   for (const [target, , value] of assignments(members)) if (target.name === 'VariableName') holdServer(target, value, mod.src(target));
   for (const method of methods) {
     const methodBody = child(method, 'Body');
@@ -319,7 +323,8 @@ function lowLevelTools(a: PyAnalysis, server: ServerVar, fn: SyntaxNode): ToolDe
   for (const stmt of body ? flattenBlocks(children(body)) : []) {
     if (stmt.name !== 'ReturnStatement') continue;
     let value = meaningful(stmt).find((c) => c.name !== 'return');
-    if (value?.name === 'CallExpression' && /(^|\.)ListToolsResult$/.test(mod.qualify(value.firstChild!) ?? '')) value = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).find((x) => x.name === 'tools')?.value;
+    if (value?.name === 'CallExpression' && /(^|\.)ListToolsResult$/.test(mod.qualify(value.firstChild!) ?? ''))
+      value = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).find((x) => x.name === 'tools')?.value;
     const items = value?.name === 'ArrayExpression' ? meaningful(value) : undefined;
     for (const item of items ?? [value ?? stmt]) {
       const isTool = items && item.name === 'CallExpression' && /(^|\.)Tool$/.test(mod.qualify(item.firstChild!) ?? '');
@@ -331,8 +336,16 @@ function lowLevelTools(a: PyAnalysis, server: ServerVar, fn: SyntaxNode): ToolDe
 
 /** Tool(...) keyword -> its tools/list key (1.x takes the camelCase names, 2.x the snake_case ones). */
 const LOW_LEVEL_TOOL_KEYS: Record<string, string> = {
-  name: 'name', title: 'title', description: 'description', inputSchema: 'inputSchema', input_schema: 'inputSchema',
-  outputSchema: 'outputSchema', output_schema: 'outputSchema', annotations: 'annotations', _meta: '_meta', meta: '_meta',
+  name: 'name',
+  title: 'title',
+  description: 'description',
+  inputSchema: 'inputSchema',
+  input_schema: 'inputSchema',
+  outputSchema: 'outputSchema',
+  output_schema: 'outputSchema',
+  annotations: 'annotations',
+  _meta: '_meta',
+  meta: '_meta',
 };
 
 function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unreadable: string | undefined): ToolDefinition {
@@ -366,7 +379,11 @@ function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unread
   const schemaSpan = schemaNode ? mod.span(schemaNode) : span;
   const name = typeof contract.name === 'string' ? contract.name : undefined;
   const description = typeof contract.description === 'string' ? contract.description : undefined;
-  const located = <T>(value: T | undefined, part: string): Located<T> => ({ value, span, ...(value === undefined ? { unresolved: unresolved.find((u) => u.part === part) ?? { part, reason: unreadable ?? 'not resolved', span } } : {}) });
+  const located = <T>(value: T | undefined, part: string): Located<T> => ({
+    value,
+    span,
+    ...(value === undefined ? { unresolved: unresolved.find((u) => u.part === part) ?? { part, reason: unreadable ?? 'not resolved', span } } : {}),
+  });
   return {
     language: 'python',
     framework: server.framework,
@@ -425,13 +442,15 @@ function parameterServers(a: PyAnalysis, def: SyntaxNode, body: SyntaxNode, scop
       framework,
       span,
       constructorSpan: p.annotation ? mod.span(p.annotation) : span,
-      ...(declared ? {} : {
-        unresolved: {
-          part: 'contract',
-          reason: `the server is the parameter ${p.name} of ${scopeName}()${p.annotation ? ` typed ${mod.src(p.annotation)}` : ', untyped'}: its framework is not declared here (predicted for ${FRAMEWORKS[framework].name}); annotate it with the server class, or check the file that passes the server in`,
-          span,
-        },
-      }),
+      ...(declared
+        ? {}
+        : {
+            unresolved: {
+              part: 'contract',
+              reason: `the server is the parameter ${p.name} of ${scopeName}()${p.annotation ? ` typed ${mod.src(p.annotation)}` : ', untyped'}: its framework is not declared here (predicted for ${FRAMEWORKS[framework].name}); annotate it with the server class, or check the file that passes the server in`,
+              span,
+            },
+          }),
     });
   }
   return servers;
@@ -448,8 +467,7 @@ function parameterNodes(mod: PyModule, def: SyntaxNode): { name: string; node: S
     else if (c.name === ',') {
       star = false;
       current = undefined;
-    }
-    else if (c.name === 'VariableName' && !star && !current) out.push((current = { name: mod.src(c), node: c }));
+    } else if (c.name === 'VariableName' && !star && !current) out.push((current = { name: mod.src(c), node: c }));
     else if (c.name === 'TypeDef' && current) current.annotation = meaningful(c)[0];
   }
   return out.filter((p, i) => !(i === 0 && (p.name === 'self' || p.name === 'cls')));
@@ -676,7 +694,6 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   const args = kwargsWithNames(argsOf(argList), mod.text);
   const fnArg = args.find((a) => !a.name && !a.spread) ?? args.find((a) => a.name === 'fn' || a.name === 'name_or_fn');
   if (!fnArg) return undefined;
-  let fnNode: SyntaxNode | undefined;
   let extraArgs = args.filter((a) => a !== fnArg);
   let value = fnArg.value;
   // FastMCP: add_tool(Tool.from_function(fn, name=...)).
@@ -772,7 +789,7 @@ function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, f
       unresolvedArgs.push({ part: 'registration', reason: `${a.spread}${mod.src(a.value)} arguments are not resolved`, span: mod.span(a.value) });
       return;
     }
-    const key = a.name === '__positional__' ? `#${i}` : a.name ?? (i === 0 ? 'name' : `#${i}`);
+    const key = a.name === '__positional__' ? `#${i}` : (a.name ?? (i === 0 ? 'name' : `#${i}`));
     if (key === 'name' || key === 'name_or_fn') {
       if (a.value.name === 'None') return;
       o.name = located(mod, a.value, 'name', isString);
@@ -788,10 +805,10 @@ function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, f
     } else if (key === 'structured_output' && acceptsToolOption(framework, key)) {
       const v = located(mod, a.value, 'structured_output', (x): x is boolean | null => x === null || typeof x === 'boolean');
       if (v.unresolved) unresolvedArgs.push({ ...v.unresolved, part: 'outputSchema' });
-      else o.structuredOutput = v.value === null ? undefined : (v.value as boolean);
+      else o.structuredOutput = v.value === null ? undefined : v.value;
     } else if (key === 'tags' && acceptsToolOption(framework, key)) {
       const v = literalValue(a.value, mod.text);
-      if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) o.tags = v.value as string[];
+      if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) o.tags = v.value;
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'tags= is not a literal set of strings', span: mod.span(a.value) });
     } else if (key === 'meta') {
       const v = literalValue(a.value, mod.text);
@@ -799,7 +816,7 @@ function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, f
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'meta= is not a literal dict', span: mod.span(a.value) });
     } else if (key === 'output_schema' && acceptsToolOption(framework, key)) {
       const v = literalValue(a.value, mod.text);
-      if (v.ok && (v.value === null || (typeof v.value === 'object' && !Array.isArray(v.value)))) o.outputSchemaOverride = { value: v.value as JsonSchema | null };
+      if (v.ok && (v.value === null || (typeof v.value === 'object' && !Array.isArray(v.value)))) o.outputSchemaOverride = { value: v.value };
       else unresolvedArgs.push({ part: 'outputSchema', reason: 'output_schema= is not a literal', span: mod.span(a.value) });
     } else if (RUNTIME_ONLY_OPTIONS.has(key) && acceptsToolOption(framework, key)) {
       // Runtime behaviour only: not part of the listed contract.
@@ -849,7 +866,11 @@ function inputParams(params: ParamFact[], profile: FrameworkProfile): { specs: P
   for (const p of params) {
     if (p.isContext) continue;
     if (p.kind === 'varargs' || p.kind === 'kwargs') {
-      unresolved.push({ part: `inputSchema.properties.${p.name}`, reason: profile.refusesVariadicParams ? `${profile.name} refuses *args/**kwargs tools` : `*${p.kind === 'kwargs' ? '*' : ''}${p.name} parameters are not modelled`, span: p.span });
+      unresolved.push({
+        part: `inputSchema.properties.${p.name}`,
+        reason: profile.refusesVariadicParams ? `${profile.name} refuses *args/**kwargs tools` : `*${p.kind === 'kwargs' ? '*' : ''}${p.name} parameters are not modelled`,
+        span: p.span,
+      });
       continue;
     }
     if (p.name.startsWith('_') && profile.rejectsUnderscoreParams) {
@@ -865,7 +886,14 @@ function inputParams(params: ParamFact[], profile: FrameworkProfile): { specs: P
  * The `__doc__` the running Python stores (3.13+ strips the docstring's indentation). A framework that publishes it
  * verbatim gets an unresolved description when the workspace does not say which Python runs.
  */
-function publishedDoc(a: PyAnalysis, fnMod: PyModule, doc: DocstringInfo | undefined, profile: FrameworkProfile, hasExplicitDescription: boolean, fallback: Span): { rawDoc?: string; unresolved?: Unresolved } {
+function publishedDoc(
+  a: PyAnalysis,
+  fnMod: PyModule,
+  doc: DocstringInfo | undefined,
+  profile: FrameworkProfile,
+  hasExplicitDescription: boolean,
+  fallback: Span,
+): { rawDoc?: string; unresolved?: Unresolved } {
   const rawDoc = doc?.value;
   if (rawDoc === undefined || compilerCleanDoc(rawDoc) === rawDoc) return { rawDoc };
   const fact = a.py();
@@ -888,7 +916,8 @@ function descriptionFact(mod: PyModule, options: RegistrationOptions, docs: Docs
   const { doc, parsed } = docs;
   if (!doc) return undefined;
   const description: ToolDefinition['description'] = { value: published, span: mod.span(doc.node), origin: 'docstring' };
-  if (profile.docstring === 'parsed' && parsed?.unsupportedStyle) description.unresolved = { part: 'description', reason: `${parsed.unsupportedStyle}-style docstring is not parsed`, span: mod.span(doc.node) };
+  if (profile.docstring === 'parsed' && parsed?.unsupportedStyle)
+    description.unresolved = { part: 'description', reason: `${parsed.unsupportedStyle}-style docstring is not parsed`, span: mod.span(doc.node) };
   return description;
 }
 
@@ -901,7 +930,8 @@ function parameterDefinitions(mod: PyModule, params: ParamFact[], built: PyContr
     if (p.isContext || p.kind === 'varargs' || p.kind === 'kwargs') continue;
     const schema = built.properties.get(p.name);
     const fieldDesc = [...p.annotatedFields, ...(p.defaultField ? [p.defaultField] : [])].reverse().find((f) => f.description)?.description;
-    const annotatedText = profile.readsAnnotatedStringDescription && p.type?.kind === 'annotated' && p.type.fields.length === 0 && p.type.descriptions.length === 1 ? p.type.descriptions[0] : undefined;
+    const annotatedText =
+      profile.readsAnnotatedStringDescription && p.type?.kind === 'annotated' && p.type.fields.length === 0 && p.type.descriptions.length === 1 ? p.type.descriptions[0] : undefined;
     let pdesc: ParameterDefinition['description'];
     if (fieldDesc) pdesc = { value: fieldDesc.value, span: fieldDesc.span, origin: 'field' };
     else if (annotatedText !== undefined && p.typeSpan) pdesc = { value: annotatedText, span: p.typeSpan, origin: 'other' };
@@ -1010,7 +1040,11 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
     ...(paramList ? { inputSchemaSpan: fnMod.span(paramList) } : {}),
     ...(retNode ? { outputSchemaSpan: fnMod.span(retNode) } : {}),
     ...(options.annotations ? { annotations: options.annotations } : {}),
-    handler: handlerFacts(fnMod, fn, params.filter((p) => !p.isContext).map((p) => p.name)),
+    handler: handlerFacts(
+      fnMod,
+      fn,
+      params.filter((p) => !p.isContext).map((p) => p.name),
+    ),
     contract,
     unresolved,
     unrepresentable: [],

@@ -225,12 +225,7 @@ function safeInt(v: number): { value: number; isFloat: boolean } | undefined {
  * Evaluates a constant Python expression to its JSON form (as pydantic would dump it):
  * tuples and sets become arrays, None -> null. `resolveName` handles names (enum members, constants).
  */
-export function literalValue(
-  node: SyntaxNode,
-  text: string,
-  resolveName?: (node: SyntaxNode) => LiteralResult | undefined,
-  depth = 0,
-): LiteralResult {
+export function literalValue(node: SyntaxNode, text: string, resolveName?: (node: SyntaxNode) => LiteralResult | undefined, depth = 0): LiteralResult {
   if (depth > 50) return { ok: false, reason: 'literal nested too deeply' };
   const src = () => text.slice(node.from, node.to);
   switch (node.name) {

@@ -102,7 +102,10 @@ export function pythonVersion(host: FileHost, file: string): PythonVersionFact {
       }
     }
     const pv = read(host, path.join(dir, '.python-version'));
-    const first = pv?.split(/\r?\n/).map((l) => l.replace(/#.*$/, '').trim()).find(Boolean);
+    const first = pv
+      ?.split(/\r?\n/)
+      .map((l) => l.replace(/#.*$/, '').trim())
+      .find(Boolean);
     const pm = first && /(?:^|[^\d.])(\d+)\.(\d+)/.exec(` ${first}`);
     if (pm) {
       const v: [number, number] = [Number(pm[1]), Number(pm[2])];

@@ -84,13 +84,66 @@ function zodMajorOf(v: object): 3 | 4 {
 // ---- the allow-list -------------------------------------------------------------------------------------------
 
 const NS_COMMON = new Set([
-  'string', 'number', 'boolean', 'null', 'undefined', 'literal', 'enum', 'nativeEnum', 'array', 'tuple', 'object', 'record',
-  'union', 'discriminatedUnion', 'intersection', 'nullable', 'optional', 'lazy', 'any', 'unknown', 'never',
+  'string',
+  'number',
+  'boolean',
+  'null',
+  'undefined',
+  'literal',
+  'enum',
+  'nativeEnum',
+  'array',
+  'tuple',
+  'object',
+  'record',
+  'union',
+  'discriminatedUnion',
+  'intersection',
+  'nullable',
+  'optional',
+  'lazy',
+  'any',
+  'unknown',
+  'never',
 ]);
 const NS_V4_ONLY = new Set([
-  'int', 'strictObject', 'looseObject', 'partialRecord', 'nullish', 'email', 'url', 'httpUrl', 'uuid', 'uuidv4', 'uuidv6', 'uuidv7', 'guid',
-  'ipv4', 'ipv6', 'cidrv4', 'cidrv6', 'base64', 'base64url', 'e164', 'jwt', 'emoji', 'nanoid', 'cuid', 'cuid2', 'ulid', 'xid', 'ksuid',
-  'hostname', 'int32', 'uint32', 'float32', 'float64', 'keyof', 'stringbool', 'json', 'xor',
+  'int',
+  'strictObject',
+  'looseObject',
+  'partialRecord',
+  'nullish',
+  'email',
+  'url',
+  'httpUrl',
+  'uuid',
+  'uuidv4',
+  'uuidv6',
+  'uuidv7',
+  'guid',
+  'ipv4',
+  'ipv6',
+  'cidrv4',
+  'cidrv6',
+  'base64',
+  'base64url',
+  'e164',
+  'jwt',
+  'emoji',
+  'nanoid',
+  'cuid',
+  'cuid2',
+  'ulid',
+  'xid',
+  'ksuid',
+  'hostname',
+  'int32',
+  'uint32',
+  'float32',
+  'float64',
+  'keyof',
+  'stringbool',
+  'json',
+  'xor',
 ]);
 /** Zod constructs JSON Schema cannot carry: allowed (so the rest of the schema still resolves) but reported. */
 const UNREPRESENTABLE_NS = new Set(['date', 'bigint', 'int64', 'uint64', 'custom', 'function', 'map', 'set', 'symbol', 'void', 'nan', 'promise', 'instanceof', 'preprocess', 'transform', 'file']);
@@ -101,18 +154,89 @@ const SUB_NAMESPACES: Record<string, string[]> = {
 };
 const METHODS = new Set([
   // string
-  'min', 'max', 'length', 'regex', 'email', 'url', 'uuid', 'cuid', 'cuid2', 'ulid', 'emoji', 'nanoid', 'ip', 'ipv4', 'ipv6', 'cidr', 'base64',
-  'datetime', 'date', 'time', 'duration', 'startsWith', 'endsWith', 'includes', 'trim', 'toLowerCase', 'toUpperCase', 'lowercase', 'uppercase',
-  'normalize', 'nonempty',
+  'min',
+  'max',
+  'length',
+  'regex',
+  'email',
+  'url',
+  'uuid',
+  'cuid',
+  'cuid2',
+  'ulid',
+  'emoji',
+  'nanoid',
+  'ip',
+  'ipv4',
+  'ipv6',
+  'cidr',
+  'base64',
+  'datetime',
+  'date',
+  'time',
+  'duration',
+  'startsWith',
+  'endsWith',
+  'includes',
+  'trim',
+  'toLowerCase',
+  'toUpperCase',
+  'lowercase',
+  'uppercase',
+  'normalize',
+  'nonempty',
   // number
-  'int', 'positive', 'negative', 'nonnegative', 'nonpositive', 'gt', 'gte', 'lt', 'lte', 'multipleOf', 'step', 'finite', 'safe',
+  'int',
+  'positive',
+  'negative',
+  'nonnegative',
+  'nonpositive',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'multipleOf',
+  'step',
+  'finite',
+  'safe',
   // wrappers & metadata
-  'optional', 'nullable', 'nullish', 'default', 'prefault', 'describe', 'meta', 'catch', 'readonly', 'brand', 'array', 'or', 'and',
+  'optional',
+  'nullable',
+  'nullish',
+  'default',
+  'prefault',
+  'describe',
+  'meta',
+  'catch',
+  'readonly',
+  'brand',
+  'array',
+  'or',
+  'and',
   // objects
-  'strict', 'passthrough', 'strip', 'loose', 'catchall', 'extend', 'merge', 'pick', 'omit', 'partial', 'required', 'deepPartial', 'keyof',
-  'unwrap', 'exclude', 'extract', 'removeDefault', 'element',
+  'strict',
+  'passthrough',
+  'strip',
+  'loose',
+  'catchall',
+  'extend',
+  'merge',
+  'pick',
+  'omit',
+  'partial',
+  'required',
+  'deepPartial',
+  'keyof',
+  'unwrap',
+  'exclude',
+  'extract',
+  'removeDefault',
+  'element',
   // checks that JSON Schema ignores (their functions are never run)
-  'refine', 'superRefine', 'check', 'pipe',
+  'refine',
+  'superRefine',
+  'check',
+  'pipe',
   ...UNREPRESENTABLE_METHODS,
 ]);
 const SCHEMA_PROPS = new Set(['shape', 'element', 'options', 'enum', 'Enum', 'Values', 'description']);
@@ -286,7 +410,7 @@ function evalArrayLiteral(node: ts.ArrayLiteralExpression, pf: ParsedFile, ctx: 
     if (ts.isSpreadElement(el)) {
       const v = evaluate(el.expression, pf, ctx);
       if (!Array.isArray(v)) fail('spread of a value that is not a static array', el, pf);
-      out.push(...v);
+      out.push(...(v as unknown[]));
     } else if (ts.isOmittedExpression(el)) out.push(undefined);
     else out.push(evaluate(el, pf, ctx));
   }
@@ -497,10 +621,7 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
       const sub = target.obj[name];
       if (typeof sub === 'object' && sub) return new ZodNs(sub as Record<string, unknown>, target.major, name);
     }
-    const allowed =
-      target.path === 'z'
-        ? NS_COMMON.has(name) || (target.major === 4 && NS_V4_ONLY.has(name)) || UNREPRESENTABLE_NS.has(name)
-        : SUB_NAMESPACES[target.path]?.includes(name);
+    const allowed = target.path === 'z' ? NS_COMMON.has(name) || (target.major === 4 && NS_V4_ONLY.has(name)) || UNREPRESENTABLE_NS.has(name) : SUB_NAMESPACES[target.path]?.includes(name);
     if (!allowed || typeof target.obj[name] !== 'function') return fail(`\`${target.path}.${name}\` is not a supported zod ${target.major} function`, node, pf);
     return new ZodFn(target.obj, name, target.major, true, target.path);
   }

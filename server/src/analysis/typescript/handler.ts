@@ -476,7 +476,7 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
       if (shape) fact.structuredShape = shape;
     }
     if (contentArray) fact.contentArraySpan = spanOf(contentArray, pf);
-    const message = looksLikeError || isError === true ? errorValue ?? errorText ?? stringifiedError ?? firstText : undefined;
+    const message = looksLikeError || isError === true ? (errorValue ?? errorText ?? stringifiedError ?? firstText) : undefined;
     if (message) fact.errorMessageSpan = spanOf(message, pf);
     return fact;
   }
@@ -584,7 +584,32 @@ function objectShape(e0: ts.Expression, pf: ParsedFile, sc: Scope, depth: number
   return out;
 }
 
-const STRING_METHODS = new Set(['toString', 'toFixed', 'toPrecision', 'toISOString', 'toJSON', 'toUTCString', 'toDateString', 'toLocaleString', 'toLocaleDateString', 'toLocaleTimeString', 'join', 'trim', 'trimStart', 'trimEnd', 'toUpperCase', 'toLowerCase', 'padStart', 'padEnd', 'replace', 'replaceAll', 'substring', 'charAt', 'repeat', 'normalize']);
+const STRING_METHODS = new Set([
+  'toString',
+  'toFixed',
+  'toPrecision',
+  'toISOString',
+  'toJSON',
+  'toUTCString',
+  'toDateString',
+  'toLocaleString',
+  'toLocaleDateString',
+  'toLocaleTimeString',
+  'join',
+  'trim',
+  'trimStart',
+  'trimEnd',
+  'toUpperCase',
+  'toLowerCase',
+  'padStart',
+  'padEnd',
+  'replace',
+  'replaceAll',
+  'substring',
+  'charAt',
+  'repeat',
+  'normalize',
+]);
 const NUMBER_METHODS = new Set(['indexOf', 'lastIndexOf', 'findIndex', 'findLastIndex', 'charCodeAt', 'localeCompare', 'getTime', 'valueOf', 'push', 'unshift']);
 const BOOLEAN_METHODS = new Set(['includes', 'startsWith', 'endsWith', 'some', 'every', 'has', 'test', 'isArray', 'isInteger', 'isFinite', 'isNaN', 'isSafeInteger']);
 const ARRAY_METHODS = new Set(['map', 'filter', 'flatMap', 'flat', 'sort', 'toSorted', 'reverse', 'toReversed', 'concat', 'split', 'keys', 'values', 'entries', 'from', 'of', 'match', 'matchAll']);

@@ -426,8 +426,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   if (descLoc) {
     const origin = registration.descriptionOrigin;
     // `{ ...descLoc, origin }` spelled out (same keys, same order): a spread of a small object costs more.
-    tool.description =
-      'unresolved' in descLoc ? { value: descLoc.value, span: descLoc.span, unresolved: descLoc.unresolved, origin } : { value: descLoc.value, span: descLoc.span, origin };
+    tool.description = 'unresolved' in descLoc ? { value: descLoc.value, span: descLoc.span, unresolved: descLoc.unresolved, origin } : { value: descLoc.value, span: descLoc.span, origin };
   }
   if (input) tool.inputSchemaSpan = spanOf(input.node, input.pf);
   if (input?.ok && !contractResult.inputSchemaNotObject) {
@@ -484,7 +483,8 @@ function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[])
   const handlerExpr = rest[rest.length - 1];
   const middle = rest.slice(0, -1).map((a, i) => evalPart(`argument ${i + 2}`, a, pf, ctx, unresolved));
   let i = 0;
-  const isStringArg = (p: Part) => (p.ok ? typeof p.value === 'string' : ts.isStringLiteralLike(skipOuter(p.node)) || ts.isTemplateExpression(skipOuter(p.node)) || ts.isBinaryExpression(skipOuter(p.node)));
+  const isStringArg = (p: Part) =>
+    p.ok ? typeof p.value === 'string' : ts.isStringLiteralLike(skipOuter(p.node)) || ts.isTemplateExpression(skipOuter(p.node)) || ts.isBinaryExpression(skipOuter(p.node));
   if (middle[i] && isStringArg(middle[i])) {
     parts.description = middle[i++];
     overload.push('description');
@@ -572,7 +572,10 @@ function unrepresentableConstructs(parts: Partial<Record<ConfigKey, Part>>, cont
 /** Keeps the converted input/output schemas by fingerprint, for the next analysis of the same expression. */
 function cacheConvertedSchemas(parts: Partial<Record<ConfigKey, Part>>, contractResult: TsContractResult, ctx: EvalContext): void {
   const contract = contractResult.contract;
-  for (const [key, part] of [['inputSchema', parts.inputSchema], ['outputSchema', parts.outputSchema]] as const) {
+  for (const [key, part] of [
+    ['inputSchema', parts.inputSchema],
+    ['outputSchema', parts.outputSchema],
+  ] as const) {
     if (!part?.ok || !part.cacheKey || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
     if (ctx.unrepresentable.length) continue; // keeps the spans of what JSON Schema cannot carry exact: recompute
     if (schemaCache.size > 5000) schemaCache.clear();
@@ -634,4 +637,3 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   };
   return { tools, files: [facts] };
 }
-

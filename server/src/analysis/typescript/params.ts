@@ -117,11 +117,58 @@ function isZodNamespaceFunction(node: ts.Identifier, pf: ParsedFile, ctx: EvalCo
 }
 
 type Kind = 'string' | 'number' | 'array' | 'other' | 'any';
-const STRING_ROOTS = new Set(['string', 'email', 'url', 'httpUrl', 'uuid', 'uuidv4', 'uuidv6', 'uuidv7', 'guid', 'ipv4', 'ipv6', 'cidrv4', 'cidrv6', 'base64', 'base64url', 'e164', 'jwt', 'emoji', 'nanoid', 'cuid', 'cuid2', 'ulid', 'xid', 'ksuid', 'hostname', 'date', 'datetime', 'time', 'duration']);
+const STRING_ROOTS = new Set([
+  'string',
+  'email',
+  'url',
+  'httpUrl',
+  'uuid',
+  'uuidv4',
+  'uuidv6',
+  'uuidv7',
+  'guid',
+  'ipv4',
+  'ipv6',
+  'cidrv4',
+  'cidrv6',
+  'base64',
+  'base64url',
+  'e164',
+  'jwt',
+  'emoji',
+  'nanoid',
+  'cuid',
+  'cuid2',
+  'ulid',
+  'xid',
+  'ksuid',
+  'hostname',
+  'date',
+  'datetime',
+  'time',
+  'duration',
+]);
 const NUMBER_ROOTS = new Set(['number', 'int', 'int32', 'uint32', 'float32', 'float64']);
 const FORMAT_METHODS: Record<string, string> = {
-  email: 'email', url: 'uri', httpUrl: 'uri', uuid: 'uuid', uuidv4: 'uuid', uuidv6: 'uuid', uuidv7: 'uuid', guid: 'uuid', ipv4: 'ipv4', ipv6: 'ipv6',
-  datetime: 'date-time', date: 'date', time: 'time', duration: 'duration', base64: 'contentEncoding', emoji: 'emoji', cuid: 'cuid', nanoid: 'nanoid', hostname: 'hostname',
+  email: 'email',
+  url: 'uri',
+  httpUrl: 'uri',
+  uuid: 'uuid',
+  uuidv4: 'uuid',
+  uuidv6: 'uuid',
+  uuidv7: 'uuid',
+  guid: 'uuid',
+  ipv4: 'ipv4',
+  ipv6: 'ipv6',
+  datetime: 'date-time',
+  date: 'date',
+  time: 'time',
+  duration: 'duration',
+  base64: 'contentEncoding',
+  emoji: 'emoji',
+  cuid: 'cuid',
+  nanoid: 'nanoid',
+  hostname: 'hostname',
 };
 
 export interface ChainFacts {
@@ -303,7 +350,7 @@ function hasTypingKey(schema: JsonSchema): boolean {
 
 /** One ParameterDefinition per published property, located in source where the shape is written statically. */
 export function parametersOf(inputExpr: ts.Expression | undefined, pf: ParsedFile, ctx: EvalContext, inputJson: JsonSchema | undefined, fallback: Span): ParameterDefinition[] {
-  const entries = inputExpr ? shapeEntries(inputExpr, pf, ctx) ?? [] : [];
+  const entries = inputExpr ? (shapeEntries(inputExpr, pf, ctx) ?? []) : [];
   const props = (inputJson?.properties ?? undefined) as Record<string, JsonSchema> | undefined;
   const required = new Set(Array.isArray(inputJson?.required) ? (inputJson.required as string[]) : []);
   const names = props ? Object.keys(props) : entries.map((e) => e.name);

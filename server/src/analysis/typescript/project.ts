@@ -146,7 +146,15 @@ function indexFile(pf: ParsedFile): void {
             pf.importSpecifiers.push(init.arguments[0].text);
             pf.locals.set(d.name.text, { kind: 'import', name: d.name.text, module: init.arguments[0].text, imported: '*', node: d, pf });
           }
-        } else if (ts.isObjectBindingPattern(d.name) && d.initializer && ts.isCallExpression(d.initializer) && ts.isIdentifier(d.initializer.expression) && d.initializer.expression.text === 'require' && d.initializer.arguments[0] && ts.isStringLiteral(d.initializer.arguments[0])) {
+        } else if (
+          ts.isObjectBindingPattern(d.name) &&
+          d.initializer &&
+          ts.isCallExpression(d.initializer) &&
+          ts.isIdentifier(d.initializer.expression) &&
+          d.initializer.expression.text === 'require' &&
+          d.initializer.arguments[0] &&
+          ts.isStringLiteral(d.initializer.arguments[0])
+        ) {
           const module = d.initializer.arguments[0].text;
           pf.importSpecifiers.push(module);
           for (const el of d.name.elements) {

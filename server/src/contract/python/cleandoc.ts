@@ -46,8 +46,7 @@ export function cleandocLines(doc: string): CleanLine[] {
     const n = pyLstripLen(lines[0].text);
     lines[0] = { text: lines[0].text.slice(n), docLine: 0, docCol: n };
   }
-  if (margin < Infinity)
-    for (let i = 1; i < lines.length; i++) lines[i] = { text: lines[i].text.slice(margin), docLine: i, docCol: Math.min(margin, lines[i].text.length) };
+  if (margin < Infinity) for (let i = 1; i < lines.length; i++) lines[i] = { text: lines[i].text.slice(margin), docLine: i, docCol: Math.min(margin, lines[i].text.length) };
   while (lines.length && !lines[lines.length - 1].text) lines.pop();
   while (lines.length && !lines[0].text) lines.shift();
   return lines;

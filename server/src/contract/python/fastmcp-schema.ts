@@ -10,8 +10,18 @@ const METADATA_KEYS = new Set(['title', 'description', 'deprecated', 'readOnly',
 const LITERAL_KEYWORDS = new Set(['default', 'const', 'examples', 'example', 'enum']);
 const SUBSCHEMA_MAP_KEYS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 const SUBSCHEMA_VALUE_KEYS = new Set([
-  'items', 'additionalItems', 'additionalProperties', 'contains', 'contentSchema', 'propertyNames', 'unevaluatedItems',
-  'unevaluatedProperties', 'if', 'then', 'else', 'not',
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'contains',
+  'contentSchema',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'if',
+  'then',
+  'else',
+  'not',
 ]);
 const SUBSCHEMA_LIST_KEYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 

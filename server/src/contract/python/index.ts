@@ -43,7 +43,7 @@ export interface PyToolSpec {
   returnType?: PyType;
   structuredOutput?: boolean;
   /** FastMCP `output_schema=`: null disables, an object replaces. */
-  outputSchemaOverride?: { value: JsonSchema | null } ;
+  outputSchemaOverride?: { value: JsonSchema | null };
   annotations?: { [k: string]: JsonValue };
   meta?: { [k: string]: JsonValue };
   tags?: string[];
@@ -147,11 +147,12 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
     return undefined;
   }
   const t = unwrapAnnotated(ret);
-  if (t.kind === 'content' && (t.name === 'CallToolResult')) return undefined;
+  if (t.kind === 'content' && t.name === 'CallToolResult') return undefined;
   // mcp 1.x has no content-block exclusion: TextContent & co. are plain pydantic models there, published with the
   // schema of mcp.types as that release defines it (proven live for 1.30.0; not modelled).
   const profile = FRAMEWORKS[spec.framework];
-  if (profile.publishesContentBlockSchemas && returnsContentDeep(t)) throw new Unresolvable(`${profile.name} publishes the pydantic schema of the mcp.types content classes for ${t.kind === 'content' ? t.name : 'this return type'}; not modelled`, t.span);
+  if (profile.publishesContentBlockSchemas && returnsContentDeep(t))
+    throw new Unresolvable(`${profile.name} publishes the pydantic schema of the mcp.types content classes for ${t.kind === 'content' ? t.name : 'this return type'}; not modelled`, t.span);
   if (spec.structuredOutput === undefined && returnsContent(t)) return undefined;
   if (t.kind === 'content') throw new Unresolvable(`structured output of ${t.name} is not modelled`, t.span);
   const wrapped = (): JsonSchema => {
@@ -172,8 +173,7 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
     case 'union':
     case 'literal':
     case 'any':
-      if ((t.kind === 'list' || t.kind === 'set' || t.kind === 'frozenset' || t.kind === 'tuple') && isBare(t) && t.kind !== 'tuple')
-        return undefined; // a bare `list`/`set` class: get_type_hints() is empty -> no output schema
+      if ((t.kind === 'list' || t.kind === 'set' || t.kind === 'frozenset' || t.kind === 'tuple') && isBare(t) && t.kind !== 'tuple') return undefined; // a bare `list`/`set` class: get_type_hints() is empty -> no output schema
       if (t.kind === 'tuple' && t.variadic && !t.items.length) return undefined;
       if (t.kind === 'sequence' && !t.item) throw new Unresolvable('bare Sequence return annotation is not modelled', t.span);
       return wrapped();
@@ -237,7 +237,13 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
       let type = p.type ?? { kind: 'any' as const, span: p.span };
       // get_cached_typeadapter: Annotated[T, "text"] (exactly two args) becomes Field(description="text").
       if (type.kind === 'annotated' && type.fields.length === 0 && type.descriptions.length === 1) {
-        type = { kind: 'annotated', base: type.base, descriptions: [], span: type.span, fields: [{ span: type.span, constraints: [], unresolved: [], description: { value: type.descriptions[0], span: type.span } }] };
+        type = {
+          kind: 'annotated',
+          base: type.base,
+          descriptions: [],
+          span: type.span,
+          fields: [{ span: type.span, constraints: [], unresolved: [], description: { value: type.descriptions[0], span: type.span } }],
+        };
       }
       rawProps[p.name] = gen.fieldSchema({ name: p.name, type, fields: p.fields, default: p.default, span: p.span });
     } catch (e) {

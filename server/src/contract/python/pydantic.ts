@@ -139,7 +139,7 @@ export class SchemaGenerator {
     for (const f of cls.fields) {
       const name = f.field?.alias ?? f.name;
       properties[name] = this.fieldSchema({ name, type: f.type, fields: f.field ? [f.field] : [], default: f.default, span: f.span });
-      const isRequired = cls.kind === 'typeddict' ? f.requiredOverride ?? cls.total !== false : f.default === undefined;
+      const isRequired = cls.kind === 'typeddict' ? (f.requiredOverride ?? cls.total !== false) : f.default === undefined;
       if (isRequired) required.push(name);
     }
     const out: JsonSchema = { properties };

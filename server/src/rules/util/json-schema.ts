@@ -114,4 +114,3 @@ export function paramDescription(param: ParameterDefinition): string | undefined
   const d = keywordValue(param.schema, 'description');
   return typeof d === 'string' ? d : undefined;
 }
-

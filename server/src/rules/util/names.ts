@@ -55,6 +55,7 @@ export function toStyle(words: string[], style: NameStyle): string {
  * Words that say nothing about what a tool does. A name made only of these (`process`, `handle_request`, `do_it`,
  * `db_query`, `get_data`) leaves the model guessing.
  */
+// prettier-ignore
 export const GENERIC_WORDS = new Set([
   'process', 'handle', 'handler', 'request', 'run', 'execute', 'exec', 'do', 'it', 'query', 'db', 'tool', 'tools',
   'helper', 'helpers', 'data', 'stuff', 'thing', 'things', 'action', 'func', 'function', 'fn', 'main', 'misc', 'util',
@@ -65,6 +66,7 @@ export const GENERIC_WORDS = new Set([
 ]);
 
 /** English action verbs (and common French infinitives: the seeds name tools `rechercher_tickets`). */
+// prettier-ignore
 export const ACTION_VERBS = new Set([
   // read
   'get', 'list', 'search', 'find', 'fetch', 'read', 'lookup', 'look', 'query', 'show', 'describe', 'count', 'check',
@@ -93,6 +95,7 @@ export const ACTION_VERBS = new Set([
 ]);
 
 /** Verbs that only say "something happens" — a name starting with them still tells nothing. */
+// prettier-ignore
 const WEAK_VERBS = new Set(['run', 'execute', 'call', 'invoke', 'trigger', 'process', 'handle', 'do', 'make', 'perform']);
 
 /** Lowercased third-person / gerund / past forms back to the verb: "Searches" -> "search", "Creating" -> "create". */
@@ -108,6 +111,7 @@ function verbLemma(word: string): string | undefined {
   return candidates.find((c) => ACTION_VERBS.has(c) && !WEAK_VERBS.has(c));
 }
 
+// prettier-ignore
 const STOP = new Set(['the', 'a', 'an', 'one', 'some', 'all', 'any', 'of', 'for', 'to', 'in', 'on', 'from', 'by', 'with', 'and', 'or', 'this', 'that', 'these', 'those', 'its', 'their', 'your', 'our', 'my', 'given', 'specific', 'new', 'existing', 'current', 'le', 'la', 'les', 'un', 'une', 'des', 'du', 'de']);
 
 /**

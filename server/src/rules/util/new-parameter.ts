@@ -41,6 +41,11 @@ export function addParameterEdits(tool: ToolDefinition, ctx: RuleContext, p: New
   if (!edit) return undefined;
   const text = ctx.textOf(h.span.file);
   if (text === undefined) return undefined;
-  const imports = ([['typing', 'Annotated'], ['pydantic', 'Field']] as const).filter(([, imported]) => p.pyAnnotation.includes(imported));
+  const imports = (
+    [
+      ['typing', 'Annotated'],
+      ['pydantic', 'Field'],
+    ] as const
+  ).filter(([, imported]) => p.pyAnnotation.includes(imported));
   return [edit, ...addPythonImports(h.span.file, text, imports)];
 }

@@ -47,8 +47,7 @@ export function removeEntry(ctx: RuleContext, span: Span): Edit | undefined {
 }
 
 /** An identifier, `a.b.c` path or literal can be written twice without running anything twice. */
-export const isPureExpression = (expr: string): boolean =>
-  /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(expr.trim()) || /^(["'`])[^"'`]*\1$/.test(expr.trim());
+export const isPureExpression = (expr: string): boolean => /^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)*$/.test(expr.trim()) || /^(["'`])[^"'`]*\1$/.test(expr.trim());
 
 /**
  * Offset just after the `{` of a returned object literal: the front-end's `objectStartOffset`, else the `{` that

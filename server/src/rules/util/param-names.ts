@@ -2,9 +2,37 @@
 import { nameTokens } from './names';
 
 const COUNT_WORDS = new Set([
-  'limit', 'count', 'page', 'pages', 'size', 'days', 'hours', 'minutes', 'weeks', 'months', 'years', 'max', 'num',
-  'top', 'k', 'n', 'results', 'retries', 'depth', 'quantity', 'offset', 'skip', 'take', 'per', 'rows', 'lines',
-  'attempts', 'batch', 'limite', 'nombre', 'jours',
+  'limit',
+  'count',
+  'page',
+  'pages',
+  'size',
+  'days',
+  'hours',
+  'minutes',
+  'weeks',
+  'months',
+  'years',
+  'max',
+  'num',
+  'top',
+  'k',
+  'n',
+  'results',
+  'retries',
+  'depth',
+  'quantity',
+  'offset',
+  'skip',
+  'take',
+  'per',
+  'rows',
+  'lines',
+  'attempts',
+  'batch',
+  'limite',
+  'nombre',
+  'jours',
 ]);
 
 /** limit, count, page, page_size, maxResults, top_k, days, num_items... */
@@ -35,7 +63,29 @@ export function countMaximum(name: string): number {
 }
 
 const SHORT_TEXT = new Set(['query', 'q', 'name', 'title', 'search', 'keyword', 'keywords', 'term', 'terms', 'subject', 'label', 'recherche', 'nom', 'titre', 'question', 'username', 'topic']);
-const LONG_TEXT = new Set(['text', 'body', 'content', 'message', 'description', 'comment', 'prompt', 'note', 'notes', 'summary', 'answer', 'instructions', 'reason', 'bio', 'caption', 'texte', 'contenu', 'commentaire', 'markdown', 'html', 'input']);
+const LONG_TEXT = new Set([
+  'text',
+  'body',
+  'content',
+  'message',
+  'description',
+  'comment',
+  'prompt',
+  'note',
+  'notes',
+  'summary',
+  'answer',
+  'instructions',
+  'reason',
+  'bio',
+  'caption',
+  'texte',
+  'contenu',
+  'commentaire',
+  'markdown',
+  'html',
+  'input',
+]);
 
 /** A string the model writes freely (a query, a message body...), as opposed to an id, a code or a path. */
 export function freeTextKind(name: string): 'short' | 'long' | undefined {

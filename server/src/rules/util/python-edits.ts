@@ -9,11 +9,7 @@ import { addPythonImports, type PythonImport } from './python-imports';
  * annotation or as the default value), or by wrapping the annotation as `Annotated[T, Field(...)]`. The imports
  * those edits need are returned separately so several parameters can share one import edit.
  */
-export function fieldKeywordEdits(
-  ctx: RuleContext,
-  param: ParameterDefinition,
-  keywords: string,
-): { edits: Edit[]; imports: PythonImport[] } | undefined {
+export function fieldKeywordEdits(ctx: RuleContext, param: ParameterDefinition, keywords: string): { edits: Edit[]; imports: PythonImport[] } | undefined {
   const file = param.nameSpan.file;
   if (!param.typeSpan) return undefined;
   const typeText = spanText(ctx, param.typeSpan);
@@ -41,7 +37,10 @@ export function fieldKeywordEdits(
   }
   return {
     edits: [{ span: { ...param.typeSpan }, newText: `Annotated[${typeText}, Field(${keywords})]` }],
-    imports: [['typing', 'Annotated'], ['pydantic', 'Field']],
+    imports: [
+      ['typing', 'Annotated'],
+      ['pydantic', 'Field'],
+    ],
   };
 }
 

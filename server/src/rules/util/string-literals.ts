@@ -41,7 +41,11 @@ export function parseStringLiteral(src: string): StringLiteral | undefined {
 /** Escapes text for insertion inside a literal with the given quote (not raw). */
 function escapeForQuote(value: string, quote: string): string {
   let out = value.replace(/\\/g, '\\\\');
-  if (quote.length === 1) out = out.split(quote).join('\\' + quote).replace(/\n/g, '\\n');
+  if (quote.length === 1)
+    out = out
+      .split(quote)
+      .join('\\' + quote)
+      .replace(/\n/g, '\\n');
   if (quote === '`') out = out.replace(/\$\{/g, '\\${');
   if (quote.length === 3) out = out.split(quote).join(quote[0] + '\\' + quote.slice(1));
   return out;
@@ -113,4 +117,3 @@ export function renameEdit(ctx: RuleContext, span: Span, oldName: string, newNam
   const e = replaceLiteralValue(ctx, span, newName);
   return e ? { edit: e, literal: true } : undefined;
 }
-

@@ -1,6 +1,7 @@
 /** Heuristics over text the model reads (tool and parameter descriptions). English and French, as in the seeds. */
 import { nameTokens } from './names';
 
+// prettier-ignore
 const USAGE = [
   /\buse (this|it|me)\b/i, /\buse (only )?(when|if|before|after|for|to)\b/i, /\b(only )?(use|call|invoke)\b[^.]{0,40}\b(when|if|before|after|instead)\b/i,
   /\bwhen (the )?(user|you|a user|someone|asked)\b/i, /\b(do not|don't|never) (use|call)\b/i, /\binstead of\b/i,
@@ -17,6 +18,7 @@ export function hasUsageGuidance(text: string): boolean {
   return USAGE.some((re) => re.test(text));
 }
 
+// prettier-ignore
 const RETURNS = [
   /\breturn(s|ing|ed)?\b/i, /\byields?\b/i, /\brespond(s)? with\b/i, /\boutputs?\b/i, /\bgives? back\b/i,
   /\bresult(s)? (is|are|contains?|includes?)\b/i, /\bthe (response|result|output) (is|contains|lists|includes)\b/i,
@@ -28,12 +30,14 @@ export function hasReturnInfo(text: string): boolean {
   return RETURNS.some((re) => re.test(text));
 }
 
+// prettier-ignore
 const PLACEHOLDER = [
   /\b(TODO|FIXME|TBD|XXX)\b/, /^\s*(\.{2,}|…)\s*$/, /^\s*(tool )?description\.?\s*$/i, /^\s*(a |the )?tool\.?\s*$/i,
   /\blorem ipsum\b/i, /\bplaceholder\b/i, /\b(add|write|insert) (a |the )?description (here)?\b/i, /^\s*(description|desc) here\b/i,
   /<[a-z][a-z ,/'-]*>/, /^\s*(n\/a|none|null|undefined|test|tbd|-+)\s*\.?$/i,
 ];
 
+// prettier-ignore
 const FILLER = new Set(['the', 'a', 'an', 'this', 'tool', 'function', 'to', 'for', 'of', 'and', 'it', 'does', 'that', 'is', 'will', 'method', 'api', 'endpoint', 'mcp', 'le', 'la', 'les', 'un', 'une', 'des', 'outil']);
 
 /** Why a description is a placeholder, or undefined when it is a real description. */
@@ -86,8 +90,14 @@ export function codePointName(char: string): string {
 }
 
 const INJECTION: [RegExp, string][] = [
-  [/\b(ignore|disregard|forget)\b[^.\n]{0,30}\b(previous|prior|above|earlier|all|other|system)\b[^.\n]{0,20}\b(instructions?|prompts?|rules|messages?|directives?)\b/i, 'asks the model to ignore its instructions'],
-  [/\bbefore (calling|using|invoking|running) (this|the|any)\b[^.\n]{0,40}\b(send|read|pass|include|provide|fetch|call|upload|post|share|give)\b/i, 'tells the model to do something before calling the tool'],
+  [
+    /\b(ignore|disregard|forget)\b[^.\n]{0,30}\b(previous|prior|above|earlier|all|other|system)\b[^.\n]{0,20}\b(instructions?|prompts?|rules|messages?|directives?)\b/i,
+    'asks the model to ignore its instructions',
+  ],
+  [
+    /\bbefore (calling|using|invoking|running) (this|the|any)\b[^.\n]{0,40}\b(send|read|pass|include|provide|fetch|call|upload|post|share|give)\b/i,
+    'tells the model to do something before calling the tool',
+  ],
   [/\b(do not|don't|never)\b[^.\n]{0,20}\b(tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,20}\b(the )?user\b/i, 'tells the model to hide something from the user'],
   [/<\s*\/?\s*(IMPORTANT|SYSTEM|INSTRUCTIONS?|ADMIN|SECRET)\s*>/i, 'contains a pseudo-tag the model may take as an instruction'],
   [/\b(system prompt|hidden instruction|as an ai|you are now|new instructions)\b/i, 'addresses the model with instructions'],

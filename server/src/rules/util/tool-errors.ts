@@ -1,7 +1,8 @@
 /** Shared by the error rules: which exceptions a framework shows the model, and what a vague message looks like. */
 
 /** Built-in exceptions: certainly not ToolError subclasses. */
-export const BUILTIN_EXCEPTIONS = /^(Exception|ValueError|RuntimeError|KeyError|TypeError|LookupError|IndexError|PermissionError|FileNotFoundError|OSError|IOError|NotImplementedError|AssertionError|ConnectionError|TimeoutError|AttributeError)$/;
+export const BUILTIN_EXCEPTIONS =
+  /^(Exception|ValueError|RuntimeError|KeyError|TypeError|LookupError|IndexError|PermissionError|FileNotFoundError|OSError|IOError|NotImplementedError|AssertionError|ConnectionError|TimeoutError|AttributeError)$/;
 
 const GENERIC =
   /^(error|errors|erreur|failed|failure|fail|invalid|invalide|invalid (input|request|argument|arguments|parameter|parameters|params|value|values|data|id)|bad (request|input)|not found|introuvable|internal (server )?error|server error|unknown error|something went wrong|oops|an error occurred|error occurred|operation failed|request failed|unauthorized|forbidden|denied|access denied|exception|ko|nok|\d{3}(\s+[a-z][a-z ]*)?)[.!]*$/i;

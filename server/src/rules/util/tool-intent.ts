@@ -6,21 +6,25 @@ import type { CallFact, ToolDefinition } from '../../analysis/model';
 import { memoByObject, memoByString } from './memo';
 import { nameTokens } from './names';
 
+// prettier-ignore
 const READ = new Set([
   'get', 'list', 'search', 'find', 'fetch', 'read', 'query', 'lookup', 'look', 'describe', 'show', 'view', 'count',
   'check', 'validate', 'preview', 'inspect', 'resolve', 'summarize', 'summarise', 'calculate', 'compute', 'estimate',
   'explain', 'analyze', 'analyse', 'browse', 'download', 'export', 'load', 'retrieve', 'scan', 'grep', 'diff', 'compare',
   'convert', 'format', 'parse', 'render', 'translate', 'ping', 'status', 'whoami', 'echo', 'greet', 'recommend', 'suggest',
 ]);
+// prettier-ignore
 const DESTRUCTIVE = new Set([
   'delete', 'remove', 'drop', 'destroy', 'purge', 'erase', 'wipe', 'truncate', 'revoke', 'clear', 'reset', 'overwrite',
   'kill', 'terminate', 'uninstall', 'unlink', 'rm', 'cancel', 'ban', 'evict', 'shred', 'prune', 'unpublish', 'deactivate',
 ]);
 /** Writes whose effect leaves the system: messages, money, publication. */
+// prettier-ignore
 const EXTERNAL = new Set([
   'send', 'email', 'mail', 'notify', 'sms', 'text', 'tweet', 'post', 'publish', 'broadcast', 'pay', 'charge', 'refund',
   'transfer', 'wire', 'payout', 'invoice', 'message', 'dm', 'call', 'dial',
 ]);
+// prettier-ignore
 const WRITE = new Set([
   'create', 'add', 'insert', 'update', 'edit', 'modify', 'set', 'put', 'patch', 'save', 'write', 'upload', 'append',
   'rename', 'move', 'copy', 'assign', 'register', 'enable', 'disable', 'archive', 'book', 'reserve', 'schedule',
@@ -31,11 +35,13 @@ const WRITE = new Set([
   'migrate', 'restore', 'rollback', 'revert', 'fork', 'clone', 'generate', 'make', 'new', 'build',
 ]);
 /** Writes that, repeated with the same arguments, change nothing more (a set, not an append). */
+// prettier-ignore
 const IDEMPOTENT_WRITE = new Set([
   'set', 'put', 'upsert', 'update', 'replace', 'delete', 'remove', 'enable', 'disable', 'archive', 'mark', 'assign',
   'lock', 'unlock', 'activate', 'deactivate', 'revoke', 'clear', 'reset', 'overwrite', 'uninstall', 'install',
 ]);
 /** Verbs and objects that reach other people's data or rights. */
+// prettier-ignore
 const OTHER_USERS = new Set(['invite', 'share', 'grant', 'revoke', 'assign', 'ban', 'permission', 'permissions', 'role', 'roles', 'acl', 'access', 'member', 'members']);
 const BULK = new Set(['bulk', 'batch', 'mass', 'all', 'every', 'broadcast']);
 
@@ -93,7 +99,8 @@ function computeNameIntent(name: string): NameIntent {
 
 const lastSegment = (callee: string) => callee.split('.').pop() ?? callee;
 
-const FS_WRITE = /^(writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|rename|renameSync|copyFile|copyFileSync|cp|cpSync|write_text|write_bytes|makedirs|mkdirs|touch|copy|copy2|copyfile|copytree|move|createWriteStream)$/;
+const FS_WRITE =
+  /^(writeFile|writeFileSync|appendFile|appendFileSync|mkdir|mkdirSync|rename|renameSync|copyFile|copyFileSync|cp|cpSync|write_text|write_bytes|makedirs|mkdirs|touch|copy|copy2|copyfile|copytree|move|createWriteStream)$/;
 const FS_DELETE = /^(unlink|unlinkSync|rm|rmSync|rmdir|rmdirSync|remove|removedirs|rmtree|unlink_missing)$/;
 const NETWORK = /^(fetch|request|get|post|put|patch|delete|head|urlopen|send|sendMail|send_message|sendmail|create_connection)$/;
 const NETWORK_OWNERS = /^(requests|httpx|aiohttp|urllib|urllib3|axios|got|superagent|http|https|undici|fetch|client|session|smtplib)\b/i;
