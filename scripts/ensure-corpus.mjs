@@ -1,7 +1,7 @@
 // Installs the real-world corpus (test/corpus/packages.json): published MCP server packages at pinned versions,
 // each in its own folder of a cache outside the clone, so every clone on this machine (and CI's) reuses it:
 //   ${XDG_CACHE_HOME:-$HOME/.cache}/toolsmith/corpus/<name>@<version>
-// npm packages: `npm install --prefix <dir>`; PyPI packages: one venv per package. A stamp file (the manifest entry's
+// npm packages: `npm install --prefix <dir> --ignore-scripts`; PyPI packages: one venv per package. A stamp file (the manifest entry's
 // hash) makes a second run instant. One line per package; install logs go to <dir>/install.log.
 //   node scripts/ensure-corpus.mjs [name...]   (no names: every package)
 import { spawnSync } from 'node:child_process';
@@ -57,7 +57,9 @@ export function ensurePackage(pkg, print = console.log) {
   const log = path.join(where.dir, 'install.log');
   if (pkg.registry === 'npm') {
     fs.writeFileSync(path.join(where.dir, 'package.json'), '{"private":true}\n');
-    run('npm', ['install', '--prefix', where.dir, '--no-audit', '--no-fund', '--loglevel=error', `${pkg.name}@${pkg.version}`], log);
+    // --ignore-scripts: install scripts fetch browsers and binaries from hosts outside the registry (puppeteer's
+    // Chrome, ripgrep); the servers list their tools without them.
+    run('npm', ['install', '--prefix', where.dir, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `${pkg.name}@${pkg.version}`], log);
   } else if (pkg.registry === 'pypi') {
     const python = process.env.TOOLSMITH_PYTHON || 'python3';
     run(python, ['-m', 'venv', path.join(where.dir, 'venv')], log);

@@ -90,6 +90,8 @@ interface Prediction {
   unresolved: Map<string, string[]>;
   /** Predicted tools whose name Toolsmith could not resolve. */
   unnamed: number;
+  /** Entries `toolsmith contract` does not analyse, with its message. */
+  notSeen: string[];
 }
 
 /**
@@ -98,11 +100,15 @@ interface Prediction {
  * loaded once for the corpus instead of twice per file.
  */
 function predict(files: string[]): Prediction {
-  const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0 };
+  const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, notSeen: [] };
   const host = createFileHost();
   for (const file of files) {
     const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
-    assert.ok(read.ok, `toolsmith contract cannot read ${file}: ${read.ok ? '' : read.message}`);
+    // What the CLI refuses (e.g. a bundle over the size limit) predicts nothing: its tools count as missing.
+    if (!read.ok) {
+      out.notSeen.push(`${path.basename(file)}: ${read.message}`);
+      continue;
+    }
     for (const tool of analyzeSource(file, read.text, host).tools) {
       const contract = JSON.parse(JSON.stringify(tool.contract)) as Tool;
       if (tool.name.value === undefined) out.unnamed++;
@@ -122,7 +128,7 @@ interface PackageResult {
 
 function classify(live: Tool[], prediction: Prediction): { figures: Figures; details: string[] } {
   const figures: Figures = { live: live.length, exact: 0, unresolved: 0, wrong: 0, missing: 0, extra: 0 };
-  const details: string[] = [];
+  const details: string[] = prediction.notSeen.map((m) => `not analysed ${m}`);
   let unnamedLeft = prediction.unnamed;
   for (const tool of live) {
     const name = String(tool.name);
@@ -171,6 +177,9 @@ async function measure(pkg: CorpusPackage): Promise<PackageResult> {
     PYTHONDONTWRITEBYTECODE: '1',
     FASTMCP_SHOW_SERVER_BANNER: 'false',
     FASTMCP_LOG_LEVEL: 'ERROR',
+    // The servers' own usage telemetry stays off: nothing but the stdio pipes leaves a corpus run.
+    DO_NOT_TRACK: '1',
+    OTEL_SDK_DISABLED: 'true',
   };
   for (const [k, v] of Object.entries(pkg.start.env ?? {})) env[k] = substitute(v, where, tmp);
   const entries = pkg.entries.map((e) => path.join(where.root, e));
