@@ -1,8 +1,8 @@
 // Installs the real-world corpus (test/corpus/packages.json): published MCP server packages at pinned versions,
 // each in its own folder of a cache outside the clone, so every clone on this machine (and CI's) reuses it:
 //   ${XDG_CACHE_HOME:-$HOME/.cache}/toolsmith/corpus/<name>@<version>
-// npm packages: `npm install --prefix <dir> --ignore-scripts`; PyPI packages: one venv per package. A stamp file (the manifest entry's
-// hash) makes a second run instant. One line per package; install logs go to <dir>/install.log.
+// npm packages: `npm install --prefix <dir> --ignore-scripts`; PyPI packages: one venv per package. A stamp file
+// (the manifest entry's hash) makes a second run instant. One line per package; install logs go to <dir>/install.log.
 //   node scripts/ensure-corpus.mjs [name...]   (no names: every package)
 import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';

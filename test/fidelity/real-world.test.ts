@@ -43,6 +43,8 @@ interface Location {
 interface Corpus {
   readManifest(): CorpusPackage[];
   ensurePackage(pkg: CorpusPackage, print?: (line: string) => void): Location;
+  /** Installs what is missing, one package at a time, one line each; returns one message per failure. */
+  ensureCorpus(names?: string[]): string[];
 }
 
 /** Per-package figures, as the baseline and the doc hold them. */
@@ -74,6 +76,8 @@ before(async () => {
   const only = process.env.CORPUS_PACKAGES?.split(',').filter(Boolean) ?? [];
   packages = corpus.readManifest().filter((p) => only.length === 0 || only.includes(p.name));
   partial = only.length > 0;
+  const failed = corpus.ensureCorpus(packages.map((p) => p.name));
+  assert.deepEqual(failed, [], `corpus packages could not be installed:\n${failed.join('\n')}`);
 });
 
 function keyOf(pkg: CorpusPackage): string {
