@@ -12,7 +12,7 @@
  * is the floor (per package, exact may not drop and wrong/missing/extra may not rise); a package that cannot be
  * installed or started fails the test. UPDATE_CORPUS=1 rewrites the baseline and the table in the doc.
  */
-import { before, test } from 'node:test';
+import { after, before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -42,7 +42,8 @@ interface Location {
 }
 interface Corpus {
   readManifest(): CorpusPackage[];
-  ensurePackage(pkg: CorpusPackage, print?: (line: string) => void): Location;
+  /** Where an installed package's folder, `{root}`, `{bin}` and `{python}` are. */
+  locate(pkg: CorpusPackage): Location;
   /** Installs what is missing, one package at a time, one line each; returns one message per failure. */
   ensureCorpus(names?: string[]): string[];
 }
@@ -79,6 +80,8 @@ before(async () => {
   const failed = corpus.ensureCorpus(packages.map((p) => p.name));
   assert.deepEqual(failed, [], `corpus packages could not be installed:\n${failed.join('\n')}`);
 });
+
+after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 function keyOf(pkg: CorpusPackage): string {
   return `${pkg.name}@${pkg.version}`;
@@ -173,7 +176,7 @@ function frameworkVersions(pkg: CorpusPackage, where: Location): string {
 }
 
 async function measure(pkg: CorpusPackage): Promise<PackageResult> {
-  const where = corpus.ensurePackage(pkg, () => {});
+  const where = corpus.locate(pkg);
   const tmp = fs.mkdtempSync(path.join(scratch, 'run-'));
   const env: Record<string, string> = {
     PATH: `${where.bin}${path.delimiter}${process.env.PATH ?? ''}`,
