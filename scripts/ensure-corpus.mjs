@@ -31,7 +31,10 @@ export function locate(pkg) {
 
 /** What the stamp holds: everything that decides what gets installed. */
 function stampOf(pkg) {
-  return crypto.createHash('sha256').update(JSON.stringify([pkg.registry, pkg.name, pkg.version, pkg.extraRequirements ?? []])).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([pkg.registry, pkg.name, pkg.version, pkg.extraRequirements ?? []]))
+    .digest('hex');
 }
 
 function run(command, args, log) {

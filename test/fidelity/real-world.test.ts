@@ -119,7 +119,11 @@ function predict(files: string[]): Prediction {
     for (const tool of analyzeSource(file, read.text, host).tools) {
       const contract = JSON.parse(JSON.stringify(tool.contract)) as Tool;
       if (tool.name.value === undefined) out.unnamed++;
-      else if (tool.unresolved.length) out.unresolved.set(tool.name.value, tool.unresolved.map((u) => `unresolved ${u.part}: ${u.reason}`));
+      else if (tool.unresolved.length)
+        out.unresolved.set(
+          tool.name.value,
+          tool.unresolved.map((u) => `unresolved ${u.part}: ${u.reason}`),
+        );
       if (!out.tools.some((t) => t.name === contract.name)) out.tools.push(contract);
     }
   }
@@ -208,7 +212,10 @@ function pct(part: number, whole: number): string {
 
 /** The doc's table: one row per package, then the totals. */
 function table(results: Map<string, { pkg: CorpusPackage; figures: Figures; frameworkVersions: string }>): string {
-  const rows = [...results.values()].map(({ pkg, figures: f, frameworkVersions: fw }) => `| ${pkg.name} | ${pkg.registry} | ${pkg.version} | ${pkg.framework} (${fw}) | ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${f.extra} |`);
+  const rows = [...results.values()].map(
+    ({ pkg, figures: f, frameworkVersions: fw }) =>
+      `| ${pkg.name} | ${pkg.registry} | ${pkg.version} | ${pkg.framework} (${fw}) | ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${f.extra} |`,
+  );
   const t = sum([...results.values()].map((r) => r.figures));
   return [
     '| package | registry | version | framework (installed) | live | exact | unresolved | wrong | missing | extra |',
@@ -238,7 +245,9 @@ test('real-world corpus: live tools/list of published MCP servers against the pr
       const r = await measure(pkg);
       results.set(keyOf(pkg), { pkg, figures: r.figures, frameworkVersions: r.frameworkVersions });
       const f = r.figures;
-      console.log(`[corpus] ${keyOf(pkg)}: ${f.exact}/${f.live} exact, ${f.unresolved} unresolved, ${f.wrong} wrong, ${f.missing} missing, ${f.extra} extra (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+      console.log(
+        `[corpus] ${keyOf(pkg)}: ${f.exact}/${f.live} exact, ${f.unresolved} unresolved, ${f.wrong} wrong, ${f.missing} missing, ${f.extra} extra (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+      );
       for (const d of r.details) console.log(`  ${d}`);
     } catch (err) {
       failures.push(`${keyOf(pkg)} could not be installed, started or predicted: ${err instanceof Error ? err.message : String(err)}`);
@@ -247,7 +256,11 @@ test('real-world corpus: live tools/list of published MCP servers against the pr
   }
   assert.deepEqual(failures, [], failures.join('\n\n'));
   const total = sum([...results.values()].map((r) => r.figures));
-  console.log(`[corpus] total: ${total.exact}/${total.live} live tools exact (${pct(total.exact, total.live)}), ${CLASSES.slice(1).map((k) => `${total[k]} ${k}`).join(', ')}`);
+  console.log(
+    `[corpus] total: ${total.exact}/${total.live} live tools exact (${pct(total.exact, total.live)}), ${CLASSES.slice(1)
+      .map((k) => `${total[k]} ${k}`)
+      .join(', ')}`,
+  );
 
   const now: Baseline = Object.fromEntries([...results].map(([k, r]) => [k, r.figures]));
   if (process.env.UPDATE_CORPUS === '1') {
@@ -261,9 +274,17 @@ test('real-world corpus: live tools/list of published MCP servers against the pr
     return;
   }
   const floor = JSON.parse(fs.readFileSync(baselinePath, 'utf8')) as Baseline;
-  const worse = [...Object.entries(now).flatMap(([k, f]) => regressions(k, f, floor[k])), ...Object.keys(floor).filter((k) => !partial && !(k in now)).map((k) => `${k}: in the baseline but not in the manifest (run with UPDATE_CORPUS=1 after removing a package)`)];
+  const worse = [
+    ...Object.entries(now).flatMap(([k, f]) => regressions(k, f, floor[k])),
+    ...Object.keys(floor)
+      .filter((k) => !partial && !(k in now))
+      .map((k) => `${k}: in the baseline but not in the manifest (run with UPDATE_CORPUS=1 after removing a package)`),
+  ];
   const better = Object.entries(now).filter(([k, f]) => floor[k] && (f.exact > floor[k].exact || f.wrong < floor[k].wrong));
-  if (better.length) console.log(`[corpus] better than the baseline (run with UPDATE_CORPUS=1 to keep it): ${better.map(([k, f]) => `${k} exact ${floor[k].exact} -> ${f.exact}, wrong ${floor[k].wrong} -> ${f.wrong}`).join('; ')}`);
+  if (better.length)
+    console.log(
+      `[corpus] better than the baseline (run with UPDATE_CORPUS=1 to keep it): ${better.map(([k, f]) => `${k} exact ${floor[k].exact} -> ${f.exact}, wrong ${floor[k].wrong} -> ${f.wrong}`).join('; ')}`,
+    );
   assert.deepEqual(worse, [], `the corpus figures are worse than test/corpus/baseline.json:\n${worse.join('\n')}`);
 });
 
@@ -275,6 +296,9 @@ test('real-world corpus: the table in docs/real-world-corpus.md holds the baseli
     assert.ok(f, `${keyOf(pkg)} has no baseline: run the corpus test with UPDATE_CORPUS=1`);
     const row = doc.split('\n').find((l) => l.startsWith(`| ${pkg.name} | ${pkg.registry} | ${pkg.version} |`));
     assert.ok(row, `docs/real-world-corpus.md has no row for ${keyOf(pkg)}`);
-    assert.ok(row.endsWith(`| ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${f.extra} |`), `the doc row of ${keyOf(pkg)} differs from the baseline ${JSON.stringify(f)}:\n${row}`);
+    assert.ok(
+      row.endsWith(`| ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${f.extra} |`),
+      `the doc row of ${keyOf(pkg)} differs from the baseline ${JSON.stringify(f)}:\n${row}`,
+    );
   }
 });
