@@ -163,7 +163,7 @@ export class PlaygroundController {
     const onStatus = () => this.post({ type: 'server', server: this.serverView() });
     const onTools = () => this.post({ type: 'tools', tools: this.session.tools.map(toolView) });
     const onLog = (p: { level: string; logger?: string; data?: unknown }) =>
-      this.log({ at: Date.now(), level: p.level, logger: p.logger, text: maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), this.session.spec.env), source: 'server' });
+      this.log({ at: Date.now(), level: p.level, logger: p.logger, text: maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), this.session.spec), source: 'server' });
     const onWarning = (w: string) => this.log({ at: Date.now(), level: 'warning', text: w, source: 'playground' });
     session.on('status', onStatus);
     session.on('toolsChanged', onTools);

@@ -126,7 +126,7 @@ function logSessions(manager: ServerManager, channel: (c: ServerConfig) => vscod
     s.on('status', (st) => {
       if (st === 'starting') {
         // Secret env values never reach a log: the env is listed masked, and masked out of the command line too.
-        ch.appendLine(`[${stamp()}] starting: ${maskText(describeLaunch(s.spec), s.spec.env)} (cwd ${s.spec.cwd ?? '.'})`);
+        ch.appendLine(`[${stamp()}] starting: ${maskText(describeLaunch(s.spec), s.spec)} (cwd ${s.spec.cwd ?? '.'})`);
         const env = maskEnv(s.spec.env);
         if (Object.keys(env).length)
           ch.appendLine(
@@ -142,7 +142,7 @@ function logSessions(manager: ServerManager, channel: (c: ServerConfig) => vscod
     s.on('toolsChanged', (tools) => ch.appendLine(`[${stamp()}] tools/list: ${tools.length} tool${tools.length === 1 ? '' : 's'}${tools.length ? ` (${tools.map((t) => t.name).join(', ')})` : ''}`));
     s.on('stderr', (line) => ch.appendLine(line));
     s.on('warning', (w) => ch.appendLine(`[${stamp()}] warning: ${w}`));
-    s.on('log', (p) => ch.appendLine(`[${stamp()}] log ${p.level}${p.logger ? ` [${p.logger}]` : ''}: ${maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), s.spec.env)}`));
+    s.on('log', (p) => ch.appendLine(`[${stamp()}] log ${p.level}${p.logger ? ` [${p.logger}]` : ''}: ${maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), s.spec)}`));
   });
 }
 

@@ -277,7 +277,7 @@ export function parseEnvFile(text: string): Record<string, string> {
 const VARIABLE = /\$\{([^}]+)\}/g;
 
 /** Replaces ${workspaceFolder}, ${workspaceFolderBasename}, ${userHome}, ${pathSeparator}, ${env:X}, ${input:id}. */
-export async function resolveVariables(value: string, config: ServerConfig, ctx: ResolveContext): Promise<string> {
+export async function resolveVariables(value: string, config: ServerConfig, ctx: ResolveContext, secrets?: Set<string>): Promise<string> {
   const parts: string[] = [];
   let last = 0;
   for (const m of value.matchAll(VARIABLE)) {
@@ -292,13 +292,14 @@ export async function resolveVariables(value: string, config: ServerConfig, ctx:
     else if (name.startsWith('input:')) {
       const id = name.slice(6);
       const key = `${config.id}#${id}`;
+      const def = config.inputs.find((i) => i.id === id) ?? { id, type: 'promptString', description: `Value for \${input:${id}}` };
       let v = ctx.inputCache?.get(key);
       if (v === undefined) {
-        const def = config.inputs.find((i) => i.id === id) ?? { id, type: 'promptString', description: `Value for \${input:${id}}` };
         v = await ctx.promptInput(def);
         if (v === undefined) throw new LaunchCancelled(`No value given for \${input:${id}}: ${config.name} was not started.`);
         ctx.inputCache?.set(key, v);
       }
+      if (def.password === true) secrets?.add(v);
       parts.push(v);
     } else parts.push(m[0]); // unknown variables stay visible rather than silently empty
   }
@@ -308,7 +309,9 @@ export async function resolveVariables(value: string, config: ServerConfig, ctx:
 
 /** The exact process to spawn for a server: variables resolved, envFile merged under env. */
 export async function resolveLaunch(config: ServerConfig, ctx: ResolveContext): Promise<LaunchSpec> {
-  const r = (v: string) => resolveVariables(v, config, ctx);
+  // Password inputs are secrets wherever they land: the command, an argument, any env var.
+  const secrets = new Set<string>();
+  const r = (v: string) => resolveVariables(v, config, ctx, secrets);
   const command = await r(config.command);
   const args: string[] = [];
   for (const a of config.args) args.push(await r(a));
@@ -320,7 +323,7 @@ export async function resolveLaunch(config: ServerConfig, ctx: ResolveContext): 
     Object.assign(env, parseEnvFile(text));
   }
   for (const [k, v] of Object.entries(config.env)) env[k] = await r(v);
-  return { command, args, env, cwd: await launchCwd(config, ctx) };
+  return { command, args, env, cwd: await launchCwd(config, ctx), secrets: [...secrets] };
 }
 
 /** The working directory of a launch: its cwd resolved against the workspace folder, else the workspace folder. */

@@ -35,6 +35,8 @@ export interface LaunchSpec {
   args: string[];
   env?: Record<string, string>;
   cwd?: string;
+  /** Values never shown in a log, a message or the tree: the `${input:}` values declared `password: true`. */
+  secrets?: string[];
 }
 
 export type SessionStatus = 'stopped' | 'starting' | 'running' | 'stopping' | 'crashed' | 'failed';
@@ -158,7 +160,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   }
 
   private mask(text: string): string {
-    return maskText(text, this.spec.env);
+    return maskText(text, this.spec);
   }
 
   private stderrSummary(): string {

@@ -101,7 +101,7 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
       const tip = new vscode.MarkdownString();
       tip.appendMarkdown(`**${c.name}** (${c.origin})\n\n`);
-      tip.appendCodeblock(maskText(describeLaunch({ command: c.command, args: c.args }), s?.spec.env), 'sh');
+      tip.appendCodeblock(maskText(describeLaunch({ command: c.command, args: c.args }), s?.spec), 'sh');
       if (s?.protocolVersion) tip.appendMarkdown(`\n\nprotocol ${s.protocolVersion}`);
       if (s?.lastError) tip.appendMarkdown(`\n\n${s.lastError.message.split('\n')[0]}`);
       item.tooltip = tip;

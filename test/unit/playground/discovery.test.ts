@@ -4,7 +4,18 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { discoverConfigured, detectCandidate, candidateConfigs, resolveLaunch, parseEnvFile, LaunchCancelled, type WorkspaceReader, type ResolveContext } from '../../../client/src/servers/discovery';
+import {
+  discoverConfigured,
+  detectCandidate,
+  candidateConfigs,
+  describeLaunch,
+  resolveLaunch,
+  parseEnvFile,
+  LaunchCancelled,
+  type ServerConfig,
+  type WorkspaceReader,
+  type ResolveContext,
+} from '../../../client/src/servers/discovery';
 import { maskEnv, maskText } from '../../../client/src/servers/secrets';
 import { writeTree } from '../../util/tree';
 
@@ -65,6 +76,8 @@ describe('configured servers', () => {
       args: ['server.py', '--base', 'https://api.example'],
       env: { DB_URL: 'postgres://x', MODE: 'dev', QUOTED: 'a b', API_KEY: 'sk-123456' },
       cwd: `${ws.root}/py`,
+      // The api-key input is declared password: true.
+      secrets: ['sk-123456'],
     });
     // A restart reuses the answer instead of asking again.
     await resolveLaunch(found.servers[0], c);
@@ -143,10 +156,34 @@ describe('detected candidates', () => {
 });
 
 describe('secrets and env files', () => {
-  test('secret values are masked in env listings and in free text', () => {
-    const env = { GITHUB_TOKEN: 'ghp_abcdef', API_KEY: 'k-1234', DB_PASSWORD: 'hunter22', CLIENT_SECRET: 'shh-secret', MODE: 'dev', PWD: '/w' };
-    assert.deepEqual(maskEnv(env), { GITHUB_TOKEN: '****', API_KEY: '****', DB_PASSWORD: '****', CLIENT_SECRET: '****', MODE: 'dev', PWD: '/w' });
-    assert.equal(maskText('auth with ghp_abcdef and hunter22 in dev', env), 'auth with **** and **** in dev');
+  test('every env value is masked in env listings and in free text, whatever its name (DATABASE_URL, GITHUB_PAT)', () => {
+    const env = { GITHUB_TOKEN: 'ghp_abcdef', DATABASE_URL: 'postgres://app:s3cret@db/app', GITHUB_PAT: 'github_pat_11AB', MODE: 'dev', PWD: '/w' };
+    assert.deepEqual(maskEnv(env), { GITHUB_TOKEN: '****', DATABASE_URL: '****', GITHUB_PAT: '****', MODE: '****', PWD: '****' });
+    assert.equal(maskText('auth with ghp_abcdef, github_pat_11AB to postgres://app:s3cret@db/app in dev', { env }), 'auth with ****, **** to **** in dev');
+  });
+
+  test('a password ${input:} is masked wherever it lands: an argument, the command line, an env var of any name', async () => {
+    const config: ServerConfig = {
+      id: 'db',
+      name: 'db',
+      origin: 'mcp.json',
+      command: 'node',
+      args: ['server.js', '--token', '${input:token}', '--region', '${input:region}'],
+      env: { CONN: 'user:${input:token}@host' },
+      inputs: [
+        { id: 'token', type: 'promptString', password: true },
+        { id: 'region', type: 'promptString' },
+      ],
+      watchRoot: '/w',
+    };
+    const answers: Record<string, string> = { token: 'tok-9f8e7d', region: 'eu-west' };
+    const spec = await resolveLaunch(config, { workspaceFolder: '/w', env: {}, readText: async () => undefined, promptInput: async (i) => answers[i.id] });
+    assert.deepEqual(spec.args, ['server.js', '--token', 'tok-9f8e7d', '--region', 'eu-west']);
+    const shown = maskText(describeLaunch(spec), spec);
+    assert.ok(!shown.includes('tok-9f8e7d'), shown);
+    assert.ok(shown.includes('eu-west'), 'a value that is not a password stays readable');
+    assert.equal(maskText('stderr: connecting with tok-9f8e7d', spec), 'stderr: connecting with ****');
+    assert.deepEqual(maskEnv(spec.env), { CONN: '****' });
   });
 
   test('dotenv parsing', () => {
