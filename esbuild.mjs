@@ -111,8 +111,8 @@ function writeThirdPartyNotices(metafiles, out) {
       roots.set(path.resolve(root), m[1]);
     }
   }
-  const webviewFonts = ['node_modules/@vscode/codicons'];
-  for (const dir of webviewFonts) roots.set(path.resolve(dir), '@vscode/codicons');
+  // The codicon font and CSS are copied into dist/webview, not bundled: no metafile names them.
+  roots.set(path.resolve('node_modules/@vscode/codicons'), '@vscode/codicons');
   const entries = [...roots.keys()]
     .map((dir) => {
       const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));

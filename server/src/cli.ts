@@ -89,6 +89,8 @@ interface Workspace {
   withBom: Set<string>;
   /** Files found but not read (not a regular file, too large, unreadable), with the reason: exit 2. */
   skipped: { file: string; message: string }[];
+  /** The run's file host: the texts above first, then the disk through the guarded reader. */
+  host: FileHost;
   analyze: (file: string, text: string) => FileAnalysis;
 }
 
@@ -117,7 +119,7 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: n
     logged.add(key);
     process.stderr.write(`toolsmith: internal error (please report): ${m}\n`);
   };
-  return { files, texts, withBom, skipped, analyze: (file, text) => analyzeFile(file, text, host, settings, log) };
+  return { files, texts, withBom, skipped, host, analyze: (file, text) => analyzeFile(file, text, host, settings, log) };
 }
 
 /**
@@ -191,7 +193,8 @@ function runCheck(args: string[]): number {
       process.stderr.write(`toolsmith: not applied "${o.title}": it edits ${o.files.map((f) => path.relative(cwd, f)).join(', ')}, outside the checked paths (check that file too to fix it)\n`);
   }
   const analyses = ws.files.map((file) => ws.analyze(file, ws.texts.get(file) as string));
-  const rows = toRows(analyses, (file) => ws.texts.get(file) ?? readOtherFile(file));
+  // A finding may point into a file the run did not analyse (cross-file spans): the host reads it the guarded way.
+  const rows = toRows(analyses, (file) => ws.host.readFile(file));
   if (format === 'json') {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
   } else if (format === 'sarif') {
@@ -212,12 +215,6 @@ function reportUnanalysed(ws: Workspace, analyses: FileAnalysis[]): boolean {
   const failed = analyses.filter((a) => a.internalError !== undefined);
   for (const a of failed) process.stderr.write(`toolsmith: could not analyse ${a.file}: internal error (reported above; its findings are incomplete)\n`);
   return ws.skipped.length > 0 || failed.length > 0;
-}
-
-/** A file a finding points into that the run did not analyse (cross-file spans): read it the same guarded way. */
-function readOtherFile(file: string): string | undefined {
-  const read = readSourceFileSync(file);
-  return read.ok ? read.text : undefined;
 }
 
 function parseMaxFileSize(value: string | undefined): number {

@@ -25,6 +25,16 @@ function project(files: Record<string, string>): string {
 }
 after(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
+/** `check --format json` over a project: the findings of one of its files as rule@line:column, sorted. */
+function findingsByFile(dir: string): (name: string) => string[] {
+  const rows = JSON.parse(run(dir, 'check', '.', '--format', 'json').stdout) as { file: string; ruleId: string; line: number; column: number }[];
+  return (name) =>
+    rows
+      .filter((f) => f.file.endsWith(name))
+      .map((f) => `${f.ruleId}@${f.line}:${f.column}`)
+      .sort();
+}
+
 // FastMCP tools with known findings: description-missing (an error) and a readOnlyHint its name contradicts (safe fix).
 const PY = [
   'from fastmcp import FastMCP',
@@ -99,12 +109,7 @@ test('a Python file with a UTF-8 BOM is analysed like the same file without one,
   assert.equal(contract.status, 0, contract.stderr);
   assert.deepEqual(JSON.parse(contract.stdout), JSON.parse(run(dir, 'contract', 'plain.py', '--json').stdout));
   assert.equal((JSON.parse(contract.stdout) as { tools: unknown[] }).tools.length, 2);
-  const rows = JSON.parse(run(dir, 'check', '.', '--format', 'json').stdout) as { file: string; ruleId: string; line: number; column: number }[];
-  const of = (name: string) =>
-    rows
-      .filter((f) => f.file.endsWith(name))
-      .map((f) => `${f.ruleId}@${f.line}:${f.column}`)
-      .sort();
+  const of = findingsByFile(dir);
   assert.ok(of('bom.py').length > 0, 'findings in the BOM file');
   assert.deepEqual(of('bom.py'), of('plain.py'));
   run(dir, 'check', 'bom.py', '--fix');
@@ -115,12 +120,7 @@ test('a Python file with a UTF-8 BOM is analysed like the same file without one,
 
 test('lone-CR line endings put findings on their own lines, not all on line 1', () => {
   const dir = project({ 'cr.py': PY.join('\r'), 'lf.py': PY.join('\n') });
-  const rows = JSON.parse(run(dir, 'check', '.', '--format', 'json').stdout) as { file: string; ruleId: string; line: number; column: number }[];
-  const of = (name: string) =>
-    rows
-      .filter((f) => f.file.endsWith(name))
-      .map((f) => `${f.ruleId}@${f.line}:${f.column}`)
-      .sort();
+  const of = findingsByFile(dir);
   assert.ok(
     of('lf.py').some((f) => !f.endsWith('@1:1')),
     'the LF file has findings past line 1',
