@@ -63,7 +63,8 @@ function install() {
     ...process.env,
     PATH: `${path.dirname(node24)}:${process.env.PATH}`,
     // npm 11 skips dependency install scripts; postinstall.sh checks the user agent for the npm/node it expects.
-    npm_config_user_agent: 'npm/11 node/v24 linux x64',
+    // postinstall.sh reads the major version with sed up to the first dot: "node/v24 linux" made it "24 linux x64".
+    npm_config_user_agent: `npm/11 node/v${NODE24_VERSION} linux x64`,
   };
   npmInstall(codeServerDir, `code-server@${CODE_SERVER_VERSION}`, env);
   console.log('[toolsmith] running code-server postinstall.sh under Node 24...');
@@ -76,10 +77,12 @@ function install() {
  * Makes sure Node 24 and code-server are installed; returns { node, entry }. Serialised across processes with
  * flock, since several test runs may ask at once. Throws with a clear message when installation fails.
  */
+export function codeServerReady() {
+  return node24Ready() && fs.existsSync(codeServerStamp) && fs.existsSync(codeServerEntry) && fs.readFileSync(codeServerStamp, 'utf8').trim() === CODE_SERVER_VERSION;
+}
+
 export function ensureCodeServer() {
-  if (node24Ready() && fs.existsSync(codeServerStamp) && fs.existsSync(codeServerEntry) && fs.readFileSync(codeServerStamp, 'utf8').trim() === CODE_SERVER_VERSION) {
-    return { node: node24, entry: codeServerEntry };
-  }
+  if (codeServerReady()) return { node: node24, entry: codeServerEntry };
   const hasFlock = spawnSync('flock', ['--version'], { stdio: 'ignore' }).status === 0;
   const argv = hasFlock ? ['flock', '/tmp/toolsmith-code-server.lock', process.execPath, self, '--install'] : [process.execPath, self, '--install'];
   const r = spawnSync(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit' });

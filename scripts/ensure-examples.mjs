@@ -20,10 +20,26 @@ function withNpmLock(args, cwd) {
   execFileSync(argv[0], argv.slice(1), { cwd, stdio: 'inherit' });
 }
 
-export function ensureHelpdeskDeps() {
+function helpdeskReady() {
   const marker = path.join(helpdesk, 'node_modules', '.package-lock.json');
   const lock = path.join(helpdesk, 'package-lock.json');
-  if (fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs) return;
+  return fs.existsSync(marker) && fs.statSync(marker).mtimeMs >= fs.statSync(lock).mtimeMs;
+}
+
+function docsVenvReady() {
+  const requirements = path.join(docs, 'requirements.txt');
+  const wanted = crypto.createHash('sha256').update(fs.readFileSync(requirements)).digest('hex');
+  const stamp = path.join(docs, '.venv', '.toolsmith-requirements');
+  return fs.existsSync(docsVenvPython) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted;
+}
+
+/** True when both example servers' dependencies are installed and current (nothing to do). */
+export function examplesReady() {
+  return helpdeskReady() && docsVenvReady();
+}
+
+export function ensureHelpdeskDeps() {
+  if (helpdeskReady()) return;
   console.log('[toolsmith] installing examples/helpdesk-ts dependencies...');
   withNpmLock(['install', '--no-audit', '--no-fund'], helpdesk);
 }
