@@ -3,6 +3,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { createLanguageClient } from './languageClient';
 import { registerPreview } from './preview';
 import { registerPlayground } from './playground';
+import { registerOnboarding } from './onboarding';
 
 let client: LanguageClient | undefined;
 
@@ -15,8 +16,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // Views and commands first: the Servers view and the playground work without the language server, and a server
   // that cannot start must not leave every Toolsmith command "not found". Requests sent meanwhile wait for the start.
   // The preview compares with the playground's running servers rather than starting its own copies.
-  const { manager, startServer } = registerPlayground(context, { client, log });
+  const playground = registerPlayground(context, { client, log });
+  const { manager, startServer } = playground;
   registerPreview(context, { client, log, servers: { manager, start: startServer } });
+  registerOnboarding(context, playground);
   try {
     await client.start();
   } catch (err) {

@@ -59,6 +59,8 @@ const QUIET_SETTINGS: Record<string, unknown> = {
   'security.workspace.trust.banner': 'always',
   // The checkout's own .git sits above examples/: no prompt about it.
   'git.openRepositoryInParentFolders': 'never',
+  // The walkthrough would open over the editors of tests that are not about it (test/e2e/walkthrough.test.ts is).
+  'toolsmith.walkthrough.openOnStartup': false,
 };
 
 async function freePort(): Promise<number> {

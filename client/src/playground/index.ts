@@ -4,13 +4,17 @@
  * vscode-free modules (servers/*, controller.ts); this file only connects them to VS Code.
  */
 import * as vscode from 'vscode';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import type { HostToWebview, WebviewToHost } from '../../../common/playground-messages';
+type WebviewArgs = Extract<WebviewToHost, { type: 'call' }>['args'];
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
+import { mcpJsonFromDetected } from '../servers/mcpJson';
 import { maskEnv, maskText } from '../servers/secrets';
+import { sessionFailure, startFailureMessage } from '../servers/startFailure';
 import type { McpSession } from '../servers/session';
 import { ServersTree, type Node } from '../servers/tree';
 import type { PlaygroundController } from './controller';
@@ -62,6 +66,10 @@ interface Playground {
 export interface PlaygroundRegistration {
   manager: ServerManager;
   startServer: (c: ServerConfig, restart: boolean) => Promise<McpSession | undefined>;
+  /** Starts the server if needed and opens its playground on `tool`; with `args`, calls it there once the panel is up. */
+  openPlayground: (c: ServerConfig, tool?: string, args?: Record<string, unknown>) => Promise<void>;
+  /** The discovery in progress, if any. */
+  refreshing: () => Promise<void> | undefined;
 }
 
 export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): PlaygroundRegistration {
@@ -91,7 +99,16 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
   };
   restartOnSave(pg);
   registerCommands(pg, discovery.scheduleRefresh);
-  return { manager, startServer: (c, restart) => startServer(pg, c, restart) };
+  return {
+    manager,
+    startServer: (c, restart) => startServer(pg, c, restart),
+    openPlayground: async (c, tool, args) => {
+      let s = manager.existingSession(c.id);
+      if (!s?.running) s = await startServer(pg, c).catch(() => undefined);
+      if (s) openPanel(pg, c, s, tool, undefined, tool && args ? { tool, args } : undefined);
+    },
+    refreshing: discovery.refreshing,
+  };
 }
 
 const folder = () => vscode.workspace.workspaceFolders?.[0];
@@ -252,7 +269,11 @@ async function startServer({ context, manager, tree, channel }: Playground, c: S
     if (err instanceof LaunchRefused && err.reason === 'untrusted') {
       void vscode.window.showWarningMessage(message, 'Manage Workspace Trust').then((a) => a && vscode.commands.executeCommand('workbench.trust.manage'));
     } else {
-      void vscode.window.showErrorMessage(message.split('\n')[0], showLog).then((a) => a === showLog && channel(c).show(true));
+      // The likely cause and the stderr lines that say it, read from the session (a refusal has none).
+      const s = manager.existingSession(c.id);
+      const failure = err instanceof LaunchRefused ? undefined : sessionFailure(s, (dir) => fs.existsSync(dir));
+      const text = failure ? maskText(startFailureMessage(c.name, failure), s?.spec) : message.split('\n')[0];
+      void vscode.window.showErrorMessage(text, showLog).then((a) => a === showLog && channel(c).show(true));
     }
     throw err;
   } finally {
@@ -275,14 +296,27 @@ async function pickServer({ manager, refreshing }: Playground, arg: unknown, fil
 }
 
 /** Opens (or reveals) the server's playground on a tool, or on a resource (read at once) or prompt of its catalog. */
-function openPanel(pg: Playground, c: ServerConfig, session: McpSession, tool?: string, catalog?: { resource?: string; template?: string; prompt?: string }): void {
+function openPanel(
+  pg: Playground,
+  c: ServerConfig,
+  session: McpSession,
+  tool?: string,
+  catalog?: { resource?: string; template?: string; prompt?: string },
+  autoCall?: { tool: string; args: Record<string, unknown> },
+): void {
   const { context, panels, channel } = pg;
   const showCatalog: HostToWebview | undefined = catalog ? { type: 'showCatalog', ...catalog } : undefined;
+  // A call the walkthrough asked for runs through the controller as if the panel had sent it, so it shows there.
+  const call = (controller: PlaygroundController) => {
+    if (autoCall) void controller.handle({ type: 'call', callId: `walkthrough-${Date.now()}`, tool: autoCall.tool, args: autoCall.args as WebviewArgs });
+    autoCall = undefined;
+  };
   const open = panels.get(c.id);
   if (open) {
     open.panel.reveal(undefined, false);
     if (tool) void open.panel.webview.postMessage({ type: 'select', tool });
     if (showCatalog) void open.panel.webview.postMessage(showCatalog);
+    call(open.controller);
     return;
   }
   const root = vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview');
@@ -326,7 +360,10 @@ function openPanel(pg: Playground, c: ServerConfig, session: McpSession, tool?: 
     showLog: () => channel(c).show(true),
     goToDefinition: (name) => goToDefinition(pg, c, name),
   });
-  const sub = panel.webview.onDidReceiveMessage((m: WebviewToHost) => controller.handle(m));
+  const sub = panel.webview.onDidReceiveMessage(async (m: WebviewToHost) => {
+    await controller.handle(m);
+    if (m.type === 'ready') call(controller);
+  });
   panel.onDidDispose(() => {
     sub.dispose();
     controller.dispose();
@@ -390,6 +427,7 @@ function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
         if (c) await startServer(pg, c, true);
       }),
     ),
+    vscode.commands.registerCommand('toolsmith.createMcpJson', () => run(() => createMcpJson(pg))),
     vscode.commands.registerCommand('toolsmith.showServerLog', async (arg?: unknown) => {
       const c = await pickServer(pg, arg);
       if (c) channel(c).show(true);
@@ -432,6 +470,30 @@ function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
     ),
     { dispose: () => void manager.stopAll() },
   );
+}
+
+/**
+ * Writes .vscode/mcp.json from the detected servers (or a commented skeleton when there are none) and opens it; an
+ * existing file is opened, never overwritten.
+ */
+async function createMcpJson({ manager, refreshing }: Playground): Promise<void> {
+  const f = folder();
+  if (!f) {
+    void vscode.window.showInformationMessage('Open a folder first: .vscode/mcp.json belongs to a workspace folder.');
+    return;
+  }
+  const file = vscode.Uri.joinPath(f.uri, '.vscode', 'mcp.json');
+  const exists = await vscode.workspace.fs.stat(file).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    await refreshing();
+    const detected = manager.configs.filter((c) => c.origin === 'detected');
+    await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(f.uri, '.vscode'));
+    await vscode.workspace.fs.writeFile(file, new TextEncoder().encode(mcpJsonFromDetected(f.uri.fsPath, detected)));
+  }
+  await vscode.window.showTextDocument(file, { preview: false });
 }
 
 /** Time of day for output channel lines. */

@@ -1,4 +1,5 @@
 /** The "Servers" view: each discovered server with its status, then its tools with a risk badge. */
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { RiskLevel } from '../../../common/risk';
@@ -6,14 +7,34 @@ import type { ServerManager } from './manager';
 import type { ServerConfig } from './discovery';
 import { describeLaunch } from './discovery';
 import { maskText } from './secrets';
-import { groupChildren, groupText, promptText, resourceText, serverChildren, templateText, toolText, type GroupChild, type ServerChild } from './treeModel';
+import { sessionFailure, type StartFailure } from './startFailure';
+import {
+  groupChildren,
+  groupText,
+  promptText,
+  resourceText,
+  serverActions,
+  serverChildren,
+  serverText,
+  templateText,
+  toolText,
+  type GroupChild,
+  type ServerAction,
+  type ServerChild,
+} from './treeModel';
 
 export type Node =
   | { kind: 'server'; config: ServerConfig }
   | { kind: 'tool'; config: ServerConfig; tool: Tool }
   | Extract<ServerChild, { kind: 'group' }>
   | Exclude<GroupChild, { kind: 'note' }>
+  | ServerAction
   | { kind: 'message'; text: string; tooltip?: string; icon?: string; command?: vscode.Command };
+
+/** Origins that are an mcp.json file: with none, the view offers to write one from the detected servers. */
+const MCP_JSON_ORIGINS = new Set(['.vscode/mcp.json', '.mcp.json', 'mcp.json']);
+
+const ACTION_COMMAND: Record<ServerAction['action'], string> = { start: 'toolsmith.startServer', confirm: 'toolsmith.startServer', showLog: 'toolsmith.showServerLog' };
 
 const STATUS_ICON: Record<string, [string, string | undefined]> = {
   running: ['pass-filled', 'testing.iconPassed'],
@@ -46,6 +67,16 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
     this.emitter.fire(undefined);
   }
 
+  /** Why the server's last start failed, read from its session (undefined while it has not failed). */
+  failure(c: ServerConfig): StartFailure | undefined {
+    return sessionFailure(this.manager.existingSession(c.id), (dir) => fs.existsSync(dir));
+  }
+
+  private serverRows(c: ServerConfig): Node[] {
+    const s = this.manager.existingSession(c.id);
+    return [...serverActions(c, s, this.isTrusted(), this.failure(c)), ...serverChildren(c, s)];
+  }
+
   getChildren(node?: Node): Node[] {
     if (!node) {
       const out: Node[] = [];
@@ -62,12 +93,20 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       for (const p of this.manager.problems)
         out.push({ kind: 'message', text: p.message, icon: 'warning', tooltip: p.file, command: { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(p.file)] } });
       for (const s of this.manager.skipped) out.push({ kind: 'message', text: `${s.name}: skipped`, icon: 'info', tooltip: `${s.origin}: ${s.reason}` });
-      if (this.manager.configs.length === 0) {
-        out.push({ kind: 'message', text: 'No MCP server found. Add one to .vscode/mcp.json.', icon: 'info' });
+      const detected = this.manager.configs.filter((c) => c.origin === 'detected');
+      if (detected.length && !this.manager.configs.some((c) => MCP_JSON_ORIGINS.has(c.origin))) {
+        out.push({
+          kind: 'message',
+          text: `Save ${detected.length === 1 ? 'the detected server' : `the ${detected.length} detected servers`} to .vscode/mcp.json`,
+          icon: 'new-file',
+          tooltip: 'Writes .vscode/mcp.json with the command that runs each detected server, so VS Code, the playground and your MCP clients start them the same way.',
+          command: { title: 'Create .vscode/mcp.json', command: 'toolsmith.createMcpJson' },
+        });
       }
+      // Nothing at all: the welcome view (contributes.viewsWelcome) offers to create .vscode/mcp.json.
       return out;
     }
-    if (node.kind === 'server') return serverChildren(node.config, this.manager.existingSession(node.config.id));
+    if (node.kind === 'server') return this.serverRows(node.config);
     if (node.kind === 'group') {
       return groupChildren(node.config, this.manager.existingSession(node.config.id), node.group).map((c): Node =>
         c.kind === 'note' ? { kind: 'message', text: c.text, icon: c.error ? 'warning' : 'info' } : c,
@@ -85,25 +124,37 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       item.contextValue = 'toolsmith.message';
       return item;
     }
+    if (node.kind === 'action') {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+      item.id = `action:${node.config.id}:${node.action}`;
+      item.tooltip = node.tooltip;
+      item.iconPath = new vscode.ThemeIcon(node.icon, node.action === 'showLog' ? new vscode.ThemeColor('errorForeground') : undefined);
+      item.command = { title: node.label, command: ACTION_COMMAND[node.action], arguments: [{ kind: 'server', config: node.config } satisfies Node] };
+      item.contextValue = `toolsmith.action.${node.action}`;
+      return item;
+    }
     if (node.kind === 'server') {
       const c = node.config;
       const s = this.manager.existingSession(c.id);
       const status = s?.status ?? 'stopped';
       const unconfirmed = c.detected && !c.detected.confirmed;
-      const hasChildren = serverChildren(c, s).length > 0;
-      const item = new vscode.TreeItem(c.name, hasChildren ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
-      // The running state is part of the id: VS Code keeps a node's collapsed state per id, and a server that just
-      // started should show its tools.
-      item.id = `server:${c.id}:${hasChildren ? 'tools' : 'idle'}`;
-      const info = s?.serverInfo ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined;
-      item.description = unconfirmed ? 'detected · click to confirm' : [status, info].filter(Boolean).join(' · ');
+      const failure = this.failure(c);
+      const text = serverText(c, s, failure);
+      const rows = this.serverRows(c);
+      const tools = serverChildren(c, s).length > 0;
+      const item = new vscode.TreeItem(text.label, rows.length ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
+      // What it shows is part of the id: VS Code keeps a node's collapsed state per id, and a server that just
+      // started should show its tools, a stopped one its Start row.
+      item.id = `server:${c.id}:${tools ? 'tools' : rows.length ? 'actions' : 'idle'}`;
+      item.description = text.description;
       const [icon, color] = unconfirmed ? ['question', undefined] : STATUS_ICON[status];
       item.iconPath = new vscode.ThemeIcon(icon, color ? new vscode.ThemeColor(color) : undefined);
       const tip = new vscode.MarkdownString();
-      tip.appendMarkdown(`**${c.name}** (${c.origin})\n\n`);
+      tip.appendMarkdown(`${text.tooltip}\n\n`);
       tip.appendCodeblock(maskText(describeLaunch({ command: c.command, args: c.args }), s?.spec), 'sh');
       if (s?.protocolVersion) tip.appendMarkdown(`\n\nprotocol ${s.protocolVersion}`);
-      if (s?.lastError) tip.appendMarkdown(`\n\n${s.lastError.message.split('\n')[0]}`);
+      if (s?.lastError && !failure) tip.appendMarkdown(`\n\n${s.lastError.message.split('\n')[0]}`);
+      if (failure?.evidence.length) tip.appendCodeblock(failure.evidence.join('\n'), 'text');
       item.tooltip = tip;
       item.contextValue = `toolsmith.server.${unconfirmed ? 'unconfirmed' : s?.running ? 'running' : 'stopped'}`;
       item.command = unconfirmed

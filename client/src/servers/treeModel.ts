@@ -5,7 +5,9 @@
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { ServerConfig } from './discovery';
 import { templateVariables } from './templates';
-import { assessRisk, riskLabel, type RiskAssessment } from '../../../common/risk';
+import * as path from 'node:path';
+import { assessRisk, type RiskAssessment } from '../../../common/risk';
+import { CAUSE_LABEL, type StartFailure } from './startFailure';
 
 /** The part of a McpSession the tree reads. */
 export interface CatalogSource {
@@ -82,13 +84,81 @@ export function groupText(node: Extract<ServerChild, { kind: 'group' }>): ItemTe
   return { label, description: node.error && node.count === 0 ? 'could not be listed' : String(node.count), tooltip };
 }
 
-/** A tool row: its title (or name), its risk level from the published annotations (common/risk.ts) and why. */
+/**
+ * A tool row: its name first (what the model calls, and short enough for the default side-bar width), its risk
+ * level from the published annotations (common/risk.ts) as the description; the title and the reasons in the tooltip.
+ */
 export function toolText(t: Tool): ItemText & { risk: RiskAssessment } {
   const risk = assessRisk(t.annotations);
   const titled = t.title ?? t.annotations?.title;
-  const description = `${titled ? `${t.name} · ` : ''}${riskLabel(risk)}`;
-  const tooltip = [`**${t.name}**`, t.description ?? '(no description)', `${risk.level} risk:\n${risk.reasons.map((r) => `- ${r}`).join('\n')}`].join('\n\n');
-  return { label: titled ?? t.name, description, tooltip, risk };
+  const description = `${risk.level}${risk.assumed ? ' (assumed)' : ''}`;
+  const tooltip = [`**${t.name}**${titled ? ` — ${titled}` : ''}`, t.description ?? '(no description)', `${risk.level} risk:\n${risk.reasons.map((r) => `- ${r}`).join('\n')}`].join('\n\n');
+  return { label: t.name, description, tooltip, risk };
+}
+
+/** The part of a McpSession a server row reads. */
+export interface ServerRowSource {
+  status: string;
+  running: boolean;
+  serverInfo?: { name: string; version: string };
+}
+
+/**
+ * A server row: its name first; the status (and, once started, what the server calls itself; once failed, the likely
+ * cause) in the description. A detected server is named by its file, its folder in the description.
+ */
+export function serverText(c: ServerConfig, s: ServerRowSource | undefined, failure?: StartFailure): ItemText {
+  const status = s?.status ?? 'stopped';
+  if (c.detected && !c.detected.confirmed) {
+    const rel = path.dirname(c.name);
+    return {
+      label: path.basename(c.detected.sourceFile),
+      description: `detected${rel && rel !== '.' ? ` · ${rel}` : ''}`,
+      tooltip: `**${c.name}** (detected)\n\nToolsmith found an MCP server on stdio in this file. Confirm it once to run it.`,
+    };
+  }
+  const info = s?.serverInfo && s.running ? `${s.serverInfo.name} ${s.serverInfo.version}` : undefined;
+  const cause = failure ? CAUSE_LABEL[failure.cause] : undefined;
+  const description = [status, info, cause].filter(Boolean).join(' · ');
+  const tooltip = [`**${c.name}** (${c.origin})`, failure ? `Did not start: ${failure.summary}` : undefined].filter(Boolean).join('\n\n');
+  return { label: c.name, description, tooltip };
+}
+
+/** A row under a server that is not running: what to do next, always visible (not a hover-only inline icon). */
+export interface ServerAction {
+  kind: 'action';
+  config: ServerConfig;
+  action: 'start' | 'confirm' | 'showLog';
+  label: string;
+  tooltip: string;
+  icon: string;
+}
+
+/**
+ * The rows under a server that is not running: "Start server" (or "Confirm and start" for a detected one), and
+ * after a failed start its cause with a link to the log. None while it runs or starts, or in Restricted Mode
+ * (nothing may be launched there; the view says so at the top).
+ */
+export function serverActions(c: ServerConfig, s: ServerRowSource | undefined, trusted: boolean, failure?: StartFailure): ServerAction[] {
+  const status = s?.status ?? 'stopped';
+  if (!trusted || s?.running || status === 'starting' || status === 'stopping') return [];
+  const out: ServerAction[] = [];
+  if (failure) {
+    out.push({ kind: 'action', config: c, action: 'showLog', label: `Failed: ${CAUSE_LABEL[failure.cause] ?? 'see the log'}`, tooltip: failure.summary, icon: 'error' });
+  }
+  if (c.detected && !c.detected.confirmed) {
+    out.push({ kind: 'action', config: c, action: 'confirm', label: 'Confirm and start', tooltip: `Runs ${c.name} once you confirm it (asked once per file).`, icon: 'play' });
+  } else {
+    out.push({
+      kind: 'action',
+      config: c,
+      action: 'start',
+      label: failure ? 'Start again' : 'Start server',
+      tooltip: `Starts ${c.name} and lists its tools.`,
+      icon: failure ? 'debug-restart' : 'play',
+    });
+  }
+  return out;
 }
 
 export function resourceText(r: Resource): ItemText {
