@@ -80,6 +80,29 @@ function step(n, total, title, cached, work, argv, env = process.env) {
   });
 }
 
+/** What the .vsix is built from. */
+const BUILD_INPUTS = ['client', 'server', 'common', 'webview', 'media', 'snippets', 'syntaxes', 'package.json', 'package-lock.json', 'esbuild.mjs', 'README.md', 'LICENSE'];
+
+function newestMtime(paths) {
+  let newest = 0;
+  for (const p of paths) {
+    if (!fs.existsSync(p)) continue;
+    const st = fs.statSync(p);
+    if (st.isDirectory())
+      newest = Math.max(
+        newest,
+        newestMtime(
+          fs
+            .readdirSync(p)
+            .filter((n) => n !== 'node_modules')
+            .map((n) => path.join(p, n)),
+        ),
+      );
+    else newest = Math.max(newest, st.mtimeMs);
+  }
+  return newest;
+}
+
 const node = process.execPath;
 const script = (name) => path.join(root, 'scripts', name);
 const vsix = path.join(demoDir, 'toolsmith.vsix');
@@ -91,17 +114,21 @@ const missing = [
 ].filter(Boolean);
 console.log(
   missing.length
-    ? `MCP Toolsmith demo, first run: installs ${missing.join(', ')}.\n${!codeServerReady() ? 'About 5 to 8 minutes, once' : 'Under a minute, once'}; later runs take seconds. Installer output: ${logFile}\n`
+    ? `MCP Toolsmith demo, first run: installs ${missing.join(', ')}.\n${!codeServerReady() ? 'About 5 to 10 minutes, once' : 'Under a minute, once'}; later runs take seconds. Installer output: ${logFile}\n`
     : `MCP Toolsmith demo. Installer output: ${logFile}\n`,
 );
 
 const TOTAL = 6;
 await step(1, TOTAL, 'npm dependencies', depsReady(), 'npm ci (first run: about a minute)', [node, script('ensure-deps.mjs')]);
 const csReady = codeServerReady();
-await step(2, TOTAL, 'Node 24 + code-server in .cache/', csReady, 'downloading, then compiling native modules (first run: 3 to 6 minutes)', [node, script('ensure-code-server.mjs')]);
-await step(3, TOTAL, 'example servers', examplesReady(), 'npm install in examples/helpdesk-ts, Python venv with the MCP SDK in examples/docs-py', [node, script('ensure-examples.mjs')]);
-// Always rebuilt: a few seconds, and the demo runs what the checkout holds.
-await step(4, TOTAL, 'build and package the extension', false, 'esbuild + vsce', [node, script('package.mjs'), '--out', vsix]);
+await step(2, TOTAL, 'Node 24 + code-server in .cache/', csReady, 'downloading, then compiling native modules (first run: 3 to 5 minutes)', [node, script('ensure-code-server.mjs')]);
+await step(3, TOTAL, 'example servers', examplesReady(), 'npm install in examples/helpdesk-ts, Python venv with the MCP SDK in examples/docs-py (first run: 1 to 3 minutes)', [
+  node,
+  script('ensure-examples.mjs'),
+]);
+// Rebuilt when a file that goes into it is newer than the .vsix, so the demo runs what the checkout holds.
+const vsixFresh = fs.existsSync(vsix) && newestMtime(BUILD_INPUTS.map((p) => path.join(root, p))) < fs.statSync(vsix).mtimeMs;
+await step(4, TOTAL, 'build and package the extension', vsixFresh, 'esbuild + vsce', vsixFresh ? [node, '-e', ''] : [node, script('package.mjs'), '--out', vsix]);
 
 // A persistent profile in .cache/demo keeps the author's layout between demo runs; the extension is reinstalled.
 const userDataDir = path.join(demoDir, 'user-data');
@@ -140,7 +167,20 @@ const env = {
   TOOLSMITH_OPEN_WALKTHROUGH: '1',
 };
 const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
-await step(5, TOTAL, 'install the extension into code-server', false, 'code-server --install-extension', [node24, codeServerEntry, ...common, '--install-extension', vsix, '--force'], env);
+// Reinstalled when the .vsix changed since the last install (its mtime is kept in a stamp).
+const installStamp = path.join(demoDir, 'installed-vsix');
+const vsixStamp = String(fs.statSync(vsix).mtimeMs);
+const installed = fs.existsSync(installStamp) && fs.readFileSync(installStamp, 'utf8') === vsixStamp && fs.readdirSync(extensionsDir).some((n) => n.startsWith('toolsmith.toolsmith-'));
+await step(
+  5,
+  TOTAL,
+  'install the extension into code-server',
+  installed,
+  'code-server --install-extension',
+  installed ? [node, '-e', ''] : [node24, codeServerEntry, ...common, '--install-extension', vsix, '--force'],
+  env,
+);
+fs.writeFileSync(installStamp, vsixStamp);
 
 const port = await pickPort();
 const t0 = Date.now();
