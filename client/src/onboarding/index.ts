@@ -15,6 +15,25 @@ const SHOWN_KEY = 'toolsmith.walkthrough.shown';
 
 const folder = () => vscode.workspace.workspaceFolders?.[0];
 
+/**
+ * Puts the cursor on the first Toolsmith finding of the editor's file, waiting for the language server's first
+ * analysis of it; false (and, when `tell`, a message) when the file has none.
+ */
+async function selectFirstFinding(editor: vscode.TextEditor, tell = true): Promise<boolean> {
+  const uri = editor.document.uri;
+  const findings = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'toolsmith');
+  const deadline = Date.now() + 20_000;
+  while (findings().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+  const first = findings().sort((a, b) => a.range.start.compareTo(b.range.start))[0];
+  if (!first) {
+    if (tell) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} has no Toolsmith finding: its tools follow every rule.`);
+    return false;
+  }
+  editor.selection = new vscode.Selection(first.range.start, first.range.end);
+  editor.revealRange(first.range, vscode.TextEditorRevealType.InCenter);
+  return true;
+}
+
 export function registerOnboarding(context: vscode.ExtensionContext, playground: PlaygroundRegistration): void {
   const { manager } = playground;
   const open = () => vscode.commands.executeCommand('workbench.action.openWalkthrough', WALKTHROUGH_ID, false);
@@ -44,24 +63,15 @@ export function registerOnboarding(context: vscode.ExtensionContext, playground:
 
     vscode.commands.registerCommand('toolsmith.walkthrough.showFinding', async () => {
       const editor = await openSource();
-      if (!editor) return;
-      const uri = editor.document.uri;
-      const findings = () => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'toolsmith');
-      // The language server analyses the file once it is open: wait for its first diagnostics.
-      const deadline = Date.now() + 20_000;
-      while (findings().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
-      const first = findings().sort((a, b) => a.range.start.compareTo(b.range.start))[0];
-      if (!first) {
-        void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} has no Toolsmith finding: its tools follow every rule.`);
-        return;
-      }
-      editor.selection = new vscode.Selection(first.range.start, first.range.end);
-      editor.revealRange(first.range, vscode.TextEditorRevealType.InCenter);
-      await vscode.commands.executeCommand('editor.action.quickFix');
+      if (editor && (await selectFirstFinding(editor))) await vscode.commands.executeCommand('editor.action.quickFix');
     }),
 
     vscode.commands.registerCommand('toolsmith.walkthrough.previewContract', async () => {
-      if (await openSource()) await vscode.commands.executeCommand('toolsmith.previewContract');
+      const editor = await openSource();
+      if (!editor) return;
+      // The cursor on a finding is inside a tool: the preview opens on it (without one it offers the list of tools).
+      await selectFirstFinding(editor, false);
+      await vscode.commands.executeCommand('toolsmith.previewContract');
     }),
 
     vscode.commands.registerCommand('toolsmith.walkthrough.callTool', async () => {
