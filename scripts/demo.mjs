@@ -32,7 +32,6 @@ const clock = () => {
   const s = Math.round((Date.now() - started) / 1000);
   return `${String(Math.floor(s / 60)).padStart(2, ' ')}:${String(s % 60).padStart(2, '0')}`;
 };
-const say = (line) => process.stdout.write(`[${clock()}] ${line}\n`);
 const log = (line) => fs.writeSync(logFd, `\n===== [${clock()}] ${line}\n`);
 
 function portFree(port) {

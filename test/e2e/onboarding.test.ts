@@ -43,6 +43,7 @@ async function reopenWalkthrough(w: Workbench): Promise<void> {
 
 test('the walkthrough opens on a workspace with servers, and each step does what it says', { timeout: 600_000 }, () =>
   step('walkthrough', async () => {
+    await wb?.stop();
     wb = await startWorkbench({
       workspace: examplesDir,
       trusted: true,
@@ -96,6 +97,7 @@ test('the walkthrough opens on a workspace with servers, and each step does what
 
 test('a server whose npm module is missing: a visible Start row, then a toast with the cause and Show Log', { timeout: 300_000 }, () =>
   step('missing-module', async () => {
+    await wb?.stop();
     const ws = path.join(tmp, 'broken');
     fs.mkdirSync(path.join(ws, '.vscode'), { recursive: true });
     fs.writeFileSync(path.join(ws, 'server.js'), "// needs a package that was never installed\nrequire('left-pad-not-installed');\n");
@@ -120,7 +122,11 @@ test('a server whose npm module is missing: a visible Start row, then a toast wi
     await row('Failed: missing module').waitFor({ timeout: 15_000 });
     await wb.screenshot('onboarding-7-missing-module-toast');
     await toast.locator('.monaco-button', { hasText: 'Show Log' }).click();
-    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: 'Cannot find module' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.part.panel .monaco-editor .view-lines', { hasText: /MODULE_NOT_FOUND|Cannot find module/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    assert.match(wb.readOutputChannel('MCP', 'broken'), /Cannot find module 'left-pad-not-installed'/);
     await wb.stop();
     wb = undefined;
   }),
@@ -128,6 +134,7 @@ test('a server whose npm module is missing: a visible Start row, then a toast wi
 
 test('no mcp.json: the welcome view offers to create one; the detected server is saved into it', { timeout: 300_000 }, () =>
   step('welcome', async () => {
+    await wb?.stop();
     const empty = path.join(tmp, 'empty');
     fs.mkdirSync(empty, { recursive: true });
     fs.writeFileSync(path.join(empty, 'notes.md'), 'no server here\n');
@@ -147,7 +154,7 @@ test('no mcp.json: the welcome view offers to create one; the detected server is
     wb = await startWorkbench({ workspace: ws, trusted: true, vsix });
     const view = await openServersView(wb);
     sidebar = view.sidebar;
-    const save = view.row('Save the detected server to .vscode/mcp.json');
+    const save = view.row('Save to .vscode/mcp.json');
     await save.waitFor({ state: 'visible', timeout: 60_000 });
     await view.row('server.mjs').waitFor({ state: 'visible' });
     await wb.screenshot('onboarding-9-detected');
@@ -157,6 +164,6 @@ test('no mcp.json: the welcome view offers to create one; the detected server is
     assert.deepEqual(written.servers.api.args, ['${workspaceFolder}/api/server.mjs']);
     // Rediscovered from the file: a configured server named "api", nothing left to save.
     await view.row(/^api/).waitFor({ timeout: 30_000 });
-    await until('the save row to go', 30_000, async () => (await sidebar.locator('.monaco-list-row', { hasText: 'Save the detected' }).count()) === 0);
+    await until('the save row to go', 30_000, async () => (await sidebar.locator('.monaco-list-row', { hasText: 'Save to .vscode/mcp.json' }).count()) === 0);
   }),
 );

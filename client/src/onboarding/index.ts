@@ -29,8 +29,11 @@ async function selectFirstFinding(editor: vscode.TextEditor, tell = true): Promi
     if (tell) void vscode.window.showInformationMessage(`${vscode.workspace.asRelativePath(uri)} has no Toolsmith finding: its tools follow every rule.`);
     return false;
   }
-  editor.selection = new vscode.Selection(first.range.start, first.range.end);
+  // Through showTextDocument: the editor takes the focus with the selection, so the quick-fix menu opens in it.
+  await vscode.window.showTextDocument(editor.document, { selection: first.range, preview: false, viewColumn: editor.viewColumn });
   editor.revealRange(first.range, vscode.TextEditorRevealType.InCenter);
+  // The code actions are asked for at the new selection: give the editor a moment to take it.
+  await new Promise((r) => setTimeout(r, 500));
   return true;
 }
 
@@ -103,9 +106,7 @@ export function registerOnboarding(context: vscode.ExtensionContext, playground:
   const forced = process.env.TOOLSMITH_OPEN_WALKTHROUGH === '1';
   const wanted = () => forced || (vscode.workspace.getConfiguration('toolsmith.walkthrough').get<boolean>('openOnStartup', true) && !context.workspaceState.get<boolean>(SHOWN_KEY));
   if (!wanted()) return;
-  const onChange = async () => {
-    if (manager.configs.length === 0) return;
-    manager.off('changed', onChange);
+  const show = async () => {
     await context.workspaceState.update(SHOWN_KEY, true);
     if (forced) {
       // What competes with the walkthrough on a first look: the chat side bar and the bottom panel.
@@ -114,6 +115,11 @@ export function registerOnboarding(context: vscode.ExtensionContext, playground:
       await vscode.commands.executeCommand('workbench.view.extension.toolsmith').then(undefined, () => undefined);
     }
     await open();
+  };
+  const onChange = () => {
+    if (manager.configs.length === 0) return;
+    manager.off('changed', onChange);
+    void show();
   };
   manager.on('changed', onChange);
 }

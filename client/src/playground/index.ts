@@ -9,7 +9,6 @@ import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import type { HostToWebview, WebviewToHost } from '../../../common/playground-messages';
-type WebviewArgs = Extract<WebviewToHost, { type: 'call' }>['args'];
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
 import { mcpJsonFromDetected } from '../servers/mcpJson';
@@ -308,7 +307,7 @@ function openPanel(
   const showCatalog: HostToWebview | undefined = catalog ? { type: 'showCatalog', ...catalog } : undefined;
   // A call the walkthrough asked for runs through the controller as if the panel had sent it, so it shows there.
   const call = (controller: PlaygroundController) => {
-    if (autoCall) void controller.handle({ type: 'call', callId: `walkthrough-${Date.now()}`, tool: autoCall.tool, args: autoCall.args as WebviewArgs });
+    if (autoCall) void controller.handle({ type: 'call', callId: `walkthrough-${Date.now()}`, tool: autoCall.tool, args: autoCall.args });
     autoCall = undefined;
   };
   const open = panels.get(c.id);

@@ -97,9 +97,10 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       if (detected.length && !this.manager.configs.some((c) => MCP_JSON_ORIGINS.has(c.origin))) {
         out.push({
           kind: 'message',
-          text: `Save ${detected.length === 1 ? 'the detected server' : `the ${detected.length} detected servers`} to .vscode/mcp.json`,
+          // Short enough for the default side-bar width; what it writes is in the tooltip.
+          text: 'Save to .vscode/mcp.json',
           icon: 'new-file',
-          tooltip: 'Writes .vscode/mcp.json with the command that runs each detected server, so VS Code, the playground and your MCP clients start them the same way.',
+          tooltip: `Writes .vscode/mcp.json with the command that runs ${detected.length === 1 ? 'the detected server' : `each of the ${detected.length} detected servers`}, so VS Code, the playground and your MCP clients start them the same way.`,
           command: { title: 'Create .vscode/mcp.json', command: 'toolsmith.createMcpJson' },
         });
       }

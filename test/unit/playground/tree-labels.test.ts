@@ -100,7 +100,7 @@ test('Create .vscode/mcp.json: the detected servers, read back by discovery, lau
   const reader: WorkspaceReader = { root: ws, readText: async (p) => (fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined), exists: async (p) => fs.existsSync(p) };
   const lang = detectCandidate(src, fs.readFileSync(src, 'utf8'));
   assert.equal(lang, 'typescript');
-  const candidates = await candidateConfigs(reader, [{ file: src, language: lang! }], [], new Set());
+  const candidates = await candidateConfigs(reader, [{ file: src, language: lang }], [], new Set());
   assert.equal(candidates.length, 1);
   const text = mcpJsonFromDetected(ws, candidates);
   assert.match(text, /\$\{workspaceFolder\}\/api\/src\/server\.mjs/, 'portable paths');
