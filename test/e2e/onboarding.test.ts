@@ -88,7 +88,8 @@ test('the walkthrough opens on a workspace with servers, and each step does what
     await reopenWalkthrough(wb);
     await runStep(wb, 'Run the CLI in CI', 'Run the CLI');
     await until('the CLI summary in the terminal', 90_000, async () => /\d+ problems? \(\d+ errors?, \d+ warnings?/.test(await page.locator('.terminal-wrapper .xterm-rows').first().innerText()));
-    assert.match(await page.locator('.terminal-wrapper .xterm-rows').first().innerText(), /helpdesk-ts[/\\]src[/\\]server\.ts/);
+    // The findings of the example servers (the file headers scroll away; their rule ids stay in view).
+    assert.match(await page.locator('.terminal-wrapper .xterm-rows').first().innerText(), /error-returned-as-success|annotations-missing|param-unbounded-number/);
     await wb.screenshot('onboarding-5-cli');
     await wb.stop();
     wb = undefined;
