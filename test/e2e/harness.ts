@@ -25,8 +25,8 @@ import { launchOptions } from '../../scripts/ensure-chromium.mjs';
 export const root = path.resolve(__dirname, '../..');
 export const examplesDir = path.join(root, 'examples');
 export const resultsDir = path.join(root, 'test-results');
-/** Where scripts/prepare-e2e.mjs puts the packaged extension. */
-export const e2eVsix = path.join(root, '.cache', 'e2e', 'toolsmith.vsix');
+/** Where scripts/prepare-e2e.mjs puts the packaged extension (TOOLSMITH_E2E_VSIX: another one, for every test). */
+export const e2eVsix = process.env.TOOLSMITH_E2E_VSIX || path.join(root, '.cache', 'e2e', 'toolsmith.vsix');
 /** The extension's LogOutputChannel (client/src/extension.ts). */
 export const EXTENSION_LOG_NAME = 'Toolsmith Language Server';
 
