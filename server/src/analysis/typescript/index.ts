@@ -11,6 +11,7 @@ import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, 
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractResult } from '../../contract/typescript';
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
+import { listHandlerTools } from './lowlevel';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions } from './workspace';
@@ -20,7 +21,7 @@ const MAX_CALL_DEPTH = 8;
 interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
-  kind: 'registerTool' | 'tool';
+  kind: 'registerTool' | 'tool' | 'listTools';
   server: ServerRef;
 }
 
@@ -410,7 +411,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
     registration: {
-      kind: site.kind,
+      kind: site.kind === 'listTools' ? 'add_tool' : site.kind,
       span: callSpan,
       calleeSpan: spanOf(call.expression, pf),
       configSpan: registration.configSpan,
@@ -607,7 +608,8 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const tools: ToolDefinition[] = [];
   for (const site of sites) {
     try {
-      tools.push(buildTool(site, ctx, versions.sdkVersion));
+      if (site.kind === 'listTools') tools.push(...listHandlerTools(site.call, site.pf, site.server, ctx, versions.sdkVersion));
+      else tools.push(buildTool(site, ctx, versions.sdkVersion));
     } catch (err) {
       // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
       const span = spanOf(site.call, site.pf);
@@ -617,7 +619,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
         frameworkVersion: versions.sdkVersion,
         file: site.pf.file,
         server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
-        registration: { kind: site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
+        registration: { kind: site.kind === 'listTools' ? 'add_tool' : site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
         name: { value: undefined, span },
         parameters: [],
         contract: {},
