@@ -363,7 +363,7 @@ function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unread
     }
     if (arg.value.name === 'None') continue;
     if (key === 'annotations') {
-      const r = annotationEntries(mod, arg.value);
+      const r = annotationEntries(mod, arg.value, server.framework);
       annotations = { span: mod.span(arg.value), entries: r.entries };
       if (r.json) contract.annotations = r.json;
       if (r.unresolved) unresolved.push(r.unresolved);
@@ -757,10 +757,14 @@ function located<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: str
 
 const isString = (v: JsonValue): v is string => typeof v === 'string';
 
-function withoutDescription(contract: JsonSchema): JsonSchema {
+function withoutKey(contract: JsonSchema, key: string): JsonSchema {
   const out: JsonSchema = {};
-  for (const k of Object.keys(contract)) if (k !== 'description') out[k] = contract[k];
+  for (const k of Object.keys(contract)) if (k !== key) out[k] = contract[k];
   return out;
+}
+
+function withoutDescription(contract: JsonSchema): JsonSchema {
+  return withoutKey(contract, 'description');
 }
 
 /** What the registration call's arguments say (`@mcp.tool(name=..., title=..., annotations=...)`). */
@@ -798,7 +802,7 @@ function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, f
     } else if (key === 'description') {
       if (a.value.name !== 'None') o.explicitDescription = located(mod, a.value, 'description', isString);
     } else if (key === 'annotations') {
-      const r = annotationEntries(mod, a.value);
+      const r = annotationEntries(mod, a.value, framework);
       o.annotations = { span: mod.span(a.value), entries: r.entries };
       o.annotationsJson = r.json;
       if (r.unresolved) unresolvedArgs.push(r.unresolved);
@@ -1017,7 +1021,9 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const description = descriptionFact(fnMod, options, docs, docDescription, profile);
   // Never guessed: the tool keeps its docstring text for the rules, but the contract leaves an unresolved description
   // out. Rebuilt rather than `delete`d: a deleted key turns the object into a slow dictionary for every rule reading it.
-  const contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
+  let contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
+  // An unresolved `name=` is not the function's name: the contract carries no name rather than a made-up one.
+  if (options.name.unresolved) contract = withoutKey(contract, 'name');
   const paramList = child(fn, 'ParamList');
   return {
     language: 'python',
@@ -1062,11 +1068,25 @@ const CONSTRAINT_KEYWORD: Record<string, string> = {
   pattern: 'pattern',
 };
 
-function annotationEntries(mod: PyModule, node: SyntaxNode): { entries: AnnotationEntry[]; json?: { [k: string]: JsonValue }; unresolved?: Unresolved } {
+/**
+ * mcp 2.x's ToolAnnotations has snake_case fields with camelCase aliases and publishes the aliases
+ * (`read_only_hint=True` -> `"readOnlyHint": true`); 1.x's fields are the camelCase names and a snake_case keyword is
+ * an extra field, published as written. The mcp 1.x import (`mcp-v1`) is the only framework here that runs on 1.x.
+ */
+function publishedAnnotationKey(key: string, framework: Framework): string {
+  return framework === 'mcp-v1' ? key : key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+function annotationEntries(mod: PyModule, node: SyntaxNode, framework: Framework, depth = 0): { entries: AnnotationEntry[]; json?: { [k: string]: JsonValue }; unresolved?: Unresolved } {
   const entries: AnnotationEntry[] = [];
   const json: { [k: string]: JsonValue } = {};
   let bad: Unresolved | undefined;
   if (node.name === 'None') return { entries };
+  // `annotations=READ_ONLY`: a module-level constant holding the ToolAnnotations(...) call or dict.
+  if (node.name === 'VariableName' && depth < 5) {
+    const assigned = mod.assigns.get(mod.src(node));
+    if (assigned) return annotationEntries(mod, assigned, framework, depth + 1);
+  }
   if (node.name === 'CallExpression' && node.firstChild && /(^|\.)ToolAnnotations$/.test(mod.qualify(node.firstChild) ?? '')) {
     for (const a of kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text)) {
       if (!a.name || !a.nameNode) {
@@ -1077,7 +1097,7 @@ function annotationEntries(mod: PyModule, node: SyntaxNode): { entries: Annotati
       // span: the whole `key=value` entry (what a fix removes); keySpan the key; valueSpan the value (what a fix flips).
       entries.push({ key: a.name, value: v.ok ? v.value : undefined, span: { file: mod.file, start: a.nameNode.from, end: a.value.to }, keySpan: mod.span(a.nameNode), valueSpan: mod.span(a.value) });
       if (!v.ok) bad = { part: `annotations.${a.name}`, reason: v.reason, span: mod.span(a.value) };
-      else if (v.value !== null) json[a.name] = v.value;
+      else if (v.value !== null) json[publishedAnnotationKey(a.name, framework)] = v.value;
     }
     return { entries, json, unresolved: bad };
   }
@@ -1098,7 +1118,7 @@ function annotationEntries(mod: PyModule, node: SyntaxNode): { entries: Annotati
       }
       entries.push({ key, value: val.ok ? val.value : undefined, span: { file: mod.file, start: k.from, end: v.to }, keySpan: mod.span(k), valueSpan: mod.span(v) });
       if (!val.ok) bad = { part: `annotations.${key}`, reason: val.reason, span: mod.span(v) };
-      else if (val.value !== null) json[key] = val.value;
+      else if (val.value !== null) json[publishedAnnotationKey(key, framework)] = val.value;
     }
     return { entries, json, unresolved: bad };
   }
