@@ -5,7 +5,8 @@
  * `toolsmith contract` predicts each entry file the manifest names, and every live tool is classified:
  *   exact       the predicted tool of that name is deep-equal (key order ignored)
  *   unresolved  predicted but different, and the JSON of `toolsmith contract --json` says "unresolved" for that
- *               tool (its `unresolved` rows) — or missing while it reports as many tools whose name is unresolved
+ *               tool (its `unresolved` rows) — or missing while it reports as many tools whose name is unresolved,
+ *               or while `toolsmith contract` refuses an entry with a message (a bundle over the size limit)
  *   wrong       predicted, different, and nothing said unresolved: a contract that reads as a fact and is not one
  *   missing     not predicted at all
  * and predicted names the server does not list are `extra`. The figures may only improve: test/corpus/baseline.json
@@ -112,7 +113,8 @@ function predict(files: string[]): Prediction {
   const host = createFileHost();
   for (const file of files) {
     const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
-    // What the CLI refuses (e.g. a bundle over the size limit) predicts nothing: its tools count as missing.
+    // What the CLI refuses (e.g. a bundle over the size limit) predicts nothing; the CLI says so (exit 2), so the
+    // server's tools count as unresolved with that message, not as missing.
     if (!read.ok) {
       out.notSeen.push(`${path.basename(file)}: ${read.message}`);
       continue;
@@ -156,6 +158,10 @@ function classify(live: Tool[], prediction: Prediction): { figures: Figures; det
       unnamedLeft--;
       figures.unresolved++;
       details.push(`unresolved ${name}: predicted only as a tool with an unresolved name`);
+    } else if (prediction.notSeen.length > 0) {
+      // `toolsmith contract` refuses the entry and says why (exit 2, e.g. a bundle over the size limit): a message, not silence.
+      figures.unresolved++;
+      details.push(`unresolved ${name}: its entry is not analysed (${prediction.notSeen.join('; ')})`);
     } else {
       figures.missing++;
       details.push(`missing ${name}`);
