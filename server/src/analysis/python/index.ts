@@ -215,7 +215,7 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
         if (reg) {
           const t = buildTool(a, { ...reg, stmt, fn: def });
           if (t) tools.push(t);
-        }
+        } else tools.push(...customDecoratorTools(a, dec, scope));
       }
     } else if (stmt.name === 'ExpressionStatement') {
       const call = stmt.firstChild;
@@ -233,7 +233,7 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
     const def = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
     if (def?.name !== 'FunctionDefinition' || a.boundFunctions.has(def)) continue;
     const body = child(def, 'Body');
-    if (!body || !containsToolRegistration(mod, body)) continue;
+    if (!body || !(containsToolRegistration(mod, body) || DECORATOR_CALL.test(mod.text.slice(body.from, body.to)))) continue;
     const n = child(def, 'VariableName');
     const innerName = `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`;
     const inner: Scope = { servers: parameterServers(a, def, body, innerName), functions: new Map(), parent: scope };
@@ -590,6 +590,9 @@ function moduleTools(a: PyAnalysis, mod: PyModule): ToolDefinition[] {
   return sub.tools;
 }
 
+/** A decorator called with arguments on a nested def (`@register_tool("x")`, `@tools.reader("X")`): maybe a registration factory. */
+const DECORATOR_CALL = /^[ \t]+@[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?\s*\(/m;
+
 function containsToolRegistration(mod: PyModule, body: SyntaxNode): boolean {
   const src = mod.text.slice(body.from, body.to);
   return /\.(tool|add_tool)\b/.test(src);
@@ -741,6 +744,83 @@ function curriedRegistration(a: PyAnalysis, call: SyntaxNode, decorator: SyntaxN
   if (!fn) return undefined;
   const argList = child(decorator, 'ArgList');
   return { server, kind: 'decorator', calleeSpan: mod.span(callee), argList, decoratorCalled: true, fn: fn.fn, fnMod: fn.mod, args: kwargsWithNames(argsOf(argList), mod.text) };
+}
+
+/**
+ * A project's own registration decorator: `@register_tool("search", schema)` where `register_tool(...)` (a function
+ * in scope) returns an inner decorator that calls `server.tool(func, ...)` — once per call (wikipedia-mcp registers
+ * every tool twice, under a prefixed alias too). Its arguments are not followed into the inner call, so each
+ * registration is a tool whose every part is unresolved, with the reason: seen, not guessed, never dropped.
+ */
+function customDecoratorTools(a: PyAnalysis, dec: SyntaxNode, scope: Scope): ToolDefinition[] {
+  const { mod } = a;
+  const m = /^@\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*\(/.exec(mod.src(dec));
+  if (!m) return [];
+  const written = m[2] ? `${m[1]}.${m[2]}` : m[1];
+  const factory = m[2] ? registryMethod(a, dec, m[1], m[2]) : functionOf(a, scope, m[1]);
+  const calls = factory ? innerRegistrations(factory.mod, factory.fn, factory.cls, 0) : [];
+  const decSpan = mod.span(dec);
+  return calls.map((variable) => {
+    const server = (m[2] ? undefined : serverNamed(a, scope, variable)) ?? {
+      id: `${factory!.mod.file}#${written}.${variable}`,
+      variable,
+      framework: frameworkOfImports(factory!.mod) ?? frameworkOfImports(mod) ?? 'mcp',
+      span: decSpan,
+      constructorSpan: decSpan,
+    };
+    const reason = `registered through the decorator ${written}(), which calls ${variable}.tool(...) with its own arguments: Toolsmith does not follow them into that call`;
+    return lowLevelTool(a, server, dec, reason);
+  });
+}
+
+/** `@tools.reader("x")` where `tools` is a parameter annotated with a class (of this or another module): that method. */
+function registryMethod(a: PyAnalysis, dec: SyntaxNode, param: string, method: string): { mod: PyModule; fn: SyntaxNode; cls: SyntaxNode } | undefined {
+  const { mod } = a;
+  let fn: SyntaxNode | null = dec.parent;
+  while (fn && fn.name !== 'FunctionDefinition') fn = fn.parent;
+  const params = fn ? child(fn, 'ParamList') : undefined;
+  const annotation = params ? new RegExp(`(?:^|[(,\\s])${param}\\s*:\\s*([A-Za-z_][\\w.]*)`).exec(mod.src(params)) : null;
+  if (!annotation) return undefined;
+  const clsName = annotation[1];
+  const local = mod.classes.get(clsName);
+  const d = local ? { mod, name: clsName } : importedDefinition(mod, clsName);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const body = cls ? child(cls, 'Body') : undefined;
+  if (!d || !cls || !body) return undefined;
+  const target = methodOf(d.mod, cls, method);
+  return target ? { mod: d.mod, fn: target, cls } : undefined;
+}
+
+function methodOf(mod: PyModule, cls: SyntaxNode, name: string): SyntaxNode | undefined {
+  const body = child(cls, 'Body');
+  for (const stmt of body ? flattenBlocks(children(body)) : []) {
+    const f = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+    const n = f?.name === 'FunctionDefinition' ? child(f, 'VariableName') : undefined;
+    if (f && n && mod.src(n) === name) return f;
+  }
+  return undefined;
+}
+
+/**
+ * The servers a decorator factory registers the decorated function on: each `X.tool(` / `X.add_tool(` in the
+ * decorator it defines, following `return self.other(...)` / `return other(...)` to the factory that defines it.
+ */
+function innerRegistrations(mod: PyModule, fn: SyntaxNode, cls: SyntaxNode | undefined, depth: number): string[] {
+  const body = child(fn, 'Body');
+  if (!body || depth > 3) return [];
+  const calls: string[] = [];
+  for (const stmt of flattenBlocks(children(body))) {
+    const inner = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+    const innerBody = inner?.name === 'FunctionDefinition' ? child(inner, 'Body') : undefined;
+    if (innerBody) for (const c of mod.text.slice(innerBody.from, innerBody.to).matchAll(/([A-Za-z_][\w.]*)\.(?:tool|add_tool)\s*\(/g)) calls.push(c[1]);
+  }
+  if (calls.length) return calls;
+  for (const r of mod.text.slice(body.from, body.to).matchAll(/\breturn\s+(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
+    const next = r[1] ? (cls ? methodOf(mod, cls, r[2]) : undefined) : mod.functions.get(r[2]);
+    if (next && next !== fn) return innerRegistrations(mod, next, r[1] ? cls : undefined, depth + 1);
+  }
+  return [];
 }
 
 interface BuildInput extends Registration {
