@@ -247,7 +247,13 @@ function runContract(args: string[]): number {
   if (analysis.internalError !== undefined) throw new UsageError(`could not analyse ${files[0]}: internal error (please report):\n${analysis.internalError}`);
   const tools = analysis.result.tools;
   if (json) {
-    process.stdout.write(JSON.stringify(contractJson(tools, (f) => ws.host.readFile(f)), null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        contractJson(tools, (f) => ws.host.readFile(f)),
+        null,
+        2,
+      ) + '\n',
+    );
   } else {
     if (tools.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
     for (const t of tools) {

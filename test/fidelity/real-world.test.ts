@@ -125,7 +125,11 @@ function predict(files: string[]): Prediction {
       // What the JSON itself says is unresolved for this tool (its `unresolved` entries), not the text mode.
       const marks = printed.unresolved.filter((u) => u.tool === i);
       if (marks.some((u) => u.name === null)) out.unnamed++;
-      else if (marks.length) out.unresolved.set(String(marks[0].name), marks.map((u) => `unresolved ${u.part}: ${u.reason}`));
+      else if (marks.length)
+        out.unresolved.set(
+          String(marks[0].name),
+          marks.map((u) => `unresolved ${u.part}: ${u.reason}`),
+        );
       if (contract.name !== undefined && !out.tools.some((t) => t.name === contract.name)) out.tools.push(contract);
     });
   }

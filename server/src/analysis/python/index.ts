@@ -224,7 +224,11 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
         if (reg) {
           const t = buildTool(a, { ...reg, stmt: call });
           if (t) tools.push(t);
-        } else walkServerArguments(a, call, scope, scopeName, depth);
+        } else {
+          const unseen = unresolvedFunctionRegistration(a, call, scope);
+          if (unseen) tools.push(unseen);
+          else walkServerArguments(a, call, scope, scopeName, depth);
+        }
       }
     }
   }
@@ -418,7 +422,25 @@ function constructorFramework(mod: PyModule, callee: SyntaxNode): Framework | un
   const parts = callee.name === 'MemberExpression' ? children(callee) : [];
   const klass = parts[1]?.name === '[' ? parts[0] : callee;
   const q = mod.qualify(klass);
-  return q ? frameworkOfConstructor(q) : undefined;
+  const known = q ? frameworkOfConstructor(q) : undefined;
+  return known ?? (klass.name === 'VariableName' ? subclassFramework(mod, mod.src(klass), 0) : undefined);
+}
+
+/** `class AppServer(FastMCP)` in this or another workspace module: the framework of the server class it extends. */
+function subclassFramework(mod: PyModule, name: string, depth: number): Framework | undefined {
+  if (depth > 3) return undefined;
+  const d = mod.classes.has(name) ? { mod, name } : importedDefinition(mod, name);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const bases = cls ? child(cls, 'ArgList') : undefined;
+  if (!d || !bases) return undefined;
+  for (const base of argsOf(bases)) {
+    if (base.name || base.spread) continue;
+    const q = d.mod.qualify(base.value);
+    const fw = (q && frameworkOfConstructor(q)) ?? (base.value.name === 'VariableName' ? subclassFramework(d.mod, d.mod.src(base.value), depth + 1) : undefined);
+    if (fw) return fw;
+  }
+  return undefined;
 }
 
 /**
@@ -714,6 +736,43 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   if (marked && m[2] === 'add_tool' && !extraArgs.length) return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: marked, optionsMod: fn.mod };
   // For `mcp.tool(fn, ...)` the positional is the function; name is keyword-only then.
   return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: extraArgs.map((x) => (x.name ? x : { ...x, name: '__positional__' })) };
+}
+
+/**
+ * `server.add_tool(fn)` / `server.add_tool(Tool.from_function(fn, name="x"))` / `server.tool(fn)` on a known server
+ * whose function is not a def Toolsmith can find (a bound method, an attribute, a call's result): the tool is listed
+ * with its literal `name=` when there is one, every other part unresolved with the reason — not dropped.
+ */
+function unresolvedFunctionRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): ToolDefinition | undefined {
+  const { mod } = a;
+  const callee = call.firstChild;
+  const d = callee && callee.name !== 'CallExpression' ? dottedName(callee, mod.text) : undefined;
+  const m = d ? /^([A-Za-z_][\w.]*)\.(add_tool|tool)$/.exec(d) : null;
+  const server = m ? serverNamed(a, scope, m[1]) : undefined;
+  if (!m || !server) return undefined;
+  let args = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
+  let fnArg = args.find((x) => !x.name && !x.spread) ?? args.find((x) => x.name === 'fn' || x.name === 'name_or_fn');
+  if (!fnArg) return undefined;
+  const value = fnArg.value;
+  if (value.name === 'CallExpression' && value.firstChild && /(^|\.)Tool\.from_function$/.test(dottedName(value.firstChild, mod.text) ?? '')) {
+    args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+    fnArg = args.find((x) => !x.name && !x.spread) ?? args.find((x) => x.name === 'fn');
+    if (!fnArg) return undefined;
+  } else if (m[2] === 'tool' && value.name !== 'VariableName' && value.name !== 'MemberExpression') return undefined;
+  const fnText = mod.src(fnArg.value);
+  const tool = lowLevelTool(
+    a,
+    server,
+    call,
+    `the function ${fnText.slice(0, 60)} given to ${d}() is not a def Toolsmith can find (a bound method, an attribute or a call's result): its parameters, description and schema are unknown`,
+  );
+  const nameArg = args.find((x) => x.name === 'name');
+  const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
+  if (name !== undefined && nameArg) {
+    tool.name = { value: name, span: mod.span(nameArg.value) };
+    tool.contract = { name };
+  }
+  return tool;
 }
 
 /** The standalone decorator fastmcp exports (`from fastmcp.tools import tool`). */
