@@ -122,3 +122,20 @@ server.registerTool("run", { inputSchema: { language: z.enum(Object.keys(executo
   assert.deepEqual(t.unresolved, []);
   assert.deepEqual((t.contract.inputSchema as { properties: Record<string, unknown> }).properties.language, { type: 'string', enum: ['javascript', 'python'] });
 });
+
+test('experimental.tasks.registerToolTask: a tool of that server, published with its task execution mode', () => {
+  const src = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const server = new McpServer({ name: "demo", version: "1.0.0" });
+server.experimental.tasks.registerToolTask("research", { description: "Long research", inputSchema: { topic: z.string() } }, { createTask: async () => ({}) });
+server.experimental.tasks.registerToolTask("maybe", { execution: { taskSupport: "optional" } }, { createTask: async () => ({}) });
+server.registerTool("plain", {}, async () => ({ content: [] }));
+`;
+  const { result, tool } = analyze({ 'main.ts': src });
+  assert.equal(new Set(result.tools.map((t) => t.server.id)).size, 1, 'registered on `server`, not on a server named `server.experimental.tasks`');
+  assert.deepEqual(tool('research').contract.execution, { taskSupport: 'required' });
+  assert.deepEqual(tool('research').unresolved, []);
+  assert.deepEqual((tool('research').contract.inputSchema as { required?: string[] }).required, ['topic']);
+  assert.deepEqual(tool('maybe').contract.execution, { taskSupport: 'optional' });
+  assert.deepEqual(tool('plain').contract.execution, { taskSupport: 'forbidden' });
+});

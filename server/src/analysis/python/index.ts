@@ -816,7 +816,7 @@ function customDecoratorTools(a: PyAnalysis, dec: SyntaxNode, scope: Scope): Too
   const m = /^@\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*\(/.exec(mod.src(dec));
   if (!m) return [];
   const written = m[2] ? `${m[1]}.${m[2]}` : m[1];
-  const factory = m[2] ? registryMethod(a, dec, m[1], m[2]) : functionOf(a, scope, m[1]);
+  const factory: { mod: PyModule; fn: SyntaxNode; cls?: SyntaxNode } | undefined = m[2] ? registryMethod(a, dec, m[1], m[2]) : functionOf(a, scope, m[1]);
   const calls = factory ? innerRegistrations(factory.mod, factory.fn, factory.cls, 0) : [];
   const decSpan = mod.span(dec);
   return calls.map((variable) => {

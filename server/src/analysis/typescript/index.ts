@@ -21,7 +21,7 @@ const MAX_CALL_DEPTH = 8;
 interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
-  kind: 'registerTool' | 'tool' | 'listTools';
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools';
   server: ServerRef;
 }
 
@@ -40,6 +40,9 @@ function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext
 /** Which server instance an expression denotes (`server`, an imported `server`, a helper parameter, `this.server`). */
 function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): ServerRef {
   const expr = skipOuter(expr0);
+  // `server.experimental.tasks` (registerToolTask) registers on `server`.
+  if (ts.isPropertyAccessExpression(expr) && expr.name.text === 'tasks' && ts.isPropertyAccessExpression(expr.expression) && expr.expression.name.text === 'experimental')
+    return serverOf(expr.expression.expression, pf, ctx, depth + 1);
   if (ts.isIdentifier(expr) && depth < 10) {
     let d = lookupName(expr.text, expr, pf);
     if (d?.kind === 'import') d = ctx.project.resolveImport(d) ?? d;
@@ -371,6 +374,19 @@ interface RegistrationParts {
   configSpan?: Span;
   overload?: string[];
   descriptionOrigin: 'explicit' | 'argument';
+  /** registerToolTask: the execution the SDK stores, `{ taskSupport: "required", ...config.execution }`. */
+  execution?: unknown;
+}
+
+/** What the SDK's registerToolTask stores as `execution` (experimental/tasks/mcp-server.js). */
+function taskExecution(site: Site, ctx: EvalContext, unresolved: Unresolved[]): unknown {
+  const config = site.call.arguments[1];
+  const lit = objectLiteralOf(config, site.pf, ctx);
+  const prop = lit?.obj.properties.find((p) => keyOf(p) === 'execution');
+  if (!prop) return { taskSupport: 'required' };
+  const node = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
+  const part = node ? evalPart('execution', node, lit!.pf, ctx, unresolved) : undefined;
+  return part?.ok && isPlainObject(part.value) ? { taskSupport: 'required', ...part.value } : undefined;
 }
 
 function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined): ToolDefinition {
@@ -381,7 +397,8 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   const args = call.arguments;
 
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-  const registration = site.kind === 'registerTool' ? registerToolParts(site, ctx, unresolved) : serverToolParts(site, ctx, unresolved);
+  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved) : serverToolParts(site, ctx, unresolved);
+  if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
 
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
@@ -390,7 +407,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
 
   const input = parts.inputSchema;
   const output = parts.outputSchema;
-  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved);
+  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, registration.execution);
   const contract = contractResult.contract;
   const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx);
   cacheConvertedSchemas(parts, contractResult, ctx);
@@ -411,7 +428,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
     registration: {
-      kind: site.kind === 'listTools' ? 'add_tool' : site.kind,
+      kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind,
       span: callSpan,
       calleeSpan: spanOf(call.expression, pf),
       configSpan: registration.configSpan,
@@ -528,6 +545,7 @@ function publishedContract(
   description: string | undefined,
   callSpan: Span,
   unresolved: Unresolved[],
+  execution?: unknown,
 ): TsContractResult {
   const input = parts.inputSchema;
   const output = parts.outputSchema;
@@ -540,6 +558,7 @@ function publishedContract(
       outputSchema: output?.ok ? output.value : undefined,
       annotations: parts.annotations?.ok ? parts.annotations.value : undefined,
       _meta: parts._meta?.ok ? parts._meta.value : undefined,
+      ...(execution !== undefined ? { execution } : {}),
     },
     { inputResolved: !input || input.ok, outputResolved: !output || output.ok },
   );
@@ -619,7 +638,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
         frameworkVersion: versions.sdkVersion,
         file: site.pf.file,
         server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
-        registration: { kind: site.kind === 'listTools' ? 'add_tool' : site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
+        registration: { kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
         name: { value: undefined, span },
         parameters: [],
         contract: {},

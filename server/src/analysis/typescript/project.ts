@@ -76,13 +76,15 @@ function isListToolsHandlerCall(call: ts.CallExpression): boolean {
 }
 
 /** Same test as the analysis applies to a call (index.ts registrationKind): a registration by its shape alone. */
-export function registrationKind(call: ts.CallExpression): 'registerTool' | 'tool' | 'listTools' | undefined {
+export function registrationKind(call: ts.CallExpression): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | undefined {
   const callee = call.expression;
   if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
   const m = callee.name.text;
   // The low-level Server: its tools are what this tools/list handler returns (lowlevel.ts).
   if (m === 'setRequestHandler' && isListToolsHandlerCall(call)) return 'listTools';
   if (m === 'registerTool' && call.arguments.length >= 2) return 'registerTool';
+  // `server.experimental.tasks.registerToolTask(name, config, handler)`: registerTool with a task execution mode.
+  if (m === 'registerToolTask' && call.arguments.length >= 2) return 'registerToolTask';
   if (m === 'tool' && call.arguments.length >= 2) {
     // `x.tool("name", ..., handler)`: a string-like first argument is what makes it the SDK overload.
     const first = skipOuter(call.arguments[0]);
