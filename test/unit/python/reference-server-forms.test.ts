@@ -70,3 +70,35 @@ def ping() -> str:
   const [t] = analyze(text).tools;
   assert.deepEqual(t.contract.annotations, { readOnlyHint: true, open_world_hint: false });
 });
+
+test('annotations from a helper returning ToolAnnotations(...) with its arguments bound; f-string fields naming constants', () => {
+  const { tools } = analyze(
+    HEAD +
+      `
+FORMATS = ("ISO 8601 " "or relative dates")
+LIMIT = 20
+
+def writes(*, destructive: bool, idempotent: bool = True) -> ToolAnnotations:
+    return ToolAnnotations(read_only_hint=False, destructive_hint=destructive, idempotent_hint=idempotent, open_world_hint=False)
+
+@server.tool(name="git_reset", annotations=writes(destructive=True))
+def reset(since: Annotated[str, Field(description=f"Start timestamp. {FORMATS}, at most {LIMIT}")]) -> str:
+    """Reset."""
+    return ""
+
+@server.tool(annotations=READ_ONLY)
+def log(where: Annotated[str, Field(description=f"Path under {repo_root}")]) -> str:
+    """Log."""
+    return ""
+`.replace('from mcp.types import ToolAnnotations', 'from mcp.types import ToolAnnotations\nfrom typing import Annotated\nfrom pydantic import Field'),
+  );
+  const reset = tools.find((t) => t.name.value === 'git_reset');
+  assert.ok(reset);
+  assert.deepEqual(reset.unresolved, []);
+  assert.deepEqual(reset.contract.annotations, { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false });
+  const props = (reset.contract.inputSchema as { properties: Record<string, { description?: string }> }).properties;
+  assert.equal(props.since.description, 'Start timestamp. ISO 8601 or relative dates, at most 20');
+  // A field naming something that is not a module constant stays unresolved, with the name in the reason.
+  const log = tools.find((t) => t.name.value === 'log');
+  assert.ok(log?.unresolved.some((u) => /repo_root/.test(u.reason)));
+});

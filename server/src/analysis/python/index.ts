@@ -1216,7 +1216,49 @@ function publishedAnnotationKey(key: string, framework: Framework): string {
   return framework === 'mcp-v1' ? key : key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
-function annotationEntries(mod: PyModule, node: SyntaxNode, framework: Framework, depth = 0): { entries: AnnotationEntry[]; json?: { [k: string]: JsonValue }; unresolved?: Unresolved } {
+/**
+ * `annotations=writes(destructive=False, idempotent=True)`: a module function whose body is `return ToolAnnotations(...)`,
+ * its parameters bound to the call's literal arguments (keyword or positional, else their defaults).
+ */
+function annotationsHelper(mod: PyModule, call: SyntaxNode): { body: SyntaxNode; bindings: Map<string, SyntaxNode> } | undefined {
+  const callee = call.firstChild;
+  const fn = callee?.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
+  const body = fn ? child(fn, 'Body') : undefined;
+  const stmts = body ? meaningful(body).filter((c) => c.name !== 'Comment') : [];
+  const ret = stmts.length === 1 && stmts[0].name === 'ReturnStatement' ? meaningful(stmts[0]).find((c) => c.name !== 'return') : undefined;
+  if (!fn || ret?.name !== 'CallExpression') return undefined;
+  const bindings = new Map<string, SyntaxNode>();
+  const params = fnParams(mod, fn);
+  const args = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
+  if (args.some((x) => x.spread)) return undefined;
+  args.filter((x) => !x.name).forEach((x, i) => params[i] && bindings.set(params[i].name, x.value));
+  for (const x of args) if (x.name) bindings.set(x.name, x.value);
+  for (const p of params) if (!bindings.has(p.name) && p.default) bindings.set(p.name, p.default);
+  return { body: ret, bindings };
+}
+
+/** A def's parameter names with their default expressions, in order (`*` and `/` markers skipped). */
+function fnParams(mod: PyModule, fn: SyntaxNode): { name: string; default?: SyntaxNode }[] {
+  const list = child(fn, 'ParamList');
+  const out: { name: string; default?: SyntaxNode }[] = [];
+  const parts = list ? children(list) : [];
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].name !== 'VariableName') continue;
+    let j = i + 1;
+    if (parts[j]?.name === 'TypeDef') j++;
+    const d = parts[j]?.name === 'AssignOp' ? parts[j + 1] : undefined;
+    out.push({ name: mod.src(parts[i]), ...(d ? { default: d } : {}) });
+  }
+  return out;
+}
+
+function annotationEntries(
+  mod: PyModule,
+  node: SyntaxNode,
+  framework: Framework,
+  depth = 0,
+  bindings?: Map<string, SyntaxNode>,
+): { entries: AnnotationEntry[]; json?: { [k: string]: JsonValue }; unresolved?: Unresolved } {
   const entries: AnnotationEntry[] = [];
   const json: { [k: string]: JsonValue } = {};
   let bad: Unresolved | undefined;
@@ -1226,13 +1268,16 @@ function annotationEntries(mod: PyModule, node: SyntaxNode, framework: Framework
     const assigned = mod.assigns.get(mod.src(node));
     if (assigned) return annotationEntries(mod, assigned, framework, depth + 1);
   }
+  const helper = node.name === 'CallExpression' && depth < 5 && !bindings ? annotationsHelper(mod, node) : undefined;
+  if (helper) return annotationEntries(mod, helper.body, framework, depth + 1, helper.bindings);
   if (node.name === 'CallExpression' && node.firstChild && /(^|\.)ToolAnnotations$/.test(mod.qualify(node.firstChild) ?? '')) {
     for (const a of kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text)) {
       if (!a.name || !a.nameNode) {
         bad = { part: 'annotations', reason: 'positional ToolAnnotations argument', span: mod.span(a.value) };
         continue;
       }
-      const v = literalValue(a.value, mod.text);
+      const bound = a.value.name === 'VariableName' ? bindings?.get(mod.src(a.value)) : undefined;
+      const v = literalValue(bound ?? a.value, mod.text);
       // span: the whole `key=value` entry (what a fix removes); keySpan the key; valueSpan the value (what a fix flips).
       entries.push({ key: a.name, value: v.ok ? v.value : undefined, span: { file: mod.file, start: a.nameNode.from, end: a.value.to }, keySpan: mod.span(a.nameNode), valueSpan: mod.span(a.value) });
       if (!v.ok) bad = { part: `annotations.${a.name}`, reason: v.reason, span: mod.span(a.value) };
