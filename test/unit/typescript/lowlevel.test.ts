@@ -139,3 +139,41 @@ server.registerTool("plain", {}, async () => ({ content: [] }));
   assert.deepEqual(tool('maybe').contract.execution, { taskSupport: 'optional' });
   assert.deepEqual(tool('plain').contract.execution, { taskSupport: 'forbidden' });
 });
+
+test('tools registered in a loop over a constant array (for-of and forEach), each with its own schema', () => {
+  const src = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const server = new McpServer({ name: "demo", version: "1.0.0" });
+const TOOLS = [
+  { name: "get_user", description: "Get a user", shape: { id: z.string() } },
+  { name: "get_team", description: "Get a team", shape: { team: z.number() } },
+];
+for (const t of TOOLS) {
+  const description = t.description + ".";
+  server.registerTool(t.name, { description, inputSchema: t.shape }, async () => ({ content: [] }));
+}
+["ping", "pong"].forEach((name) => server.registerTool(name, { description: "Say " + name }, async () => ({ content: [] })));
+`;
+  const { result } = analyze({ 'main.ts': src });
+  assert.deepEqual(
+    result.tools.map((t) => [t.contract.name, t.contract.description, Object.keys((t.contract.inputSchema as { properties: object }).properties)]),
+    [
+      ['get_user', 'Get a user.', ['id']],
+      ['get_team', 'Get a team.', ['team']],
+      ['ping', 'Say ping', []],
+      ['pong', 'Say pong', []],
+    ],
+  );
+  assert.ok(result.tools.every((t) => t.unresolved.length === 0));
+});
+
+test('a loop over a list that is not static stays one tool whose name is unresolved', () => {
+  const src = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "demo", version: "1.0.0" });
+for (const t of loadTools()) server.registerTool(t.name, { description: "x" }, async () => ({ content: [] }));
+`;
+  const { result } = analyze({ 'main.ts': src });
+  assert.equal(result.tools.length, 1);
+  assert.equal(result.tools[0].name.value, undefined);
+  assert.ok(result.tools[0].unresolved.some((u) => u.part === 'name'));
+});

@@ -551,6 +551,8 @@ function zodNs(major: 3 | 4): ZodNs {
 function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
   switch (d.kind) {
     case 'var': {
+      // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`).
+      if (ctx.env.has(d.node)) return ctx.env.get(d.node);
       const list = d.node.parent;
       if (!ts.isVariableDeclarationList(list) || !(list.flags & ts.NodeFlags.Const)) {
         // A `let`/`var` may be reassigned: only its unmodified initializer would be a guess.
@@ -921,7 +923,8 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
         d = r;
       }
       const declNode = d.kind === 'var' ? d.node : d.kind === 'enum' ? d.node : d.kind === 'expr' ? d.node : undefined;
-      if (!declNode || (d.kind === 'var' && !(d.node.parent.flags & ts.NodeFlags.Const))) {
+      // A name bound for one loop iteration has a different value each time: never a cache key.
+      if (!declNode || (d.kind === 'var' && !(d.node.parent.flags & ts.NodeFlags.Const)) || ctx.env.has(declNode) || (d.kind === 'param' && ctx.env.has(d.node))) {
         ok = false;
         return;
       }

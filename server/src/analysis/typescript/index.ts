@@ -23,6 +23,8 @@ interface Site {
   pf: ParsedFile;
   kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools';
   server: ServerRef;
+  /** Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element. */
+  bindings?: Map<ts.Node, unknown>;
 }
 
 function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
@@ -120,12 +122,42 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
 function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void): void {
   const seen = new Set<ts.Node>();
   const active = new Set<ts.Node>();
+  const loop = new Map<ts.Node, unknown>();
+  /** `for (const t of TOOLS)` / `TOOLS.forEach((t) => ...)` over a static array: the body once per element. */
+  const unrolled = (binding: ts.Node, items: unknown, body: ts.Node, pf: ParsedFile, depth: number): boolean => {
+    if (!Array.isArray(items) || items.length > 500 || !pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end)) return false;
+    for (const item of items) {
+      loop.set(binding, item);
+      walk(body, pf, depth);
+    }
+    loop.delete(binding);
+    return true;
+  };
+  const staticValue = (expr: ts.Expression, pf: ParsedFile): unknown => {
+    try {
+      return evaluateDetached(expr, pf, { ...ctx, env: new Map([...ctx.env, ...loop]) });
+    } catch {
+      return undefined;
+    }
+  };
   const walk = (node: ts.Node, pf: ParsedFile, depth: number): void => {
+    if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1) {
+      const decl = node.initializer.declarations[0];
+      if (ts.isIdentifier(decl.name) && unrolled(decl, staticValue(node.expression, pf), node.statement, pf, depth)) return;
+    }
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'forEach') {
+      const cb = node.arguments[0] && skipOuter(node.arguments[0]);
+      const param = cb && (ts.isArrowFunction(cb) || ts.isFunctionExpression(cb)) ? cb.parameters[0] : undefined;
+      if (cb && param && ts.isIdentifier(param.name) && unrolled(param, staticValue(node.expression.expression, pf), (cb as ts.ArrowFunction).body, pf, depth)) return;
+    }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
     if (ts.isCallExpression(node)) {
       const kind = registrationKind(node);
       if (kind && ts.isPropertyAccessExpression(node.expression)) {
-        if (!seen.has(node)) {
+        if (loop.size) {
+          seen.add(node);
+          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx), bindings: new Map(loop) });
+        } else if (!seen.has(node)) {
           seen.add(node);
           emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx) });
         }
@@ -627,8 +659,10 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const tools: ToolDefinition[] = [];
   for (const site of sites) {
     try {
-      if (site.kind === 'listTools') tools.push(...listHandlerTools(site.call, site.pf, site.server, ctx, versions.sdkVersion));
-      else tools.push(buildTool(site, ctx, versions.sdkVersion));
+      // One loop iteration: its element bound, and consts read fresh (a const in the loop body differs per element).
+      const siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
+      if (site.kind === 'listTools') tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, versions.sdkVersion));
+      else tools.push(buildTool(site, siteCtx, versions.sdkVersion));
     } catch (err) {
       // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
       const span = spanOf(site.call, site.pf);
