@@ -131,7 +131,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['McpServer', 'Server'],
     contextClasses: [],
     contentClasses: [],
-    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/],
+    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/, /\bListToolsRequestSchema\b/],
     serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/sdk\/server/,
     contractBuilder: 'sdk-zod-compat',
     errorModule: undefined,

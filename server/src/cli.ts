@@ -14,6 +14,7 @@ import type { FileHost } from './analysis/model';
 import { RULES } from './rules';
 import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
 import { toRows } from './cli/rows';
+import { contractJson } from './cli/contract-json';
 import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
@@ -34,7 +35,9 @@ Usage:
       --max-file-size N
                      analyse files up to N MiB (default 1); larger ones are skipped, named, and exit 2
   toolsmith contract <file> [--json]
-      Print the tools/list contract predicted from the source ({"tools": [...]} with --json).
+      Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
+      [{tool, name, part, reason, file, line, column, endLine, endColumn}]} — a tool listed in "unresolved"
+      is partial (what is missing from it is not known, not absent).
 
 Options:
   -h, --help       show this help
@@ -244,7 +247,13 @@ function runContract(args: string[]): number {
   if (analysis.internalError !== undefined) throw new UsageError(`could not analyse ${files[0]}: internal error (please report):\n${analysis.internalError}`);
   const tools = analysis.result.tools;
   if (json) {
-    process.stdout.write(JSON.stringify({ tools: tools.map((t) => t.contract) }, null, 2) + '\n');
+    process.stdout.write(
+      JSON.stringify(
+        contractJson(tools, (f) => ws.host.readFile(f)),
+        null,
+        2,
+      ) + '\n',
+    );
   } else {
     if (tools.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
     for (const t of tools) {

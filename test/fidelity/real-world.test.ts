@@ -4,8 +4,9 @@
  * is started for real and asked for tools/list by the TS SDK's Client over stdio (./compare.ts); the pipeline of
  * `toolsmith contract` predicts each entry file the manifest names, and every live tool is classified:
  *   exact       the predicted tool of that name is deep-equal (key order ignored)
- *   unresolved  predicted but different, and Toolsmith says "unresolved" for that tool (text mode; the JSON carries
- *               no marker yet) — or missing while Toolsmith reports as many tools whose name it cannot resolve
+ *   unresolved  predicted but different, and the JSON of `toolsmith contract --json` says "unresolved" for that
+ *               tool (its `unresolved` rows) — or missing while it reports as many tools whose name is unresolved,
+ *               or while `toolsmith contract` refuses an entry with a message (a bundle over the size limit)
  *   wrong       predicted, different, and nothing said unresolved: a contract that reads as a fact and is not one
  *   missing     not predicted at all
  * and predicted names the server does not list are `extra`. The figures may only improve: test/corpus/baseline.json
@@ -21,6 +22,7 @@ import * as path from 'node:path';
 import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
+import { contractJson } from '../../server/src/cli/contract-json';
 import { liveTools, root, sameTool, type Tool } from './compare';
 
 interface CorpusPackage {
@@ -102,30 +104,34 @@ interface Prediction {
 }
 
 /**
- * What `toolsmith contract <entry> --json` prints for every entry, plus what its text mode calls unresolved: the
- * CLI's own pipeline (the same size limit, analyzeSource, the contract JSON), run in this process so TypeScript is
- * loaded once for the corpus instead of twice per file.
+ * What `toolsmith contract <entry> --json` prints for every entry, its `unresolved` rows included: the CLI's own
+ * pipeline (the same size limit, analyzeSource, contractJson), run in this process so TypeScript is loaded once
+ * for the corpus instead of twice per file.
  */
 function predict(files: string[]): Prediction {
   const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, notSeen: [] };
   const host = createFileHost();
   for (const file of files) {
     const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
-    // What the CLI refuses (e.g. a bundle over the size limit) predicts nothing: its tools count as missing.
+    // What the CLI refuses (e.g. a bundle over the size limit) predicts nothing; the CLI says so (exit 2), so the
+    // server's tools count as unresolved with that message, not as missing.
     if (!read.ok) {
       out.notSeen.push(`${path.basename(file)}: ${read.message}`);
       continue;
     }
-    for (const tool of analyzeSource(file, read.text, host).tools) {
-      const contract = JSON.parse(JSON.stringify(tool.contract)) as Tool;
-      if (tool.name.value === undefined) out.unnamed++;
-      else if (tool.unresolved.length)
+    const printed = contractJson(analyzeSource(file, read.text, host).tools, (f) => host.readFile(f));
+    printed.tools.forEach((printedTool, i) => {
+      const contract = JSON.parse(JSON.stringify(printedTool)) as Tool;
+      // What the JSON itself says is unresolved for this tool (its `unresolved` entries), not the text mode.
+      const marks = printed.unresolved.filter((u) => u.tool === i);
+      if (marks.some((u) => u.name === null)) out.unnamed++;
+      else if (marks.length)
         out.unresolved.set(
-          tool.name.value,
-          tool.unresolved.map((u) => `unresolved ${u.part}: ${u.reason}`),
+          String(marks[0].name),
+          marks.map((u) => `unresolved ${u.part}: ${u.reason}`),
         );
-      if (!out.tools.some((t) => t.name === contract.name)) out.tools.push(contract);
-    }
+      if (contract.name !== undefined && !out.tools.some((t) => t.name === contract.name)) out.tools.push(contract);
+    });
   }
   return out;
 }
@@ -156,6 +162,10 @@ function classify(live: Tool[], prediction: Prediction): { figures: Figures; det
       unnamedLeft--;
       figures.unresolved++;
       details.push(`unresolved ${name}: predicted only as a tool with an unresolved name`);
+    } else if (prediction.notSeen.length > 0) {
+      // `toolsmith contract` refuses the entry and says why (exit 2, e.g. a bundle over the size limit): a message, not silence.
+      figures.unresolved++;
+      details.push(`unresolved ${name}: its entry is not analysed (${prediction.notSeen.join('; ')})`);
     } else {
       figures.missing++;
       details.push(`missing ${name}`);

@@ -215,7 +215,7 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
         if (reg) {
           const t = buildTool(a, { ...reg, stmt, fn: def });
           if (t) tools.push(t);
-        }
+        } else tools.push(...customDecoratorTools(a, dec, scope));
       }
     } else if (stmt.name === 'ExpressionStatement') {
       const call = stmt.firstChild;
@@ -224,7 +224,11 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
         if (reg) {
           const t = buildTool(a, { ...reg, stmt: call });
           if (t) tools.push(t);
-        } else walkServerArguments(a, call, scope, scopeName, depth);
+        } else {
+          const unseen = unresolvedFunctionRegistration(a, call, scope);
+          if (unseen) tools.push(unseen);
+          else walkServerArguments(a, call, scope, scopeName, depth);
+        }
       }
     }
   }
@@ -233,7 +237,7 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
     const def = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
     if (def?.name !== 'FunctionDefinition' || a.boundFunctions.has(def)) continue;
     const body = child(def, 'Body');
-    if (!body || !containsToolRegistration(mod, body)) continue;
+    if (!body || !(containsToolRegistration(mod, body) || DECORATOR_CALL.test(mod.text.slice(body.from, body.to)))) continue;
     const n = child(def, 'VariableName');
     const innerName = `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`;
     const inner: Scope = { servers: parameterServers(a, def, body, innerName), functions: new Map(), parent: scope };
@@ -363,7 +367,7 @@ function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unread
     }
     if (arg.value.name === 'None') continue;
     if (key === 'annotations') {
-      const r = annotationEntries(mod, arg.value);
+      const r = annotationEntries(mod, arg.value, server.framework);
       annotations = { span: mod.span(arg.value), entries: r.entries };
       if (r.json) contract.annotations = r.json;
       if (r.unresolved) unresolved.push(r.unresolved);
@@ -418,7 +422,25 @@ function constructorFramework(mod: PyModule, callee: SyntaxNode): Framework | un
   const parts = callee.name === 'MemberExpression' ? children(callee) : [];
   const klass = parts[1]?.name === '[' ? parts[0] : callee;
   const q = mod.qualify(klass);
-  return q ? frameworkOfConstructor(q) : undefined;
+  const known = q ? frameworkOfConstructor(q) : undefined;
+  return known ?? (klass.name === 'VariableName' ? subclassFramework(mod, mod.src(klass), 0) : undefined);
+}
+
+/** `class AppServer(FastMCP)` in this or another workspace module: the framework of the server class it extends. */
+function subclassFramework(mod: PyModule, name: string, depth: number): Framework | undefined {
+  if (depth > 3) return undefined;
+  const d = mod.classes.has(name) ? { mod, name } : importedDefinition(mod, name);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const bases = cls ? child(cls, 'ArgList') : undefined;
+  if (!d || !bases) return undefined;
+  for (const base of argsOf(bases)) {
+    if (base.name || base.spread) continue;
+    const q = d.mod.qualify(base.value);
+    const fw = (q && frameworkOfConstructor(q)) ?? (base.value.name === 'VariableName' ? subclassFramework(d.mod, d.mod.src(base.value), depth + 1) : undefined);
+    if (fw) return fw;
+  }
+  return undefined;
 }
 
 /**
@@ -590,6 +612,9 @@ function moduleTools(a: PyAnalysis, mod: PyModule): ToolDefinition[] {
   return sub.tools;
 }
 
+/** A decorator called with arguments on a nested def (`@register_tool("x")`, `@tools.reader("X")`): maybe a registration factory. */
+const DECORATOR_CALL = /^[ \t]+@[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?\s*\(/m;
+
 function containsToolRegistration(mod: PyModule, body: SyntaxNode): boolean {
   const src = mod.text.slice(body.from, body.to);
   return /\.(tool|add_tool)\b/.test(src);
@@ -713,6 +738,43 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: extraArgs.map((x) => (x.name ? x : { ...x, name: '__positional__' })) };
 }
 
+/**
+ * `server.add_tool(fn)` / `server.add_tool(Tool.from_function(fn, name="x"))` / `server.tool(fn)` on a known server
+ * whose function is not a def Toolsmith can find (a bound method, an attribute, a call's result): the tool is listed
+ * with its literal `name=` when there is one, every other part unresolved with the reason — not dropped.
+ */
+function unresolvedFunctionRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): ToolDefinition | undefined {
+  const { mod } = a;
+  const callee = call.firstChild;
+  const d = callee && callee.name !== 'CallExpression' ? dottedName(callee, mod.text) : undefined;
+  const m = d ? /^([A-Za-z_][\w.]*)\.(add_tool|tool)$/.exec(d) : null;
+  const server = m ? serverNamed(a, scope, m[1]) : undefined;
+  if (!m || !server) return undefined;
+  let args = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
+  let fnArg = args.find((x) => !x.name && !x.spread) ?? args.find((x) => x.name === 'fn' || x.name === 'name_or_fn');
+  if (!fnArg) return undefined;
+  const value = fnArg.value;
+  if (value.name === 'CallExpression' && value.firstChild && /(^|\.)Tool\.from_function$/.test(dottedName(value.firstChild, mod.text) ?? '')) {
+    args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+    fnArg = args.find((x) => !x.name && !x.spread) ?? args.find((x) => x.name === 'fn');
+    if (!fnArg) return undefined;
+  } else if (m[2] === 'tool' && value.name !== 'VariableName' && value.name !== 'MemberExpression') return undefined;
+  const fnText = mod.src(fnArg.value);
+  const tool = lowLevelTool(
+    a,
+    server,
+    call,
+    `the function ${fnText.slice(0, 60)} given to ${d}() is not a def Toolsmith can find (a bound method, an attribute or a call's result): its parameters, description and schema are unknown`,
+  );
+  const nameArg = args.find((x) => x.name === 'name');
+  const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
+  if (name !== undefined && nameArg) {
+    tool.name = { value: name, span: mod.span(nameArg.value) };
+    tool.contract = { name };
+  }
+  return tool;
+}
+
 /** The standalone decorator fastmcp exports (`from fastmcp.tools import tool`). */
 const STANDALONE_TOOL = new Set(['fastmcp.tools.tool', 'fastmcp.tools.function_tool.tool', 'fastmcp.tool']);
 
@@ -743,6 +805,83 @@ function curriedRegistration(a: PyAnalysis, call: SyntaxNode, decorator: SyntaxN
   return { server, kind: 'decorator', calleeSpan: mod.span(callee), argList, decoratorCalled: true, fn: fn.fn, fnMod: fn.mod, args: kwargsWithNames(argsOf(argList), mod.text) };
 }
 
+/**
+ * A project's own registration decorator: `@register_tool("search", schema)` where `register_tool(...)` (a function
+ * in scope) returns an inner decorator that calls `server.tool(func, ...)` — once per call (wikipedia-mcp registers
+ * every tool twice, under a prefixed alias too). Its arguments are not followed into the inner call, so each
+ * registration is a tool whose every part is unresolved, with the reason: seen, not guessed, never dropped.
+ */
+function customDecoratorTools(a: PyAnalysis, dec: SyntaxNode, scope: Scope): ToolDefinition[] {
+  const { mod } = a;
+  const m = /^@\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*\(/.exec(mod.src(dec));
+  if (!m) return [];
+  const written = m[2] ? `${m[1]}.${m[2]}` : m[1];
+  const factory: { mod: PyModule; fn: SyntaxNode; cls?: SyntaxNode } | undefined = m[2] ? registryMethod(a, dec, m[1], m[2]) : functionOf(a, scope, m[1]);
+  const calls = factory ? innerRegistrations(factory.mod, factory.fn, factory.cls, 0) : [];
+  const decSpan = mod.span(dec);
+  return calls.map((variable) => {
+    const server = (m[2] ? undefined : serverNamed(a, scope, variable)) ?? {
+      id: `${factory!.mod.file}#${written}.${variable}`,
+      variable,
+      framework: frameworkOfImports(factory!.mod) ?? frameworkOfImports(mod) ?? 'mcp',
+      span: decSpan,
+      constructorSpan: decSpan,
+    };
+    const reason = `registered through the decorator ${written}(), which calls ${variable}.tool(...) with its own arguments: Toolsmith does not follow them into that call`;
+    return lowLevelTool(a, server, dec, reason);
+  });
+}
+
+/** `@tools.reader("x")` where `tools` is a parameter annotated with a class (of this or another module): that method. */
+function registryMethod(a: PyAnalysis, dec: SyntaxNode, param: string, method: string): { mod: PyModule; fn: SyntaxNode; cls: SyntaxNode } | undefined {
+  const { mod } = a;
+  let fn: SyntaxNode | null = dec.parent;
+  while (fn && fn.name !== 'FunctionDefinition') fn = fn.parent;
+  const params = fn ? child(fn, 'ParamList') : undefined;
+  const annotation = params ? new RegExp(`(?:^|[(,\\s])${param}\\s*:\\s*([A-Za-z_][\\w.]*)`).exec(mod.src(params)) : null;
+  if (!annotation) return undefined;
+  const clsName = annotation[1];
+  const local = mod.classes.get(clsName);
+  const d = local ? { mod, name: clsName } : importedDefinition(mod, clsName);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const body = cls ? child(cls, 'Body') : undefined;
+  if (!d || !cls || !body) return undefined;
+  const target = methodOf(d.mod, cls, method);
+  return target ? { mod: d.mod, fn: target, cls } : undefined;
+}
+
+function methodOf(mod: PyModule, cls: SyntaxNode, name: string): SyntaxNode | undefined {
+  const body = child(cls, 'Body');
+  for (const stmt of body ? flattenBlocks(children(body)) : []) {
+    const f = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+    const n = f?.name === 'FunctionDefinition' ? child(f, 'VariableName') : undefined;
+    if (f && n && mod.src(n) === name) return f;
+  }
+  return undefined;
+}
+
+/**
+ * The servers a decorator factory registers the decorated function on: each `X.tool(` / `X.add_tool(` in the
+ * decorator it defines, following `return self.other(...)` / `return other(...)` to the factory that defines it.
+ */
+function innerRegistrations(mod: PyModule, fn: SyntaxNode, cls: SyntaxNode | undefined, depth: number): string[] {
+  const body = child(fn, 'Body');
+  if (!body || depth > 3) return [];
+  const calls: string[] = [];
+  for (const stmt of flattenBlocks(children(body))) {
+    const inner = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+    const innerBody = inner?.name === 'FunctionDefinition' ? child(inner, 'Body') : undefined;
+    if (innerBody) for (const c of mod.text.slice(innerBody.from, innerBody.to).matchAll(/([A-Za-z_][\w.]*)\.(?:tool|add_tool)\s*\(/g)) calls.push(c[1]);
+  }
+  if (calls.length) return calls;
+  for (const r of mod.text.slice(body.from, body.to).matchAll(/\breturn\s+(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
+    const next = r[1] ? (cls ? methodOf(mod, cls, r[2]) : undefined) : mod.functions.get(r[2]);
+    if (next && next !== fn) return innerRegistrations(mod, next, r[1] ? cls : undefined, depth + 1);
+  }
+  return [];
+}
+
 interface BuildInput extends Registration {
   stmt: SyntaxNode;
   fn?: SyntaxNode;
@@ -757,10 +896,14 @@ function located<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: str
 
 const isString = (v: JsonValue): v is string => typeof v === 'string';
 
-function withoutDescription(contract: JsonSchema): JsonSchema {
+function withoutKey(contract: JsonSchema, key: string): JsonSchema {
   const out: JsonSchema = {};
-  for (const k of Object.keys(contract)) if (k !== 'description') out[k] = contract[k];
+  for (const k of Object.keys(contract)) if (k !== key) out[k] = contract[k];
   return out;
+}
+
+function withoutDescription(contract: JsonSchema): JsonSchema {
+  return withoutKey(contract, 'description');
 }
 
 /** What the registration call's arguments say (`@mcp.tool(name=..., title=..., annotations=...)`). */
@@ -798,7 +941,7 @@ function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, f
     } else if (key === 'description') {
       if (a.value.name !== 'None') o.explicitDescription = located(mod, a.value, 'description', isString);
     } else if (key === 'annotations') {
-      const r = annotationEntries(mod, a.value);
+      const r = annotationEntries(mod, a.value, framework);
       o.annotations = { span: mod.span(a.value), entries: r.entries };
       o.annotationsJson = r.json;
       if (r.unresolved) unresolvedArgs.push(r.unresolved);
@@ -1017,7 +1160,9 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const description = descriptionFact(fnMod, options, docs, docDescription, profile);
   // Never guessed: the tool keeps its docstring text for the rules, but the contract leaves an unresolved description
   // out. Rebuilt rather than `delete`d: a deleted key turns the object into a slow dictionary for every rule reading it.
-  const contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
+  let contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
+  // An unresolved `name=` is not the function's name: the contract carries no name rather than a made-up one.
+  if (options.name.unresolved) contract = withoutKey(contract, 'name');
   const paramList = child(fn, 'ParamList');
   return {
     language: 'python',
@@ -1062,22 +1207,81 @@ const CONSTRAINT_KEYWORD: Record<string, string> = {
   pattern: 'pattern',
 };
 
-function annotationEntries(mod: PyModule, node: SyntaxNode): { entries: AnnotationEntry[]; json?: { [k: string]: JsonValue }; unresolved?: Unresolved } {
+/**
+ * mcp 2.x's ToolAnnotations has snake_case fields with camelCase aliases and publishes the aliases
+ * (`read_only_hint=True` -> `"readOnlyHint": true`); 1.x's fields are the camelCase names and a snake_case keyword is
+ * an extra field, published as written. The mcp 1.x import (`mcp-v1`) is the only framework here that runs on 1.x.
+ */
+function publishedAnnotationKey(key: string, framework: Framework): string {
+  return framework === 'mcp-v1' ? key : key.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * `annotations=writes(destructive=False, idempotent=True)`: a module function whose body is `return ToolAnnotations(...)`,
+ * its parameters bound to the call's literal arguments (keyword or positional, else their defaults).
+ */
+function annotationsHelper(mod: PyModule, call: SyntaxNode): { body: SyntaxNode; bindings: Map<string, SyntaxNode> } | undefined {
+  const callee = call.firstChild;
+  const fn = callee?.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
+  const body = fn ? child(fn, 'Body') : undefined;
+  const stmts = body ? meaningful(body).filter((c) => c.name !== 'Comment') : [];
+  const ret = stmts.length === 1 && stmts[0].name === 'ReturnStatement' ? meaningful(stmts[0]).find((c) => c.name !== 'return') : undefined;
+  if (!fn || ret?.name !== 'CallExpression') return undefined;
+  const bindings = new Map<string, SyntaxNode>();
+  const params = fnParams(mod, fn);
+  const args = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
+  if (args.some((x) => x.spread)) return undefined;
+  args.filter((x) => !x.name).forEach((x, i) => params[i] && bindings.set(params[i].name, x.value));
+  for (const x of args) if (x.name) bindings.set(x.name, x.value);
+  for (const p of params) if (!bindings.has(p.name) && p.default) bindings.set(p.name, p.default);
+  return { body: ret, bindings };
+}
+
+/** A def's parameter names with their default expressions, in order (`*` and `/` markers skipped). */
+function fnParams(mod: PyModule, fn: SyntaxNode): { name: string; default?: SyntaxNode }[] {
+  const list = child(fn, 'ParamList');
+  const out: { name: string; default?: SyntaxNode }[] = [];
+  const parts = list ? children(list) : [];
+  for (let i = 0; i < parts.length; i++) {
+    if (parts[i].name !== 'VariableName') continue;
+    let j = i + 1;
+    if (parts[j]?.name === 'TypeDef') j++;
+    const d = parts[j]?.name === 'AssignOp' ? parts[j + 1] : undefined;
+    out.push({ name: mod.src(parts[i]), ...(d ? { default: d } : {}) });
+  }
+  return out;
+}
+
+function annotationEntries(
+  mod: PyModule,
+  node: SyntaxNode,
+  framework: Framework,
+  depth = 0,
+  bindings?: Map<string, SyntaxNode>,
+): { entries: AnnotationEntry[]; json?: { [k: string]: JsonValue }; unresolved?: Unresolved } {
   const entries: AnnotationEntry[] = [];
   const json: { [k: string]: JsonValue } = {};
   let bad: Unresolved | undefined;
   if (node.name === 'None') return { entries };
+  // `annotations=READ_ONLY`: a module-level constant holding the ToolAnnotations(...) call or dict.
+  if (node.name === 'VariableName' && depth < 5) {
+    const assigned = mod.assigns.get(mod.src(node));
+    if (assigned) return annotationEntries(mod, assigned, framework, depth + 1);
+  }
+  const helper = node.name === 'CallExpression' && depth < 5 && !bindings ? annotationsHelper(mod, node) : undefined;
+  if (helper) return annotationEntries(mod, helper.body, framework, depth + 1, helper.bindings);
   if (node.name === 'CallExpression' && node.firstChild && /(^|\.)ToolAnnotations$/.test(mod.qualify(node.firstChild) ?? '')) {
     for (const a of kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text)) {
       if (!a.name || !a.nameNode) {
         bad = { part: 'annotations', reason: 'positional ToolAnnotations argument', span: mod.span(a.value) };
         continue;
       }
-      const v = literalValue(a.value, mod.text);
+      const bound = a.value.name === 'VariableName' ? bindings?.get(mod.src(a.value)) : undefined;
+      const v = literalValue(bound ?? a.value, mod.text);
       // span: the whole `key=value` entry (what a fix removes); keySpan the key; valueSpan the value (what a fix flips).
       entries.push({ key: a.name, value: v.ok ? v.value : undefined, span: { file: mod.file, start: a.nameNode.from, end: a.value.to }, keySpan: mod.span(a.nameNode), valueSpan: mod.span(a.value) });
       if (!v.ok) bad = { part: `annotations.${a.name}`, reason: v.reason, span: mod.span(a.value) };
-      else if (v.value !== null) json[a.name] = v.value;
+      else if (v.value !== null) json[publishedAnnotationKey(a.name, framework)] = v.value;
     }
     return { entries, json, unresolved: bad };
   }
@@ -1098,7 +1302,7 @@ function annotationEntries(mod: PyModule, node: SyntaxNode): { entries: Annotati
       }
       entries.push({ key, value: val.ok ? val.value : undefined, span: { file: mod.file, start: k.from, end: v.to }, keySpan: mod.span(k), valueSpan: mod.span(v) });
       if (!val.ok) bad = { part: `annotations.${key}`, reason: val.reason, span: mod.span(v) };
-      else if (val.value !== null) json[key] = val.value;
+      else if (val.value !== null) json[publishedAnnotationKey(key, framework)] = val.value;
     }
     return { entries, json, unresolved: bad };
   }

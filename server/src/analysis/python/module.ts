@@ -326,6 +326,12 @@ export class PyModule {
     }
     const d = dottedName(node, this.text);
     if (!d) return undefined;
+    // `Color.RED.value`: the member's value, as `Color.RED` itself is read (str/int enums publish their value).
+    const inner = node.firstChild;
+    if (d.endsWith('.value') && inner?.name === 'MemberExpression') {
+      const v = this.enumMemberValue(inner);
+      if (v) return v;
+    }
     const dot = d.lastIndexOf('.');
     const clsName = d.slice(0, dot);
     const member = d.slice(dot + 1);

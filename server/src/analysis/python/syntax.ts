@@ -197,6 +197,33 @@ export function stringValue(node: SyntaxNode, text: string): string | undefined 
   return undefined;
 }
 
+/**
+ * An f-string whose fields are names of constants (`f"Start timestamp. {TIMESTAMP_FORMATS}"`), without conversion or
+ * format spec: the text Python builds, when each name resolves to a string (or an integer, printed as Python does).
+ */
+function formatStringValue(node: SyntaxNode, text: string, resolveName: (node: SyntaxNode) => LiteralResult | undefined, depth: number): LiteralResult | undefined {
+  let raw = '';
+  let at = node.from;
+  const values: string[] = [];
+  for (let c = node.firstChild; c; c = c.nextSibling) {
+    if (c.name !== 'FormatReplacement') continue;
+    const inner = meaningful(c).filter((x) => x.name !== '{' && x.name !== '}');
+    if (inner.length !== 1 || (inner[0].name !== 'VariableName' && inner[0].name !== 'MemberExpression'))
+      return { ok: false, reason: `f-string field {${text.slice(c.from + 1, c.to - 1)}} is not a constant's name` };
+    const v = depth < 50 ? resolveName(inner[0]) : undefined;
+    if (!v?.ok) return { ok: false, reason: `f-string field {${text.slice(inner[0].from, inner[0].to)}} is not a constant the analyser can evaluate${v && !v.ok ? `: ${v.reason}` : ''}` };
+    if (typeof v.value !== 'string' && !(typeof v.value === 'number' && Number.isInteger(v.value)))
+      return { ok: false, reason: `f-string field {${text.slice(inner[0].from, inner[0].to)}} is not a string or an integer` };
+    raw += text.slice(at, c.from) + `\u0000${values.length}\u0000`;
+    values.push(String(v.value));
+    at = c.to;
+  }
+  raw += text.slice(at, node.to);
+  const d = decodeStringToken(raw);
+  if (!d || d.bytes) return undefined;
+  return { ok: true, value: d.value.replace(/\u0000(\d+)\u0000/g, (_, i: string) => values[Number(i)]) };
+}
+
 function hasReplacement(node: SyntaxNode): boolean {
   for (let c = node.firstChild; c; c = c.nextSibling) if (c.name === 'FormatReplacement') return true;
   return false;
@@ -242,6 +269,19 @@ export function literalValue(node: SyntaxNode, text: string, resolveName?: (node
     case 'FormatString': {
       const s = stringValue(node, text);
       if (s !== undefined) return { ok: true, value: s };
+      if (resolveName && node.name === 'FormatString') {
+        const f = formatStringValue(node, text, resolveName, depth);
+        if (f) return f;
+      }
+      if (resolveName && node.name === 'ContinuedString') {
+        let out = '';
+        for (const c of children(node)) {
+          const v = literalValue(c, text, resolveName, depth + 1);
+          if (!v.ok || typeof v.value !== 'string') return v.ok ? { ok: false, reason: 'string part is not a string' } : v;
+          out += v.value;
+        }
+        return { ok: true, value: out };
+      }
       // bytes: pydantic dumps them as UTF-8 text; only ASCII is decoded here.
       const b = node.name === 'String' ? decodeStringToken(text.slice(node.from, node.to)) : undefined;
       if (b?.bytes && /^[\x00-\x7f]*$/.test(b.value)) return { ok: true, value: b.value };

@@ -11,6 +11,7 @@ import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
 import type { Span } from '../model';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
+import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 
 /**
  * Thrown when an expression cannot be resolved statically. Deliberately not an Error: it is thrown and caught a
@@ -64,6 +65,32 @@ export class FnExpr {
     readonly pf: ParsedFile,
   ) {}
 }
+/**
+ * A plain function of a library or a JS global that is safe to run on static values (`Object.keys(map)`,
+ * zod-to-json-schema's `zodToJsonSchema(schema)`): called with the evaluated arguments, never with user code.
+ */
+export class StaticFn {
+  constructor(
+    readonly name: string,
+    readonly fn: (...args: unknown[]) => unknown,
+  ) {}
+}
+/** The members of a JS global read as StaticFn (`Object.keys`). */
+const STATIC_GLOBALS: Record<string, Record<string, StaticFn>> = {
+  Object: {
+    keys: new StaticFn('Object.keys', (o) => Object.keys(o as object)),
+    values: new StaticFn('Object.values', (o) => Object.values(o as object) as unknown[]),
+    entries: new StaticFn('Object.entries', (o) => Object.entries(o as object)),
+  },
+};
+/** Modules whose exports are StaticFn: the JSON Schema converters low-level servers call in their tools/list handler. */
+const STATIC_MODULES: Record<string, Record<string, StaticFn>> = {
+  'zod-to-json-schema': {
+    zodToJsonSchema: new StaticFn('zodToJsonSchema', zodToJsonSchemaAsPublished),
+    default: new StaticFn('zodToJsonSchema', zodToJsonSchemaAsPublished),
+  },
+};
+
 /** A server instance reference (for server identity), produced by `new McpServer(...)`. */
 export class ServerRef {
   constructor(
@@ -524,6 +551,8 @@ function zodNs(major: 3 | 4): ZodNs {
 function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
   switch (d.kind) {
     case 'var': {
+      // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`).
+      if (ctx.env.has(d.node)) return ctx.env.get(d.node);
       const list = d.node.parent;
       if (!ts.isVariableDeclarationList(list) || !(list.flags & ts.NodeFlags.Const)) {
         // A `let`/`var` may be reassigned: only its unmodified initializer would be a guess.
@@ -562,6 +591,11 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'expr':
       return evaluate(d.node, d.pf, ctx);
     case 'import': {
+      const staticModule = STATIC_MODULES[d.module];
+      if (staticModule) {
+        const f = Object.prototype.hasOwnProperty.call(staticModule, d.imported) ? staticModule[d.imported] : undefined;
+        return f ?? fail(`\`${d.imported}\` of "${d.module}" is not evaluated statically`, at, pf);
+      }
       const kind = ZOD_MODULES[d.module];
       if (kind !== undefined) {
         if (kind === 'mini') return fail('zod mini (`zod/mini`) schemas are not supported', at, pf);
@@ -589,6 +623,7 @@ function evalIdentifier(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): 
   if (name === 'Infinity') return Infinity;
   if (name === 'NaN') return NaN;
   const d = lookupName(name, node, pf);
+  if (!d && Object.prototype.hasOwnProperty.call(STATIC_GLOBALS, name)) return STATIC_GLOBALS[name];
   if (!d) return fail(`\`${name}\` is not defined in this file`, node, pf);
   return evalDecl(d, node, pf, ctx);
 }
@@ -652,6 +687,11 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
     if (['trim', 'trimStart', 'trimEnd', 'concat', 'toLowerCase', 'toUpperCase'].includes(name)) return new ZodFn(Object(target) as object, name, 4, false);
     return fail(`string member \`${name}\` is not evaluated statically`, node, pf);
   }
+  if (Object.values(STATIC_GLOBALS).includes(target as Record<string, StaticFn>)) {
+    const members = target as Record<string, StaticFn>;
+    if (Object.prototype.hasOwnProperty.call(members, name)) return members[name];
+    return fail(`\`${name}\` of a JS global is not evaluated statically`, node, pf);
+  }
   if (isPlainObject(target)) {
     if (Object.prototype.hasOwnProperty.call(target, name)) return target[name];
     return undefined;
@@ -678,6 +718,7 @@ function inertFn(): never {
 
 function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
   const callee = evaluate(node.expression, pf, ctx);
+  if (callee instanceof StaticFn) return evalStaticCall(callee, node, pf, ctx);
   if (!(callee instanceof ZodFn)) return fail('call of a function that is not an allow-listed zod call', node, pf);
   const target = callee.target;
   const name = callee.name;
@@ -738,6 +779,23 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
   }
   if (callee.major === 4 && ctx.origins && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(ctx.origins, result, callee, node, pf);
   return result;
+}
+
+function evalStaticCall(callee: StaticFn, node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
+  const args = node.arguments.map((a) => {
+    if (ts.isSpreadElement(a)) return fail('spread argument', a, pf);
+    const v = evaluate(a, pf, ctx);
+    if (v instanceof FnExpr || v instanceof ZodNs || v instanceof ZodFn || v instanceof ModuleNs || v instanceof ServerRef || v instanceof StaticFn)
+      fail(`argument of \`${callee.name}\` is not a static value`, a, pf);
+    if (typeof v !== 'object' || v === null) fail(`argument of \`${callee.name}\` is not a static object`, a, pf);
+    return v;
+  });
+  try {
+    return callee.fn(...args);
+  } catch (err) {
+    if (err instanceof Unresolvable) throw err;
+    return fail(`\`${callee.name}\` failed on these arguments: ${err instanceof Error ? err.message : String(err)}`, node, pf);
+  }
 }
 
 /** How a construct is named in messages: `z.date()`, `z.iso.date()`, `.transform()`. */
@@ -865,7 +923,8 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
         d = r;
       }
       const declNode = d.kind === 'var' ? d.node : d.kind === 'enum' ? d.node : d.kind === 'expr' ? d.node : undefined;
-      if (!declNode || (d.kind === 'var' && !(d.node.parent.flags & ts.NodeFlags.Const))) {
+      // A name bound for one loop iteration has a different value each time: never a cache key.
+      if (!declNode || (d.kind === 'var' && !(d.node.parent.flags & ts.NodeFlags.Const)) || ctx.env.has(declNode) || (d.kind === 'param' && ctx.env.has(d.node))) {
         ok = false;
         return;
       }

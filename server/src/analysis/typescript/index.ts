@@ -11,6 +11,7 @@ import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, 
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractResult } from '../../contract/typescript';
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
+import { listHandlerTools } from './lowlevel';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions } from './workspace';
@@ -20,8 +21,10 @@ const MAX_CALL_DEPTH = 8;
 interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
-  kind: 'registerTool' | 'tool';
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools';
   server: ServerRef;
+  /** Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element. */
+  bindings?: Map<ts.Node, unknown>;
 }
 
 function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
@@ -39,6 +42,9 @@ function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext
 /** Which server instance an expression denotes (`server`, an imported `server`, a helper parameter, `this.server`). */
 function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): ServerRef {
   const expr = skipOuter(expr0);
+  // `server.experimental.tasks` (registerToolTask) registers on `server`.
+  if (ts.isPropertyAccessExpression(expr) && expr.name.text === 'tasks' && ts.isPropertyAccessExpression(expr.expression) && expr.expression.name.text === 'experimental')
+    return serverOf(expr.expression.expression, pf, ctx, depth + 1);
   if (ts.isIdentifier(expr) && depth < 10) {
     let d = lookupName(expr.text, expr, pf);
     if (d?.kind === 'import') d = ctx.project.resolveImport(d) ?? d;
@@ -116,12 +122,42 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
 function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void): void {
   const seen = new Set<ts.Node>();
   const active = new Set<ts.Node>();
+  const loop = new Map<ts.Node, unknown>();
+  /** `for (const t of TOOLS)` / `TOOLS.forEach((t) => ...)` over a static array: the body once per element. */
+  const unrolled = (binding: ts.Node, items: unknown, body: ts.Node, pf: ParsedFile, depth: number): boolean => {
+    if (!Array.isArray(items) || items.length > 500 || !pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end)) return false;
+    for (const item of items) {
+      loop.set(binding, item);
+      walk(body, pf, depth);
+    }
+    loop.delete(binding);
+    return true;
+  };
+  const staticValue = (expr: ts.Expression, pf: ParsedFile): unknown => {
+    try {
+      return evaluateDetached(expr, pf, { ...ctx, env: new Map([...ctx.env, ...loop]) });
+    } catch {
+      return undefined;
+    }
+  };
   const walk = (node: ts.Node, pf: ParsedFile, depth: number): void => {
+    if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1) {
+      const decl = node.initializer.declarations[0];
+      if (ts.isIdentifier(decl.name) && unrolled(decl, staticValue(node.expression, pf), node.statement, pf, depth)) return;
+    }
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && node.expression.name.text === 'forEach') {
+      const cb = node.arguments[0] && skipOuter(node.arguments[0]);
+      const param = cb && (ts.isArrowFunction(cb) || ts.isFunctionExpression(cb)) ? cb.parameters[0] : undefined;
+      if (cb && param && ts.isIdentifier(param.name) && unrolled(param, staticValue(node.expression.expression, pf), (cb as ts.ArrowFunction).body, pf, depth)) return;
+    }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
     if (ts.isCallExpression(node)) {
       const kind = registrationKind(node);
       if (kind && ts.isPropertyAccessExpression(node.expression)) {
-        if (!seen.has(node)) {
+        if (loop.size) {
+          seen.add(node);
+          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx), bindings: new Map(loop) });
+        } else if (!seen.has(node)) {
           seen.add(node);
           emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx) });
         }
@@ -370,6 +406,19 @@ interface RegistrationParts {
   configSpan?: Span;
   overload?: string[];
   descriptionOrigin: 'explicit' | 'argument';
+  /** registerToolTask: the execution the SDK stores, `{ taskSupport: "required", ...config.execution }`. */
+  execution?: unknown;
+}
+
+/** What the SDK's registerToolTask stores as `execution` (experimental/tasks/mcp-server.js). */
+function taskExecution(site: Site, ctx: EvalContext, unresolved: Unresolved[]): unknown {
+  const config = site.call.arguments[1];
+  const lit = objectLiteralOf(config, site.pf, ctx);
+  const prop = lit?.obj.properties.find((p) => keyOf(p) === 'execution');
+  if (!prop) return { taskSupport: 'required' };
+  const node = ts.isPropertyAssignment(prop) ? prop.initializer : ts.isShorthandPropertyAssignment(prop) ? prop.name : undefined;
+  const part = node ? evalPart('execution', node, lit!.pf, ctx, unresolved) : undefined;
+  return part?.ok && isPlainObject(part.value) ? { taskSupport: 'required', ...part.value } : undefined;
 }
 
 function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined): ToolDefinition {
@@ -380,7 +429,8 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
   const args = call.arguments;
 
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-  const registration = site.kind === 'registerTool' ? registerToolParts(site, ctx, unresolved) : serverToolParts(site, ctx, unresolved);
+  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved) : serverToolParts(site, ctx, unresolved);
+  if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
 
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
@@ -389,7 +439,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
 
   const input = parts.inputSchema;
   const output = parts.outputSchema;
-  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved);
+  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, registration.execution);
   const contract = contractResult.contract;
   const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx);
   cacheConvertedSchemas(parts, contractResult, ctx);
@@ -410,7 +460,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
     registration: {
-      kind: site.kind,
+      kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind,
       span: callSpan,
       calleeSpan: spanOf(call.expression, pf),
       configSpan: registration.configSpan,
@@ -527,6 +577,7 @@ function publishedContract(
   description: string | undefined,
   callSpan: Span,
   unresolved: Unresolved[],
+  execution?: unknown,
 ): TsContractResult {
   const input = parts.inputSchema;
   const output = parts.outputSchema;
@@ -539,6 +590,7 @@ function publishedContract(
       outputSchema: output?.ok ? output.value : undefined,
       annotations: parts.annotations?.ok ? parts.annotations.value : undefined,
       _meta: parts._meta?.ok ? parts._meta.value : undefined,
+      ...(execution !== undefined ? { execution } : {}),
     },
     { inputResolved: !input || input.ok, outputResolved: !output || output.ok },
   );
@@ -607,7 +659,10 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const tools: ToolDefinition[] = [];
   for (const site of sites) {
     try {
-      tools.push(buildTool(site, ctx, versions.sdkVersion));
+      // One loop iteration: its element bound, and consts read fresh (a const in the loop body differs per element).
+      const siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
+      if (site.kind === 'listTools') tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, versions.sdkVersion));
+      else tools.push(buildTool(site, siteCtx, versions.sdkVersion));
     } catch (err) {
       // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
       const span = spanOf(site.call, site.pf);
@@ -617,7 +672,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
         frameworkVersion: versions.sdkVersion,
         file: site.pf.file,
         server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
-        registration: { kind: site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
+        registration: { kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
         name: { value: undefined, span },
         parameters: [],
         contract: {},

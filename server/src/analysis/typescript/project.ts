@@ -66,12 +66,25 @@ export function parseFile(file: string, text: string): ParsedFile {
   return pf;
 }
 
+/** `x.setRequestHandler(ListToolsRequestSchema, handler)` (also `types.ListToolsRequestSchema`). */
+function isListToolsHandlerCall(call: ts.CallExpression): boolean {
+  const callee = call.expression;
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'setRequestHandler' || call.arguments.length < 2) return false;
+  const schema = skipOuter(call.arguments[0]);
+  const name = ts.isIdentifier(schema) ? schema.text : ts.isPropertyAccessExpression(schema) ? schema.name.text : undefined;
+  return name === 'ListToolsRequestSchema';
+}
+
 /** Same test as the analysis applies to a call (index.ts registrationKind): a registration by its shape alone. */
-export function registrationKind(call: ts.CallExpression): 'registerTool' | 'tool' | undefined {
+export function registrationKind(call: ts.CallExpression): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | undefined {
   const callee = call.expression;
   if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
   const m = callee.name.text;
+  // The low-level Server: its tools are what this tools/list handler returns (lowlevel.ts).
+  if (m === 'setRequestHandler' && isListToolsHandlerCall(call)) return 'listTools';
   if (m === 'registerTool' && call.arguments.length >= 2) return 'registerTool';
+  // `server.experimental.tasks.registerToolTask(name, config, handler)`: registerTool with a task execution mode.
+  if (m === 'registerToolTask' && call.arguments.length >= 2) return 'registerToolTask';
   if (m === 'tool' && call.arguments.length >= 2) {
     // `x.tool("name", ..., handler)`: a string-like first argument is what makes it the SDK overload.
     const first = skipOuter(call.arguments[0]);

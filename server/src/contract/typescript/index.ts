@@ -22,6 +22,8 @@ export interface TsToolValues {
   outputSchema?: unknown;
   annotations?: unknown;
   _meta?: unknown;
+  /** registerToolTask's execution (default: registerTool's `{ taskSupport: "forbidden" }`). */
+  execution?: unknown;
 }
 
 export interface TsContractResult {
@@ -202,7 +204,7 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
       errors.push({ part: key, reason: err instanceof Error ? err.message : String(err) });
     }
   }
-  tool.execution = { taskSupport: 'forbidden' };
+  tool.execution = values.execution !== undefined ? toJson(values.execution) : { taskSupport: 'forbidden' };
   if (opts.outputResolved && values.outputSchema) {
     try {
       const r = convertSchema(values.outputSchema, 'output');

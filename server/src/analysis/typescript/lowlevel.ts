@@ -1,0 +1,238 @@
+/**
+ * The TypeScript SDK's low-level `Server`: `server.setRequestHandler(ListToolsRequestSchema, handler)`, whose
+ * handler returns `{ tools: [...] }`. The published tools are those objects as written — JSON Schema literals,
+ * `zodToJsonSchema(...)` calls, constants of this file or imported ones — read statically, one tool per array
+ * entry. What cannot be read (a list built at run time, a handler returning in several places) is a tool whose
+ * parts are unresolved with the reason, never dropped: the file says it has a server whose tools it cannot see.
+ */
+import ts from 'typescript';
+import type { JsonSchema, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
+import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
+import { evaluate, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
+import { resolveHandler } from './handler';
+import { lookupName, skipOuter, spanOf, type ParsedFile } from './project';
+
+interface Where {
+  node: ts.Node;
+  pf: ParsedFile;
+}
+
+/** The expressions a handler returns (its expression body, or every `return` not inside a nested function). */
+function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
+  const body = fn.body;
+  if (!body) return [];
+  if (!ts.isBlock(body)) return [body];
+  const out: ts.Expression[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isFunctionLike(n) || ts.isClassLike(n)) return;
+    if (ts.isReturnStatement(n) && n.expression) out.push(n.expression);
+    ts.forEachChild(n, visit);
+  };
+  ts.forEachChild(body, visit);
+  return out;
+}
+
+/** The literal an expression is written as, following consts of this file and imported ones. */
+function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, is: (n: ts.Node) => n is T): { node: T; pf: ParsedFile } | undefined {
+  let e = skipOuter(expr);
+  let file = pf;
+  for (let i = 0; i < 10; i++) {
+    if (is(e)) return { node: e, pf: file };
+    if (!ts.isIdentifier(e)) return undefined;
+    let d = lookupName(e.text, e, file);
+    if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+    if (d?.kind !== 'var' || !d.node.initializer || !(d.node.parent.flags & ts.NodeFlags.Const)) return undefined;
+    e = skipOuter(d.node.initializer);
+    file = d.pf;
+  }
+  return undefined;
+}
+
+function reasonOf(err: unknown): { reason: string; span?: Span } {
+  if (err instanceof Unresolvable) return { reason: err.reason, span: err.span };
+  return { reason: `internal: ${err instanceof Error ? err.message : String(err)}` };
+}
+
+function propertyName(p: ts.ObjectLiteralElementLike): string | undefined {
+  if (!p.name) return undefined;
+  if (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNumericLiteral(p.name)) return p.name.text;
+  return undefined;
+}
+
+export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server: ServerRef, ctx: EvalContext, sdkVersion: string | undefined): ToolDefinition[] {
+  const callSpan = spanOf(call, pf);
+  const base = {
+    server: { id: server.id, variable: server.variable, name: server.name, span: server.span },
+    registration: { kind: 'add_tool' as const, span: callSpan, calleeSpan: spanOf(call.expression, pf) },
+    sdkVersion,
+  };
+  const unseen = (reason: string, at: Where, span?: Span): ToolDefinition => unseenTool(base, pf.file, reason, span ?? spanOf(at.node, at.pf));
+  const h = resolveHandler(call.arguments[1], pf, ctx);
+  if (!h) return [unseen('the tools/list handler is not a function Toolsmith can read', { node: call.arguments[1], pf })];
+  const returned = returnedExpressions(h.fn);
+  if (returned.length === 0) return [unseen('the tools/list handler returns no value Toolsmith can read', { node: h.fn, pf: h.pf })];
+  if (returned.length > 1) return [unseen(`the tools/list handler returns in ${returned.length} places: which list is published depends on run-time conditions`, { node: h.fn, pf: h.pf })];
+  const result = literalOf(returned[0], h.pf, ctx, ts.isObjectLiteralExpression);
+  const toolsProp = result?.node.properties.find((p) => propertyName(p) === 'tools');
+  const toolsExpr = toolsProp && (ts.isPropertyAssignment(toolsProp) ? toolsProp.initializer : ts.isShorthandPropertyAssignment(toolsProp) ? toolsProp.name : undefined);
+  if (!result || !toolsExpr) return [unseen('the tools/list handler does not return a `{ tools: [...] }` literal', { node: returned[0], pf: h.pf })];
+  const list = literalOf(toolsExpr, result.pf, ctx, ts.isArrayLiteralExpression);
+  const tools: ToolDefinition[] = [];
+  if (!list) {
+    // Not an array literal: the whole value, when it is static (an array built with a static helper call).
+    try {
+      const value = evaluate(toolsExpr, result.pf, ctx);
+      if (!Array.isArray(value)) return [unseen('the `tools` of the tools/list result is not an array', { node: toolsExpr, pf: result.pf })];
+      for (const v of value) tools.push(toolFromValue(base, pf.file, v, { node: toolsExpr, pf: result.pf }));
+      return tools;
+    } catch (err) {
+      const r = reasonOf(err);
+      return [unseen(`the tools list is not static: ${r.reason}`, { node: toolsExpr, pf: result.pf }, r.span)];
+    }
+  }
+  for (const el of list.node.elements) {
+    if (ts.isSpreadElement(el)) {
+      try {
+        const value = evaluate(el.expression, list.pf, ctx);
+        if (!Array.isArray(value)) throw new Unresolvable('spread of a value that is not a static array', { node: el, pf: list.pf });
+        for (const v of value) tools.push(toolFromValue(base, pf.file, v, { node: el, pf: list.pf }));
+      } catch (err) {
+        const r = reasonOf(err);
+        tools.push(unseen(`tools spread from a list that is not static: ${r.reason}`, { node: el, pf: list.pf }, r.span));
+      }
+      continue;
+    }
+    const obj = literalOf(el, list.pf, ctx, ts.isObjectLiteralExpression);
+    if (obj) tools.push(toolFromLiteral(base, pf.file, obj.node, obj.pf, ctx));
+    else {
+      try {
+        tools.push(toolFromValue(base, pf.file, evaluate(el, list.pf, ctx), { node: el, pf: list.pf }));
+      } catch (err) {
+        const r = reasonOf(err);
+        tools.push(unseen(`a tools/list entry that is not static: ${r.reason}`, { node: el, pf: list.pf }, r.span));
+      }
+    }
+  }
+  return tools;
+}
+
+interface Base {
+  server: ToolDefinition['server'];
+  registration: ToolDefinition['registration'];
+  sdkVersion: string | undefined;
+}
+
+function unseenTool(base: Base, file: string, reason: string, span: Span): ToolDefinition {
+  const u: Unresolved = { part: 'tool', reason, span };
+  return {
+    language: 'typescript',
+    framework: 'ts-sdk',
+    frameworkVersion: base.sdkVersion,
+    file,
+    server: base.server,
+    registration: base.registration,
+    name: { value: undefined, span, unresolved: u },
+    parameters: [],
+    contract: {},
+    unresolved: [u],
+    unrepresentable: [],
+  };
+}
+
+/** One entry written as an object literal: each key read on its own, so one unreadable key leaves the others. */
+function toolFromLiteral(base: Base, file: string, obj: ts.ObjectLiteralExpression, pf: ParsedFile, ctx: EvalContext): ToolDefinition {
+  const unresolved: Unresolved[] = [];
+  const values: Record<string, unknown> = {};
+  const spans: Record<string, Span> = {};
+  for (const p of obj.properties) {
+    if (ts.isSpreadAssignment(p)) {
+      try {
+        const v = evaluate(p.expression, pf, ctx);
+        if (typeof v === 'object' && v !== null) Object.assign(values, v);
+        for (const k of Object.keys(v ?? {})) spans[k] = spanOf(p, pf);
+      } catch (err) {
+        const r = reasonOf(err);
+        unresolved.push({ part: 'tool', reason: `spread of a value that is not static: ${r.reason}`, span: r.span ?? spanOf(p, pf) });
+      }
+      continue;
+    }
+    const key = propertyName(p);
+    const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+    if (key === undefined || !valueNode) {
+      unresolved.push({ part: 'tool', reason: 'a member that is not a plain property', span: spanOf(p, pf) });
+      continue;
+    }
+    spans[key] = spanOf(valueNode, pf);
+    try {
+      values[key] = evaluate(valueNode, pf, ctx);
+    } catch (err) {
+      const r = reasonOf(err);
+      unresolved.push({ part: key, reason: r.reason, span: r.span ?? spans[key] });
+    }
+  }
+  return toolOf(base, file, values, spans, spanOf(obj, pf), unresolved);
+}
+
+function toolFromValue(base: Base, file: string, value: unknown, at: Where): ToolDefinition {
+  const span = spanOf(at.node, at.pf);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return unseenTool(base, file, 'a tools/list entry that is not an object', span);
+  const spans: Record<string, Span> = {};
+  for (const k of Object.keys(value)) spans[k] = span;
+  return toolOf(base, file, value as Record<string, unknown>, spans, span, []);
+}
+
+function toolOf(base: Base, file: string, values: Record<string, unknown>, spans: Record<string, Span>, span: Span, unresolved: Unresolved[]): ToolDefinition {
+  const built = lowLevelToolContract(values);
+  const contract: JsonSchema = 'contract' in built ? built.contract : {};
+  if ('error' in built) unresolved.push({ part: 'tool', reason: built.error, span });
+  const located = (key: string): Located<string> | undefined => {
+    const u = unresolved.find((x) => x.part === key);
+    if (u) return { value: undefined, span: spans[key] ?? span, unresolved: u };
+    const v = contract[key];
+    if (v === undefined) return undefined;
+    if (typeof v === 'string') return { value: v, span: spans[key] ?? span };
+    const bad: Unresolved = { part: key, reason: 'not a string', span: spans[key] ?? span };
+    unresolved.push(bad);
+    return { value: undefined, span: bad.span, unresolved: bad };
+  };
+  const name = located('name') ?? { value: undefined, span, unresolved: { part: 'name', reason: 'a tools/list entry without a name', span } };
+  if (name.value === undefined && !unresolved.some((u) => u.part === 'name') && name.unresolved) unresolved.push(name.unresolved);
+  const title = located('title');
+  const description = located('description');
+  const schemaSpan = spans.inputSchema ?? span;
+  const schema = contract.inputSchema as { properties?: Record<string, JsonSchema>; required?: unknown } | undefined;
+  const required = Array.isArray(schema?.required) ? schema.required : [];
+  const parameters: ParameterDefinition[] = Object.entries(schema?.properties ?? {}).map(([param, propSchema]) => ({
+    name: param,
+    nameSpan: schemaSpan,
+    span: schemaSpan,
+    schema: propSchema,
+    required: required.includes(param),
+    ...(typeof propSchema?.description === 'string' ? { description: { value: propSchema.description, span: schemaSpan, origin: 'other' as const } } : {}),
+    constraints: [],
+    untyped: propSchema?.type === undefined,
+  }));
+  const tool: ToolDefinition = {
+    language: 'typescript',
+    framework: 'ts-sdk',
+    frameworkVersion: base.sdkVersion,
+    file,
+    server: base.server,
+    registration: { ...base.registration, span },
+    name,
+    parameters,
+    contract,
+    unresolved,
+    unrepresentable: [],
+  };
+  if (title) tool.title = title;
+  if (description) tool.description = { ...description, origin: 'explicit' };
+  if (spans.inputSchema) tool.inputSchemaSpan = spans.inputSchema;
+  if (spans.outputSchema) tool.outputSchemaSpan = spans.outputSchema;
+  const annotations = contract.annotations;
+  if (typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations)) {
+    const at = spans.annotations ?? span;
+    tool.annotations = { span: at, entries: Object.entries(annotations).map(([key, value]) => ({ key, value, span: at, keySpan: at })) };
+  }
+  return tool;
+}

@@ -1,0 +1,28 @@
+import type { JsonSchema, ToolDefinition } from '../analysis/model';
+import { Positions, type Located1 } from './rows';
+
+/** One part of one tool that the analysis could not resolve, as `toolsmith contract --json` prints it. */
+export interface UnresolvedRow extends Located1 {
+  /** Index of the tool in `tools`. */
+  tool: number;
+  /** The tool's name, null when the name itself is unresolved. */
+  name: string | null;
+  /** Which part of the contract: `name`, `description`, `inputSchema`, `tool` (the whole entry)... */
+  part: string;
+  reason: string;
+  file: string;
+}
+
+/**
+ * What `toolsmith contract --json` prints: `tools` is the predicted tools/list, exactly as the server would publish
+ * it where resolved; `unresolved` lists every part that is not (a tool with an entry there is partial: a missing
+ * key, `"properties": {}` or an absent name is then not a fact). Positions are 1-based, end exclusive.
+ */
+export function contractJson(tools: ToolDefinition[], textOf: (file: string) => string | undefined): { tools: JsonSchema[]; unresolved: UnresolvedRow[] } {
+  const positions = new Positions(textOf);
+  const unresolved: UnresolvedRow[] = [];
+  tools.forEach((t, i) => {
+    for (const u of t.unresolved) unresolved.push({ tool: i, name: t.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
+  });
+  return { tools: tools.map((t) => t.contract), unresolved };
+}

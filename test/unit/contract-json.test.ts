@@ -1,0 +1,90 @@
+/**
+ * `toolsmith contract --json` carries every unresolved part with its reason and position, so CI and other tools
+ * reading the JSON can tell a partial contract from a fact (issue 13, "Honest JSON").
+ */
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeSource } from '../../server/src/analysis/analyze';
+import { contractJson } from '../../server/src/cli/contract-json';
+
+const TS = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+const server = new McpServer({ name: "demo", version: "1.0.0" });
+server.registerTool("known", { description: "Fully known", inputSchema: { q: z.string() } }, async () => ({ content: [] }));
+server.registerTool("partial", { description: process.env.DESCRIPTION, inputSchema: shapeFromElsewhere() }, async () => ({ content: [] }));
+for (const name of NAMES) server.registerTool(name, { description: "looped" }, async () => ({ content: [] }));
+`;
+
+function analyse(file: string, text: string) {
+  const texts = new Map([[file, text]]);
+  const host = { readFile: (f: string) => texts.get(f), fileExists: (f: string) => texts.has(f) };
+  return contractJson(analyzeSource(file, text, host).tools, (f) => texts.get(f));
+}
+
+test('contract JSON: each unresolved part is a row with the tool, the part, the reason and a 1-based range', () => {
+  const file = '/virtual/ws/server.ts';
+  const out = analyse(file, TS);
+  assert.equal(out.tools.length, 3);
+  assert.deepEqual(
+    out.unresolved.filter((u) => u.tool === 0),
+    [],
+    'a fully resolved tool has no row',
+  );
+  const partial = out.unresolved.filter((u) => u.tool === 1);
+  assert.deepEqual(
+    partial.map((u) => [u.name, u.part]),
+    [
+      ['partial', 'description'],
+      ['partial', 'inputSchema'],
+    ],
+  );
+  assert.ok(
+    partial.every((u) => u.reason.length > 0 && u.file === file && u.line === 5),
+    JSON.stringify(partial),
+  );
+  const description = partial[0];
+  const written = TS.split('\n')[description.line - 1].slice(description.column - 1, description.endColumn - 1);
+  assert.ok(written.length > 0 && 'process.env.DESCRIPTION'.startsWith(written), `the range points into the description expression, got "${written}"`);
+  // The tool registered in a loop: its name is unresolved, and the row says so (name null).
+  const looped = out.unresolved.filter((u) => u.tool === 2);
+  assert.deepEqual(
+    looped.map((u) => [u.name, u.part]),
+    [[null, 'name']],
+  );
+  assert.equal(out.tools[2].name, undefined);
+});
+
+test('contract JSON: a Python parameter whose description is unresolved is reported, not silently dropped', () => {
+  const py = `from mcp.server import MCPServer
+from pydantic import Field
+from typing import Annotated
+mcp = MCPServer("demo")
+ZONE = "UTC"
+
+@mcp.tool()
+def now(tz: Annotated[str, Field(description=describe_zone())]) -> str:
+    """Current time."""
+    return tz
+`;
+  const out = analyse('/virtual/ws/server.py', py);
+  assert.equal(out.tools.length, 1);
+  assert.ok(out.unresolved.length > 0, 'an unresolved description must travel in the JSON');
+  assert.ok(out.unresolved.every((u) => u.tool === 0 && u.name === 'now'));
+});
+
+test('cli: toolsmith contract --json prints the unresolved rows (dist/cli.js)', (t) => {
+  const cli = path.resolve(__dirname, '../../dist/cli.js');
+  if (!fs.existsSync(cli)) assert.fail('dist/cli.js is missing: run `node esbuild.mjs` first');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-contract-json-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'server.ts');
+  fs.writeFileSync(file, TS);
+  const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const printed = JSON.parse(r.stdout) as ReturnType<typeof contractJson>;
+  assert.deepEqual(printed, analyse(file, TS));
+});
