@@ -10,6 +10,7 @@ import ts from 'typescript';
 import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
 import type { Span } from '../model';
+import type { Framework } from '../../../../common/frameworks';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 
 /**
@@ -71,6 +72,8 @@ export class ServerRef {
     readonly variable: string,
     readonly span: Span,
     readonly name: string | undefined,
+    /** The SDK the server's class is imported from (`new McpServer` of `@modelcontextprotocol/server`), when known. */
+    readonly framework?: Framework,
   ) {}
 }
 
