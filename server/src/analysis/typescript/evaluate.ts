@@ -9,6 +9,7 @@
 import ts from 'typescript';
 import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
+import * as arktype from 'arktype';
 import type { Span } from '../model';
 import type { Framework } from '../../../../common/frameworks';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
@@ -517,6 +518,21 @@ const ZOD_MODULES: Record<string, 3 | 4 | 'bare' | 'mini'> = {
   'zod/v4/mini': 'mini',
 };
 
+/**
+ * ArkType (a Standard Schema library the v2 SDK converts through its own `~standard.jsonSchema`): `type(...)` from
+ * "arktype" is rebuilt with the real parser on static definitions (strings, objects, tuples, other ArkType types),
+ * and these methods of a Type are called for real. Anything else stays unresolved.
+ */
+const ARKTYPE_MODULE = 'arktype';
+const ARKTYPE_EXPORTS = { type: arktype.type } as const;
+// prettier-ignore
+const ARKTYPE_METHODS = new Set(['describe', 'array', 'or', 'and', 'optional', 'default', 'merge', 'omit', 'pick', 'partial', 'required', 'atLeastLength', 'atMostLength', 'moreThan', 'lessThan', 'atLeast', 'atMost', 'divisibleBy', 'matching', 'configure', 'brand', 'onUndeclaredKey']);
+
+/** An ArkType Type (a callable carrying `~standard` with vendor "arktype"). */
+function isArkType(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'function' && (v as { '~standard'?: { vendor?: unknown } })['~standard']?.vendor === 'arktype';
+}
+
 // Immutable: one instance per major rather than one per `z` read.
 const Z4_NS = new ZodNs(ZOD_V4, 4, 'z');
 const Z3_NS = new ZodNs(ZOD_V3, 3, 'z');
@@ -565,6 +581,10 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'expr':
       return evaluate(d.node, d.pf, ctx);
     case 'import': {
+      if (d.module === ARKTYPE_MODULE) {
+        if (d.imported === 'type') return new ZodFn(ARKTYPE_EXPORTS, 'type', 4, true, 'arktype');
+        return fail(`\`${d.imported}\` of arktype is not supported (only \`type(...)\`)`, at, pf);
+      }
       const kind = ZOD_MODULES[d.module];
       if (kind !== undefined) {
         if (kind === 'mini') return fail('zod mini (`zod/mini`) schemas are not supported', at, pf);
@@ -643,6 +663,10 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
       if (typeof v !== 'function') return v;
     }
     return fail(`\`.${name}\` is not a supported zod ${zodMajorOf(target)} method`, node, pf);
+  }
+  if (isArkType(target)) {
+    if (ARKTYPE_METHODS.has(name) && typeof target[name] === 'function') return new ZodFn(target, name, 4, false, 'arktype');
+    return fail(`\`.${name}\` is not a supported ArkType method`, node, pf);
   }
   if (Array.isArray(target)) {
     if (name === 'length') return target.length;
@@ -734,10 +758,11 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
   if (typeof fn !== 'function') return fail(`\`${name}\` is not a zod function`, node, pf);
   let result: unknown;
   try {
-    result = (fn as (...a: unknown[]) => unknown).apply(target, args);
+    // Reflect.apply: ArkType functions carry their own `apply` property.
+    result = Reflect.apply(fn as (...a: unknown[]) => unknown, target, args);
   } catch (err) {
     if (err instanceof Unresolvable) throw err;
-    return fail(`zod rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
+    return fail(`${callee.nsPath === 'arktype' ? 'ArkType' : 'zod'} rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
   }
   if (callee.major === 4 && ctx.origins && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(ctx.origins, result, callee, node, pf);
   return result;
@@ -846,6 +871,10 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
       }
       if (d.kind === 'param' && isWithin(d.node, node)) return;
       if (d.kind === 'import') {
+        if (d.module === ARKTYPE_MODULE) {
+          parts.push(`${name}=arktype:${d.imported}`);
+          return;
+        }
         const kind = ZOD_MODULES[d.module];
         if (kind !== undefined) {
           parts.push(`${name}=zod:${kind === 'bare' ? ctx.zodMajorForBareImport(d.pf.file) : kind}:${d.imported}`);
