@@ -140,6 +140,7 @@ const NS_V4_ONLY = new Set([
   'xid',
   'ksuid',
   'hostname',
+  'hex',
   'int32',
   'uint32',
   'float32',
