@@ -33,7 +33,7 @@ async function liveTools(file: string): Promise<Tool[]> {
   const client = new Client({ name: 'toolsmith-fidelity-v2', version: '1.0.0' });
   try {
     await client.connect(transport);
-    return (await client.listTools()).tools as Tool[];
+    return (await client.listTools()).tools;
   } catch (err) {
     throw new Error(`${path.relative(root, file)} did not answer tools/list: ${err instanceof Error ? err.message : String(err)}\n${stderr}`, { cause: err });
   } finally {

@@ -79,9 +79,24 @@ test('v2: server.tool() (removed in v2) is unresolved; zod 3 fields and non-obje
       `server.registerTool("zod3", { inputSchema: { a: z3.string() } }, async () => ({ content: [] }));\n` +
       `server.registerTool("scalar", { inputSchema: z.string() }, async () => ({ content: [] }));\n`,
   });
-  assert.match(tool('old').unresolved.map((u) => u.reason).join('\n'), /no McpServer\.tool\(\) method/);
-  assert.match(tool('zod3').unresolved.map((u) => u.reason).join('\n'), /must be Zod v4 schemas/);
-  assert.match(tool('scalar').unresolved.map((u) => u.reason).join('\n'), /must describe objects/);
+  assert.match(
+    tool('old')
+      .unresolved.map((u) => u.reason)
+      .join('\n'),
+    /no McpServer\.tool\(\) method/,
+  );
+  assert.match(
+    tool('zod3')
+      .unresolved.map((u) => u.reason)
+      .join('\n'),
+    /must be Zod v4 schemas/,
+  );
+  assert.match(
+    tool('scalar')
+      .unresolved.map((u) => u.reason)
+      .join('\n'),
+    /must describe objects/,
+  );
   assert.equal(tool('scalar').contract.inputSchema, undefined);
 });
 

@@ -418,7 +418,11 @@ function buildTool(site: Site, ctx: EvalContext, versions: WorkspaceVersions): T
   const registration = site.kind === 'registerTool' ? registerToolParts(site, ctx, unresolved, builder) : serverToolParts(site, ctx, unresolved);
   const { parts } = registration;
   if (site.kind === 'tool' && !profile.hasToolMethod) {
-    unresolved.push({ part: 'tool', reason: `${profile.versionPackage} has no McpServer.tool() method (removed in v2): this call throws a TypeError and registers nothing; use registerTool`, span: spanOf(call.expression, pf) });
+    unresolved.push({
+      part: 'tool',
+      reason: `${profile.versionPackage} has no McpServer.tool() method (removed in v2): this call throws a TypeError and registers nothing; use registerTool`,
+      span: spanOf(call.expression, pf),
+    });
   }
   const caveat = profile.versionCaveat(sdkVersion);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });

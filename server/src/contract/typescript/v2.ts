@@ -19,7 +19,7 @@
  */
 import * as z4 from 'zod/v4';
 import { toJSONSchema as z4CoreToJSONSchema } from 'zod/v4/core';
-import type { JsonSchema, JsonValue } from '../../analysis/model';
+import type { JsonSchema } from '../../analysis/model';
 
 /** The draft every v2 conversion targets (the SDK's JSON_SCHEMA_CONVERSION_TARGET). */
 export const V2_JSON_SCHEMA_TARGET = 'draft-2020-12';
@@ -74,7 +74,9 @@ function provablyObjectShaped(schema: Record<string, unknown>, root: Record<stri
   for (const key of ['oneOf', 'anyOf', 'allOf']) {
     const members = schema[key];
     if (Array.isArray(members) && members.length > 0) {
-      return members.every((m: unknown) => m !== null && typeof m === 'object' && ((m as { type?: unknown }).type === 'object' || provablyObjectShaped(m as Record<string, unknown>, '$id' in m ? {} : root)));
+      return members.every(
+        (m: unknown) => m !== null && typeof m === 'object' && ((m as { type?: unknown }).type === 'object' || provablyObjectShaped(m as Record<string, unknown>, '$id' in m ? {} : root)),
+      );
     }
   }
   return false;
@@ -92,7 +94,7 @@ export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'outp
     if (!('_zod' in schema)) {
       throw new Error('Schema appears to be from zod 3, which the SDK cannot convert to JSON Schema. Upgrade to zod >=4.2.0, or wrap your JSON Schema with fromJsonSchema().');
     }
-    result = z4.toJSONSchema(schema as z4.ZodType, { target: V2_JSON_SCHEMA_TARGET, io }) as Record<string, unknown>;
+    result = z4.toJSONSchema(schema as z4.ZodType, { target: V2_JSON_SCHEMA_TARGET, io });
   } else {
     throw new Error(`Schema library "${String(std.vendor)}" does not implement StandardJSONSchemaV1 (\`~standard.jsonSchema\`).`);
   }
@@ -101,9 +103,9 @@ export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'outp
     return (provablyObjectShaped(result, result) ? { type: 'object', ...result } : result) as JsonSchema;
   }
   if (result.type !== undefined && result.type !== 'object') {
-    throw new Error(`MCP tool and prompt schemas must describe objects (got type: ${JSON.stringify(result.type as JsonValue)}). Wrap your schema in z.object({...}) or equivalent.`);
+    throw new Error(`MCP tool and prompt schemas must describe objects (got type: ${JSON.stringify(result.type)}). Wrap your schema in z.object({...}) or equivalent.`);
   }
-  return { type: 'object', ...result } as JsonSchema;
+  return { type: 'object', ...result };
 }
 
 /** Whether a schema holds a keyword the 2025-era wrap would rewrite or treat specially (pointers, new bases). */
@@ -128,7 +130,7 @@ export function legacyWireOutputSchema(natural: JsonSchema): JsonSchema {
   if (natural.type === 'object') return natural;
   if (hasPointerKeywords(natural)) throw new Error('a non-object output root with $ref/$id is wrapped with rewritten pointers for 2025-era clients (not modelled)');
   const $schema = typeof natural.$schema === 'string' ? natural.$schema : undefined;
-  return { ...($schema !== undefined ? { $schema } : {}), type: 'object', properties: { result: natural }, required: ['result'] } as JsonSchema;
+  return { ...($schema !== undefined ? { $schema } : {}), type: 'object', properties: { result: natural }, required: ['result'] };
 }
 
 /** The published inputSchema / outputSchema of a registerTool value (undefined: no outputSchema). */
