@@ -1,6 +1,6 @@
 /**
  * Contract fidelity, TypeScript SDK v2: every fixture server under test/fixtures/ts-v2 (written against
- * @modelcontextprotocol/server 2.4.0 with zod 4 and ArkType schemas) is started for real (`node --import tsx`), asked
+ * @modelcontextprotocol/server 2.4.0 with zod 4, ArkType and Valibot schemas) is started for real (`node --import tsx`), asked
  * for tools/list by the v2 SDK's own Client (@modelcontextprotocol/client, default version negotiation: the
  * 2025-11-25 era every current client speaks) over stdio, and compared tool by tool with
  * `node dist/cli.js contract <file> --json` (./compare.ts), order included.
@@ -56,6 +56,7 @@ for (const entry of entries()) {
       const text = fs.readFileSync(s, 'utf8');
       if (/from "zod(\/v4)?"/.test(text)) libraries.add('zod 4');
       if (/from "arktype"/.test(text)) libraries.add('arktype');
+      if (/from "valibot"/.test(text)) libraries.add('valibot');
     }
     const live = await liveTools(entry);
     const compared = compareTools([{ file: entry, live, predicted: predictedTools(entry) }], { order: true });
@@ -70,6 +71,6 @@ test('fidelity v2: summary', () => {
   console.log(`fidelity v2: ${exact}/${total} tools exact over ${entries().length} servers (${[...libraries].join(', ')})`);
   assert.ok(entries().length >= 10, `only ${entries().length} v2 fixture servers (at least 10 expected)`);
   assert.ok(total >= 50, `only ${total} tools across the v2 fixtures (at least 50 expected)`);
-  assert.deepEqual([...libraries].sort(), ['arktype', 'zod 4']);
+  assert.deepEqual([...libraries].sort(), ['arktype', 'valibot', 'zod 4']);
   assert.equal(exact, total);
 });

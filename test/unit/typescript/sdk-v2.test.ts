@@ -117,3 +117,26 @@ test('v2: icons are published; ArkType schemas are converted by ArkType', () => 
   });
   assert.deepEqual(t.unresolved, []);
 });
+
+test('v2: Valibot converts through toStandardJsonSchema; a bare Valibot schema is refused as the SDK refuses it', () => {
+  const { tool } = analyze({
+    'main.ts':
+      V2_HEAD +
+      `import * as v from "valibot";\nimport { toStandardJsonSchema } from "@valibot/to-json-schema";\n` +
+      `server.registerTool("wrapped", { inputSchema: toStandardJsonSchema(v.object({ q: v.pipe(v.string(), v.minLength(2)) })) }, async () => ({ content: [] }));\n` +
+      `server.registerTool("bare", { inputSchema: v.object({ q: v.string() }) }, async () => ({ content: [] }));\n`,
+  });
+  assert.deepEqual(tool('wrapped').contract.inputSchema, {
+    type: 'object',
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    properties: { q: { type: 'string', minLength: 2 } },
+    required: ['q'],
+  });
+  assert.match(
+    tool('bare')
+      .unresolved.map((u) => u.reason)
+      .join('\n'),
+    /"valibot" does not implement StandardJSONSchemaV1/,
+  );
+  assert.equal(tool('bare').contract.inputSchema, undefined);
+});
