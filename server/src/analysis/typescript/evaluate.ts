@@ -538,7 +538,7 @@ const ARKTYPE_METHODS = new Set(['describe', 'array', 'or', 'and', 'optional', '
 // prettier-ignore
 const VALIBOT_FUNCTIONS = new Set(['object', 'strictObject', 'looseObject', 'string', 'number', 'boolean', 'null', 'nullable', 'nullish', 'optional', 'exactOptional', 'array', 'tuple', 'strictTuple', 'union', 'picklist', 'literal', 'enum', 'record', 'variant', 'intersect', 'pipe', 'any', 'unknown', 'date', 'minLength', 'maxLength', 'length', 'nonEmpty', 'minValue', 'maxValue', 'gtValue', 'ltValue', 'integer', 'multipleOf', 'email', 'url', 'uuid', 'regex', 'isoDate', 'isoDateTime', 'isoTime', 'isoTimestamp', 'ipv4', 'ipv6', 'hexadecimal', 'trim', 'toLowerCase', 'toUpperCase', 'description', 'title', 'metadata', 'examples', 'minEntries', 'maxEntries']);
 const VALIBOT_MODULES: Record<string, Record<string, unknown>> = {
-  valibot: valibot as unknown as Record<string, unknown>,
+  valibot: valibot,
   '@valibot/to-json-schema': { toStandardJsonSchema },
 };
 const VALIBOT_ALLOWED: Record<string, Set<string>> = { valibot: VALIBOT_FUNCTIONS, '@valibot/to-json-schema': new Set(['toStandardJsonSchema']) };
