@@ -11,15 +11,16 @@ export type { Language };
 
 /**
  * Which library builds the contract — the JSON published by tools/list depends on it.
- *  - ts-sdk:        @modelcontextprotocol/sdk (McpServer.registerTool / server.tool)
+ *  - ts-sdk:        @modelcontextprotocol/sdk 1.x (McpServer.registerTool / server.tool)
+ *  - ts-sdk-v2:     @modelcontextprotocol/server 2.x (McpServer.registerTool; Standard Schema, JSON Schema 2020-12)
  *  - mcp:           official Python SDK 2.x (`from mcp.server import MCPServer`)
  *  - mcp-v1:        the removed 1.x import `from mcp.server.fastmcp import FastMCP`
  *  - fastmcp:       standalone FastMCP (`from fastmcp import FastMCP`)
  */
-export type Framework = 'ts-sdk' | 'mcp' | 'mcp-v1' | 'fastmcp';
+export type Framework = 'ts-sdk' | 'ts-sdk-v2' | 'mcp' | 'mcp-v1' | 'fastmcp';
 
 /** The code that turns a tool into its tools/list entry, named after the library module it reproduces. */
-export type ContractBuilder = 'sdk-zod-compat' | 'mcp-func-metadata' | 'fastmcp-function-parsing';
+export type ContractBuilder = 'sdk-zod-compat' | 'sdk-standard-schema' | 'mcp-func-metadata' | 'fastmcp-function-parsing';
 
 export interface FrameworkProfile {
   language: Language;
@@ -74,6 +75,10 @@ export interface FrameworkProfile {
    * (not modelled) instead of being excluded from structured output.
    */
   publishesContentBlockSchemas: boolean;
+  /** TypeScript: the npm modules a server class is imported from for this framework (`@modelcontextprotocol/server`). */
+  serverModules: readonly string[];
+  /** TypeScript: whether McpServer still has the deprecated `server.tool(name, ...)` method (removed in v2). */
+  hasToolMethod: boolean;
   /** What the framework does with a second tool of the same name on one server. */
   duplicateToolName: 'throws' | 'keeps-first' | 'replaces';
   /** Why the contract predicted for the workspace's pinned `version` (undefined: none pinned) may not be what runs. */
@@ -103,6 +108,42 @@ function mcp1Caveat(version: string | undefined): string | undefined {
     : `the workspace pins mcp ${version}: predicted as mcp ${proven} publishes it (the only 1.x version verified live); not verified for ${version}`;
 }
 
+/**
+ * The TypeScript SDK releases whose contracts the builders reproduce: 1.x (zod-compat, checked live against the
+ * installed 1.x in test/fidelity/typescript.test.ts) and 2.x through 2.4 (Standard Schema, checked live against
+ * 2.4.0 in test/fidelity/typescript-v2.test.ts). A version outside these is named in an unresolved `contract` part.
+ */
+function tsSdkCaveat(pkg: string, modelledMajor: number, modelledUpTo: string | undefined, version: string | undefined): string | undefined {
+  if (version === undefined) return undefined;
+  const major = majorOf(version);
+  if (major === undefined) return undefined;
+  if (major !== modelledMajor) {
+    return `the workspace has ${pkg} ${version}: only ${modelledMajor}.x of this package is modelled (its contract is not predicted for ${major}.x)`;
+  }
+  if (modelledUpTo !== undefined && compareVersions(lowerBound(version), modelledUpTo) > 0) {
+    return `the workspace has ${pkg} ${version}: the contract is modelled on ${pkg} ${modelledUpTo}; later releases may publish tools differently`;
+  }
+  return undefined;
+}
+
+/** `^2.4.0` / `~2.3` / `>=2.1.0 <3` -> the first version written (what a range promises at least). */
+function lowerBound(version: string): string {
+  return /(\d+(?:\.\d+){0,2})/.exec(version)?.[1] ?? version;
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < 3; i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** The newest @modelcontextprotocol/server release the v2 builder was checked against live. */
+export const TS_SDK_V2_MODELLED = '2.4.0';
+
 /** FastMCP's contract is modelled on 4.x; earlier majors differ. */
 const FASTMCP_MODELLED_MAJOR = 4;
 
@@ -120,6 +161,8 @@ const OFFICIAL_PYTHON_SDK = {
   refusesVariadicParams: false,
   rejectsUnderscoreParams: true,
   duplicateToolName: 'keeps-first',
+  serverModules: [],
+  hasToolMethod: false,
 } as const;
 
 export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
@@ -144,8 +187,36 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     syncToolsBlockEventLoop: false,
     hidesExceptionText: false,
     publishesContentBlockSchemas: false,
+    serverModules: ['@modelcontextprotocol/sdk'],
+    hasToolMethod: true,
     duplicateToolName: 'throws',
-    versionCaveat: () => undefined,
+    versionCaveat: (version) => tsSdkCaveat('@modelcontextprotocol/sdk', 1, undefined, version),
+  },
+  'ts-sdk-v2': {
+    language: 'typescript',
+    label: '@modelcontextprotocol/server (TypeScript SDK v2)',
+    name: 'the TypeScript SDK v2',
+    versionPackage: '@modelcontextprotocol/server',
+    serverClasses: ['McpServer', 'Server'],
+    contextClasses: [],
+    contentClasses: [],
+    toolHints: [/registerTool\s*\(/, /\bMcpServer\b/],
+    serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/server/,
+    contractBuilder: 'sdk-standard-schema',
+    errorModule: undefined,
+    docstring: 'none',
+    readsAnnotatedStringDescription: false,
+    toolOptions: [],
+    toolDecorator: 'none',
+    refusesVariadicParams: false,
+    rejectsUnderscoreParams: false,
+    syncToolsBlockEventLoop: false,
+    hidesExceptionText: false,
+    publishesContentBlockSchemas: false,
+    serverModules: ['@modelcontextprotocol/server'],
+    hasToolMethod: false,
+    duplicateToolName: 'throws',
+    versionCaveat: (version) => tsSdkCaveat('@modelcontextprotocol/server', 2, TS_SDK_V2_MODELLED, version),
   },
   mcp: {
     ...OFFICIAL_PYTHON_SDK,
@@ -206,6 +277,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     syncToolsBlockEventLoop: false,
     hidesExceptionText: false,
     publishesContentBlockSchemas: false,
+    serverModules: [],
+    hasToolMethod: false,
     duplicateToolName: 'replaces',
     versionCaveat: (version) => {
       const major = majorOf(version);
@@ -233,6 +306,11 @@ export function acceptsToolOption(framework: Framework, key: string): boolean {
 const ANY_TOOL_HINT = new RegExp([...new Set(FRAMEWORK_NAMES.flatMap((f) => FRAMEWORKS[f].toolHints.map((r) => r.source)))].join('|'));
 
 /** A cheap textual test that a source file may register tools (only those are worth analysing). */
+/** The TypeScript framework whose server class is imported from `module` (`@modelcontextprotocol/server` -> ts-sdk-v2). */
+export function frameworkOfModule(module: string): Framework | undefined {
+  return FRAMEWORK_NAMES.find((f) => FRAMEWORKS[f].language === 'typescript' && FRAMEWORKS[f].serverModules.some((m) => module === m || module.startsWith(`${m}/`)));
+}
+
 export function mayDefineTools(text: string): boolean {
   return ANY_TOOL_HINT.test(text);
 }

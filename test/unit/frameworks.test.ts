@@ -79,12 +79,16 @@ test('the scan and the playground find a minimal server of every framework, and 
   assert.ok(!mayDefineTools(plain) && !constructsServer('python', plain) && !constructsServer('typescript', plain));
 });
 
-test('version caveats: FastMCP before its modelled major, mcp 1.x unless the verified pin', () => {
+test('version caveats: FastMCP before its modelled major, mcp 1.x unless the verified pin, TypeScript SDKs outside their modelled releases', () => {
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('3.2.0') ?? '', /predicted for fastmcp 4\.x/);
   assert.equal(FRAMEWORKS.fastmcp.versionCaveat('4.1.0'), undefined);
   assert.equal(FRAMEWORKS.fastmcp.versionCaveat(undefined), undefined);
   assert.equal(FRAMEWORKS['mcp-v1'].versionCaveat('1.30.0'), undefined);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('2.1.0') ?? '', /no mcp\.server\.fastmcp module/);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat(undefined) ?? '', /no pinned version/);
-  for (const f of ['mcp', 'ts-sdk'] as const) assert.equal(FRAMEWORKS[f].versionCaveat('0.1.0'), undefined, f);
+  assert.equal(FRAMEWORKS.mcp.versionCaveat('0.1.0'), undefined);
+  assert.equal(FRAMEWORKS['ts-sdk'].versionCaveat('1.32.2'), undefined);
+  assert.match(FRAMEWORKS['ts-sdk'].versionCaveat('0.1.0') ?? '', /@modelcontextprotocol\/sdk 0\.1\.0: only 1\.x/);
+  for (const v of ['2.4.0', '^2.3.1', '2.0.0', undefined]) assert.equal(FRAMEWORKS['ts-sdk-v2'].versionCaveat(v), undefined, v);
+  assert.match(FRAMEWORKS['ts-sdk-v2'].versionCaveat('2.5.0') ?? '', /modelled on @modelcontextprotocol\/server 2\.4\.0/);
 });

@@ -9,7 +9,11 @@
 import ts from 'typescript';
 import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
+import * as arktype from 'arktype';
+import * as valibot from 'valibot';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type { Span } from '../model';
+import type { Framework } from '../../../../common/frameworks';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 
@@ -98,6 +102,8 @@ export class ServerRef {
     readonly variable: string,
     readonly span: Span,
     readonly name: string | undefined,
+    /** The SDK the server's class is imported from (`new McpServer` of `@modelcontextprotocol/server`), when known. */
+    readonly framework?: Framework,
   ) {}
 }
 
@@ -163,6 +169,7 @@ const NS_V4_ONLY = new Set([
   'xid',
   'ksuid',
   'hostname',
+  'hex',
   'int32',
   'uint32',
   'float32',
@@ -541,6 +548,43 @@ const ZOD_MODULES: Record<string, 3 | 4 | 'bare' | 'mini'> = {
   'zod/v4/mini': 'mini',
 };
 
+/**
+ * ArkType (a Standard Schema library the v2 SDK converts through its own `~standard.jsonSchema`): `type(...)` from
+ * "arktype" is rebuilt with the real parser on static definitions (strings, objects, tuples, other ArkType types),
+ * and these methods of a Type are called for real. Anything else stays unresolved.
+ */
+const ARKTYPE_MODULE = 'arktype';
+const ARKTYPE_EXPORTS = { type: arktype.type } as const;
+// prettier-ignore
+const ARKTYPE_METHODS = new Set(['describe', 'array', 'or', 'and', 'optional', 'default', 'merge', 'omit', 'pick', 'partial', 'required', 'atLeastLength', 'atMostLength', 'moreThan', 'lessThan', 'atLeast', 'atMost', 'divisibleBy', 'matching', 'configure', 'brand', 'onUndeclaredKey']);
+
+/**
+ * Valibot (converted, as the v2 SDK documents, through `toStandardJsonSchema` of @valibot/to-json-schema): the
+ * allow-listed functions of "valibot" (schemas, pipe actions and metadata) called for real on static arguments.
+ */
+// prettier-ignore
+const VALIBOT_FUNCTIONS = new Set(['object', 'strictObject', 'looseObject', 'string', 'number', 'boolean', 'null', 'nullable', 'nullish', 'optional', 'exactOptional', 'array', 'tuple', 'strictTuple', 'union', 'picklist', 'literal', 'enum', 'record', 'variant', 'intersect', 'pipe', 'any', 'unknown', 'date', 'minLength', 'maxLength', 'length', 'nonEmpty', 'minValue', 'maxValue', 'gtValue', 'ltValue', 'integer', 'multipleOf', 'email', 'url', 'uuid', 'regex', 'isoDate', 'isoDateTime', 'isoTime', 'isoTimestamp', 'ipv4', 'ipv6', 'hexadecimal', 'trim', 'toLowerCase', 'toUpperCase', 'description', 'title', 'metadata', 'examples', 'minEntries', 'maxEntries']);
+const VALIBOT_MODULES: Record<string, Record<string, unknown>> = {
+  valibot: valibot,
+  '@valibot/to-json-schema': { toStandardJsonSchema },
+};
+const VALIBOT_ALLOWED: Record<string, Set<string>> = { valibot: VALIBOT_FUNCTIONS, '@valibot/to-json-schema': new Set(['toStandardJsonSchema']) };
+
+/** `import * as v from "valibot"`: its allow-listed functions are read as `v.name`. */
+export class LibNs {
+  constructor(readonly module: string) {}
+}
+
+function valibotFn(module: string, name: string, at: ts.Node, pf: ParsedFile): ZodFn {
+  if (!VALIBOT_ALLOWED[module].has(name) || typeof VALIBOT_MODULES[module][name] !== 'function') return fail(`\`${name}\` of ${module} is not a supported function`, at, pf);
+  return new ZodFn(VALIBOT_MODULES[module], name, 4, true, 'valibot');
+}
+
+/** An ArkType Type (a callable carrying `~standard` with vendor "arktype"). */
+function isArkType(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'function' && (v as { '~standard'?: { vendor?: unknown } })['~standard']?.vendor === 'arktype';
+}
+
 // Immutable: one instance per major rather than one per `z` read.
 const Z4_NS = new ZodNs(ZOD_V4, 4, 'z');
 const Z3_NS = new ZodNs(ZOD_V3, 3, 'z');
@@ -595,6 +639,14 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       if (staticModule) {
         const f = Object.prototype.hasOwnProperty.call(staticModule, d.imported) ? staticModule[d.imported] : undefined;
         return f ?? fail(`\`${d.imported}\` of "${d.module}" is not evaluated statically`, at, pf);
+      }
+      if (VALIBOT_MODULES[d.module]) {
+        if (d.imported === '*') return new LibNs(d.module);
+        return valibotFn(d.module, d.imported, at, pf);
+      }
+      if (d.module === ARKTYPE_MODULE) {
+        if (d.imported === 'type') return new ZodFn(ARKTYPE_EXPORTS, 'type', 4, true, 'arktype');
+        return fail(`\`${d.imported}\` of arktype is not supported (only \`type(...)\`)`, at, pf);
       }
       const kind = ZOD_MODULES[d.module];
       if (kind !== undefined) {
@@ -676,6 +728,11 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
     }
     return fail(`\`.${name}\` is not a supported zod ${zodMajorOf(target)} method`, node, pf);
   }
+  if (target instanceof LibNs) return valibotFn(target.module, name, node, pf);
+  if (isArkType(target)) {
+    if (ARKTYPE_METHODS.has(name) && typeof target[name] === 'function') return new ZodFn(target, name, 4, false, 'arktype');
+    return fail(`\`.${name}\` is not a supported ArkType method`, node, pf);
+  }
   if (Array.isArray(target)) {
     if (name === 'length') return target.length;
     if (name === 'join' || name === 'concat') return new ZodFn(target, name, 4, false);
@@ -751,7 +808,7 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
       } else {
         fail(`a function passed to \`${name}\` is not evaluated`, a, pf);
       }
-    } else if (v instanceof ZodNs || v instanceof ZodFn || v instanceof ModuleNs || v instanceof ServerRef) {
+    } else if (v instanceof ZodNs || v instanceof ZodFn || v instanceof ModuleNs || v instanceof ServerRef || v instanceof LibNs) {
       fail('argument is not a static value or zod schema', a, pf);
     }
     args.push(v);
@@ -772,10 +829,11 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
   if (typeof fn !== 'function') return fail(`\`${name}\` is not a zod function`, node, pf);
   let result: unknown;
   try {
-    result = (fn as (...a: unknown[]) => unknown).apply(target, args);
+    // Reflect.apply: ArkType functions carry their own `apply` property.
+    result = Reflect.apply(fn as (...a: unknown[]) => unknown, target, args);
   } catch (err) {
     if (err instanceof Unresolvable) throw err;
-    return fail(`zod rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
+    return fail(`${callee.nsPath === 'arktype' ? 'ArkType' : callee.nsPath === 'valibot' ? 'valibot' : 'zod'} rejected this call: ${err instanceof Error ? err.message : String(err)}`, node, pf);
   }
   if (callee.major === 4 && ctx.origins && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(ctx.origins, result, callee, node, pf);
   return result;
@@ -901,6 +959,10 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
       }
       if (d.kind === 'param' && isWithin(d.node, node)) return;
       if (d.kind === 'import') {
+        if (d.module === ARKTYPE_MODULE || VALIBOT_MODULES[d.module]) {
+          parts.push(`${name}=${d.module}:${d.imported}`);
+          return;
+        }
         const kind = ZOD_MODULES[d.module];
         if (kind !== undefined) {
           parts.push(`${name}=zod:${kind === 'bare' ? ctx.zodMajorForBareImport(d.pf.file) : kind}:${d.imported}`);

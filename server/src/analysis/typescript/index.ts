@@ -8,13 +8,14 @@
  */
 import ts from 'typescript';
 import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
-import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractResult } from '../../contract/typescript';
+import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
-import { workspaceVersions } from './workspace';
+import { workspaceVersions, type WorkspaceVersions } from './workspace';
+import { FRAMEWORKS, frameworkOfModule, type Framework } from '../../../../common/frameworks';
 
 const MAX_CALL_DEPTH = 8;
 
@@ -39,6 +40,33 @@ function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext
   return undefined;
 }
 
+/** The SDK whose class `new X(...)` constructs: the module `X` (or `ns` of `ns.X`) is imported from. */
+function constructedFramework(expr: ts.NewExpression, pf: ParsedFile): Framework | undefined {
+  const callee = skipOuter(expr.expression);
+  const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
+  if (!local) return undefined;
+  const d = lookupName(local.text, expr, pf);
+  return d?.kind === 'import' ? frameworkOfModule(d.module) : undefined;
+}
+
+/** The SDK a file imports (`import { McpServer } from "@modelcontextprotocol/server"`, type-only imports too), if one. */
+function importedFramework(pf: ParsedFile): Framework | undefined {
+  for (const st of pf.sf.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    const f = frameworkOfModule(st.moduleSpecifier.text);
+    if (f) return f;
+  }
+  return undefined;
+}
+
+/**
+ * The SDK a registration is predicted for: the one its server was constructed from, else the one the registering
+ * file imports, else the one the workspace installs (so v1 and v2 servers in one monorepo each get their own).
+ */
+function frameworkOfSite(site: Site, versions: WorkspaceVersions): Framework {
+  return site.server.framework ?? importedFramework(site.pf) ?? versions.defaultFramework;
+}
+
 /** Which server instance an expression denotes (`server`, an imported `server`, a helper parameter, `this.server`). */
 function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth = 0): ServerRef {
   const expr = skipOuter(expr0);
@@ -58,8 +86,10 @@ function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth 
     if (d?.kind === 'var') {
       const init = d.node.initializer && skipOuter(d.node.initializer);
       if (init && ts.isIdentifier(init)) return serverOf(init, d.pf, ctx, depth + 1);
-      const name = init && ts.isNewExpression(init) ? serverInfoName(init, d.pf, ctx) : undefined;
-      return new ServerRef(`${d.pf.file}#${d.name}@${d.node.getStart(d.pf.sf)}`, d.name, spanOf(d.node, d.pf), name);
+      const isNew = init && ts.isNewExpression(init);
+      const name = isNew ? serverInfoName(init, d.pf, ctx) : undefined;
+      const framework = isNew ? constructedFramework(init, d.pf) : undefined;
+      return new ServerRef(`${d.pf.file}#${d.name}@${d.node.getStart(d.pf.sf)}`, d.name, spanOf(d.node, d.pf), name, framework);
     }
     if (d?.kind === 'import') return new ServerRef(`${d.module}#${d.imported}`, expr.text, spanOf(d.node, d.pf), undefined);
   }
@@ -232,14 +262,15 @@ export function clearSchemaCache(): void {
   schemaCache.clear();
 }
 
-function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[]): Part {
+function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder): Part {
   let fp: string | undefined;
   try {
     fp = fingerprint(node, pf, ctx);
   } catch {
     fp = undefined;
   }
-  const cacheKey = fp !== undefined ? `${key}\u0000${fp}` : undefined;
+  // The builder is part of the key: the same expression publishes draft-07 under 1.x and 2020-12 under v2.
+  const cacheKey = fp !== undefined ? `${builder}\u0000${key}\u0000${fp}` : undefined;
   const hit = cacheKey !== undefined ? schemaCache.get(cacheKey) : undefined;
   if (hit) return { value: hit, node, pf, ok: true, cacheKey };
   const part = evalPart(key, node, pf, ctx, unresolved);
@@ -312,7 +343,7 @@ function keyOf(p: ts.ObjectLiteralElementLike): string | undefined {
   return undefined;
 }
 
-const CONFIG_KEYS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta'] as const;
+const CONFIG_KEYS = ['title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', '_meta'] as const;
 type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 /** `JSON.parse(JSON.stringify(v) ?? 'null')`, without serialising the values it returns unchanged (hints are booleans). */
@@ -421,17 +452,30 @@ function taskExecution(site: Site, ctx: EvalContext, unresolved: Unresolved[]): 
   return part?.ok && isPlainObject(part.value) ? { taskSupport: 'required', ...part.value } : undefined;
 }
 
-function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined): ToolDefinition {
+function buildTool(site: Site, ctx: EvalContext, versions: WorkspaceVersions): ToolDefinition {
   const { call, pf } = site;
+  const framework = frameworkOfSite(site, versions);
+  const profile = FRAMEWORKS[framework];
+  const builder = profile.contractBuilder as TsContractBuilder;
+  const sdkVersion = versions.sdkVersion(framework);
   const unresolved: Unresolved[] = [];
   ctx.unrepresentable = [];
   const callSpan = spanOf(call, pf);
   const args = call.arguments;
 
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved) : serverToolParts(site, ctx, unresolved);
+  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder) : serverToolParts(site, ctx, unresolved);
   if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
+  if (site.kind === 'tool' && !profile.hasToolMethod) {
+    unresolved.push({
+      part: 'tool',
+      reason: `${profile.versionPackage} has no McpServer.tool() method (removed in v2): this call throws a TypeError and registers nothing; use registerTool`,
+      span: spanOf(call.expression, pf),
+    });
+  }
+  const caveat = profile.versionCaveat(sdkVersion);
+  if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
 
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
   const title = locatedString(parts.title, 'title', ctx, unresolved);
@@ -439,9 +483,9 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
 
   const input = parts.inputSchema;
   const output = parts.outputSchema;
-  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, registration.execution);
+  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution);
   const contract = contractResult.contract;
-  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx);
+  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx, builder);
   cacheConvertedSchemas(parts, contractResult, ctx);
   const inputJson = contract.inputSchema as JsonSchema | undefined;
   const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
@@ -455,7 +499,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
 
   const tool: ToolDefinition = {
     language: 'typescript',
-    framework: 'ts-sdk',
+    framework,
     frameworkVersion: sdkVersion,
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
@@ -491,7 +535,7 @@ function buildTool(site: Site, ctx: EvalContext, sdkVersion: string | undefined)
 }
 
 /** registerTool(name, config, cb): the config object's keys (written inline, spread, or a whole object from elsewhere). */
-function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[]): RegistrationParts {
+function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder): RegistrationParts {
   const { pf } = site;
   const config = site.call.arguments[1];
   const parts: Partial<Record<ConfigKey, Part>> = {};
@@ -513,7 +557,7 @@ function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[
         unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
         continue;
       }
-      parts[key as ConfigKey] = key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
+      parts[key as ConfigKey] = key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved, builder) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
     }
   } else {
     const whole = evalPart('config', config, pf, ctx, unresolved);
@@ -577,6 +621,7 @@ function publishedContract(
   description: string | undefined,
   callSpan: Span,
   unresolved: Unresolved[],
+  builder: TsContractBuilder,
   execution?: unknown,
 ): TsContractResult {
   const input = parts.inputSchema;
@@ -589,10 +634,11 @@ function publishedContract(
       inputSchema: input?.ok ? input.value : undefined,
       outputSchema: output?.ok ? output.value : undefined,
       annotations: parts.annotations?.ok ? parts.annotations.value : undefined,
+      icons: parts.icons?.ok ? parts.icons.value : undefined,
       _meta: parts._meta?.ok ? parts._meta.value : undefined,
       ...(execution !== undefined ? { execution } : {}),
     },
-    { inputResolved: !input || input.ok, outputResolved: !output || output.ok },
+    { inputResolved: !input || input.ok, outputResolved: !output || output.ok, builder },
   );
   for (const e of contractResult.errors) {
     const node = parts[e.part];
@@ -605,13 +651,13 @@ function publishedContract(
  * zod 4: what JSON Schema cannot carry is exactly what makes the SDK's conversion fail, in its io mode
  * (`.transform()` publishes its input side in an inputSchema and fails only in an outputSchema).
  */
-function unrepresentableConstructs(parts: Partial<Record<ConfigKey, Part>>, contractResult: TsContractResult, ctx: EvalContext): ToolDefinition['unrepresentable'] {
+function unrepresentableConstructs(parts: Partial<Record<ConfigKey, Part>>, contractResult: TsContractResult, ctx: EvalContext, builder: TsContractBuilder): ToolDefinition['unrepresentable'] {
   const unrepresentable = [...ctx.unrepresentable];
   for (const e of contractResult.errors) {
     const part = parts[e.part];
     if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
     const located = withOrigins(part, ctx);
-    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output')) {
+    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output', builder)) {
       const origin = schemaOrigin(located.origins, schema);
       const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
       const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
@@ -661,15 +707,18 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
     try {
       // One loop iteration: its element bound, and consts read fresh (a const in the loop body differs per element).
       const siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
-      if (site.kind === 'listTools') tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, versions.sdkVersion));
-      else tools.push(buildTool(site, siteCtx, versions.sdkVersion));
+      if (site.kind === 'listTools') {
+        const framework = frameworkOfSite(site, versions);
+        tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, framework, versions.sdkVersion(framework)));
+      } else tools.push(buildTool(site, siteCtx, versions));
     } catch (err) {
       // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
       const span = spanOf(site.call, site.pf);
+      const framework = frameworkOfSite(site, versions);
       tools.push({
         language: 'typescript',
-        framework: 'ts-sdk',
-        frameworkVersion: versions.sdkVersion,
+        framework,
+        frameworkVersion: versions.sdkVersion(framework),
         file: site.pf.file,
         server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
         registration: { kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
@@ -684,7 +733,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const facts: FileFacts = {
     file,
     language: 'typescript',
-    framework: tools.length || /@modelcontextprotocol\/sdk/.test(text) ? 'ts-sdk' : undefined,
+    framework: tools[0]?.framework ?? importedFramework(pf) ?? (/@modelcontextprotocol\/sdk/.test(text) ? 'ts-sdk' : undefined),
     v1Imports: [],
     servers: serversCreated(pf, ctx),
     dependencies: [...project.dependencies].filter((f) => f !== file),

@@ -6,7 +6,7 @@
  * parts are unresolved with the reason, never dropped: the file says it has a server whose tools it cannot see.
  */
 import ts from 'typescript';
-import type { JsonSchema, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
+import type { Framework, JsonSchema, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
 import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
 import { evaluate, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
 import { resolveHandler } from './handler';
@@ -59,11 +59,12 @@ function propertyName(p: ts.ObjectLiteralElementLike): string | undefined {
   return undefined;
 }
 
-export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server: ServerRef, ctx: EvalContext, sdkVersion: string | undefined): ToolDefinition[] {
+export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server: ServerRef, ctx: EvalContext, framework: Framework, sdkVersion: string | undefined): ToolDefinition[] {
   const callSpan = spanOf(call, pf);
   const base = {
     server: { id: server.id, variable: server.variable, name: server.name, span: server.span },
     registration: { kind: 'add_tool' as const, span: callSpan, calleeSpan: spanOf(call.expression, pf) },
+    framework,
     sdkVersion,
   };
   const unseen = (reason: string, at: Where, span?: Span): ToolDefinition => unseenTool(base, pf.file, reason, span ?? spanOf(at.node, at.pf));
@@ -119,6 +120,7 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
 interface Base {
   server: ToolDefinition['server'];
   registration: ToolDefinition['registration'];
+  framework: Framework;
   sdkVersion: string | undefined;
 }
 
@@ -126,7 +128,7 @@ function unseenTool(base: Base, file: string, reason: string, span: Span): ToolD
   const u: Unresolved = { part: 'tool', reason, span };
   return {
     language: 'typescript',
-    framework: 'ts-sdk',
+    framework: base.framework,
     frameworkVersion: base.sdkVersion,
     file,
     server: base.server,
@@ -214,7 +216,7 @@ function toolOf(base: Base, file: string, values: Record<string, unknown>, spans
   }));
   const tool: ToolDefinition = {
     language: 'typescript',
-    framework: 'ts-sdk',
+    framework: base.framework,
     frameworkVersion: base.sdkVersion,
     file,
     server: base.server,

@@ -4,7 +4,7 @@
  */
 import * as path from 'node:path';
 import type { FileHost } from '../model';
-import { FRAMEWORKS } from '../../../../common/frameworks';
+import { FRAMEWORKS, type Framework } from '../../../../common/frameworks';
 
 function readJson(host: FileHost, file: string): Record<string, unknown> | undefined {
   const text = host.readFile(file);
@@ -54,15 +54,31 @@ function packageVersion(host: FileHost, fromFile: string, name: string): string 
 }
 
 export interface WorkspaceVersions {
-  sdkVersion: string | undefined;
+  /** The version of the framework's package (`versionPackage`) seen from the analysed file. */
+  sdkVersion(framework: Framework): string | undefined;
+  /**
+   * The TypeScript SDK a file's servers use when its imports do not say (a server passed in as a parameter):
+   * v2 when only `@modelcontextprotocol/server` is installed or declared near the file, v1 otherwise.
+   */
+  defaultFramework: Framework;
   zodMajor: (fromFile: string) => 3 | 4;
 }
 
 export function workspaceVersions(host: FileHost, file: string): WorkspaceVersions {
   const perDir = new Map<string, 3 | 4>();
   const perFile = new Map<string, 3 | 4>();
+  const sdkVersions = new Map<Framework, string | undefined>();
+  const sdkVersion = (framework: Framework): string | undefined => {
+    if (!sdkVersions.has(framework)) sdkVersions.set(framework, packageVersion(host, file, FRAMEWORKS[framework].versionPackage));
+    return sdkVersions.get(framework);
+  };
+  let defaultFramework: Framework | undefined;
   return {
-    sdkVersion: packageVersion(host, file, FRAMEWORKS['ts-sdk'].versionPackage),
+    sdkVersion,
+    get defaultFramework(): Framework {
+      defaultFramework ??= sdkVersion('ts-sdk') === undefined && sdkVersion('ts-sdk-v2') !== undefined ? 'ts-sdk-v2' : 'ts-sdk';
+      return defaultFramework;
+    },
     zodMajor(fromFile) {
       // Asked for every `z` of every schema: by file first, without recomputing the directory.
       const known = perFile.get(fromFile);

@@ -60,14 +60,14 @@ export interface PyContractResult {
 }
 
 /** The Python builders, by the profile's contractBuilder (a new builder without an entry fails to compile). */
-const PYTHON_BUILDERS: Record<Exclude<ContractBuilder, 'sdk-zod-compat'>, (spec: PyToolSpec) => PyContractResult> = {
+const PYTHON_BUILDERS: Record<Exclude<ContractBuilder, 'sdk-zod-compat' | 'sdk-standard-schema'>, (spec: PyToolSpec) => PyContractResult> = {
   'mcp-func-metadata': mcpContract,
   'fastmcp-function-parsing': fastmcpContract,
 };
 
 export function buildPythonContract(spec: PyToolSpec): PyContractResult {
   const builder = FRAMEWORKS[spec.framework].contractBuilder;
-  if (builder === 'sdk-zod-compat') throw new Error(`${spec.framework} is not a Python framework: contract/typescript builds its contracts`);
+  if (builder === 'sdk-zod-compat' || builder === 'sdk-standard-schema') throw new Error(`${spec.framework} is not a Python framework: contract/typescript builds its contracts`);
   return PYTHON_BUILDERS[builder](spec);
 }
 

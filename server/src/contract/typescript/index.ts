@@ -12,6 +12,11 @@ import { normalizeObjectSchema, objectFromShape } from '@modelcontextprotocol/sd
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import { toJSONSchema as z4ToJSONSchema } from 'zod/v4/core';
 import type { JsonSchema, JsonValue } from '../../analysis/model';
+import type { ContractBuilder } from '../../../../common/frameworks';
+import { convertSchemaV2, unrepresentableSchemasV2 } from './v2';
+
+/** The TypeScript builders: @modelcontextprotocol/sdk 1.x (zod-compat) and @modelcontextprotocol/server 2.x (Standard Schema). */
+export type TsContractBuilder = Extract<ContractBuilder, 'sdk-zod-compat' | 'sdk-standard-schema'>;
 
 export interface TsToolValues {
   name: string | undefined;
@@ -21,6 +26,8 @@ export interface TsToolValues {
   inputSchema?: unknown;
   outputSchema?: unknown;
   annotations?: unknown;
+  /** v2 publishes `icons` as given; 1.x drops the key. */
+  icons?: unknown;
   _meta?: unknown;
   /** registerToolTask's execution (default: registerTool's `{ taskSupport: "forbidden" }`). */
   execution?: unknown;
@@ -31,7 +38,7 @@ export interface TsContractResult {
   /** The inputSchema is given but is not an object schema / raw shape: the SDK publishes an empty object. */
   inputSchemaNotObject: boolean;
   /** Parts that cannot be published (the SDK itself would throw at registration or at tools/list). */
-  errors: { part: 'inputSchema' | 'outputSchema' | 'annotations' | '_meta'; reason: string }[];
+  errors: { part: 'inputSchema' | 'outputSchema' | 'annotations' | 'icons' | '_meta'; reason: string }[];
 }
 
 function isZodTypeLike(v: unknown): boolean {
@@ -64,6 +71,10 @@ function toJson(v: unknown): JsonValue {
 }
 
 const NOT_PLAIN = Symbol('not plain JSON');
+
+function plainOrCopy(json: JsonSchema | undefined): JsonSchema | undefined {
+  return json === undefined ? undefined : (toJson(json) as JsonSchema);
+}
 
 /**
  * A copy of `v` when it is already plain JSON data (what a converted schema is), which JSON.stringify + parse would
@@ -98,7 +109,14 @@ function plainJsonCopy(v: unknown, depth: number): JsonValue | typeof NOT_PLAIN 
 }
 
 /** True when the stored schema is an object schema (what normalizeObjectSchema accepts). */
-export function isObjectSchema(v: unknown): boolean {
+export function isObjectSchema(v: unknown, builder: TsContractBuilder = 'sdk-zod-compat'): boolean {
+  if (builder === 'sdk-standard-schema') {
+    try {
+      return convertSchemaV2(v, 'input') !== undefined;
+    } catch {
+      return false;
+    }
+  }
   try {
     const stored = storedSchema(v);
     return !!stored && !!normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]);
@@ -123,8 +141,10 @@ export class ConvertedSchema {
  * The published JSON Schema of an inputSchema / outputSchema value. `shared` is set when `json` is a cached
  * ConvertedSchema's (it belongs to the cache: copy it before handing it out); otherwise `json` is a fresh plain copy.
  */
-function convertSchema(v: unknown, io: 'input' | 'output'): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
+function convertSchema(v: unknown, io: 'input' | 'output', builder: TsContractBuilder): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
   if (v instanceof ConvertedSchema) return { json: v.json, notObject: v.notObject, shared: true };
+  // v2 refuses a non-object input root (throws, as the SDK does at tools/list) instead of publishing an empty object.
+  if (builder === 'sdk-standard-schema') return { json: plainOrCopy(convertSchemaV2(v, io)), notObject: false };
   const stored = storedSchema(v);
   const obj = stored ? normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) : undefined;
   // A fresh object each time (nested ones too): the result is handed out as is.
@@ -144,8 +164,9 @@ const SCHEMA_SLOT = null;
  * Schema"), in the order zod meets them. Same converter, target and io as the SDK; zod's own `unrepresentable`
  * hook reports each failing site instead of throwing at the first one. Empty for zod 3 and for schemas that convert.
  */
-export function unrepresentableSchemas(v: unknown, io: 'input' | 'output'): object[] {
+export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', builder: TsContractBuilder = 'sdk-zod-compat'): object[] {
   if (v instanceof ConvertedSchema) return [];
+  if (builder === 'sdk-standard-schema') return unrepresentableSchemasV2(v, io);
   let obj: object | undefined;
   try {
     const stored = storedSchema(v);
@@ -174,7 +195,9 @@ export function unrepresentableSchemas(v: unknown, io: 'input' | 'output'): obje
  * Builds the published tool object. `inputResolved`/`outputResolved` false means the schema could not be rebuilt:
  * the key is then left out (and the front-end lists it as unresolved) rather than guessed.
  */
-export function buildTsContract(values: TsToolValues, opts: { inputResolved: boolean; outputResolved: boolean }): TsContractResult {
+export function buildTsContract(values: TsToolValues, opts: { inputResolved: boolean; outputResolved: boolean; builder?: TsContractBuilder }): TsContractResult {
+  const builder = opts.builder ?? 'sdk-zod-compat';
+  const v2 = builder === 'sdk-standard-schema';
   const errors: TsContractResult['errors'] = [];
   const tool: Record<string, unknown> = { name: values.name };
   if (values.title !== undefined) tool.title = values.title;
@@ -184,7 +207,7 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
   let output: { json?: JsonSchema; shared?: boolean } | undefined;
   if (opts.inputResolved) {
     try {
-      const r = convertSchema(values.inputSchema, 'input');
+      const r = convertSchema(values.inputSchema, 'input', builder);
       // An undefined json stays as is: the copy below drops the key, as it always did.
       tool.inputSchema = r.json === undefined ? undefined : SCHEMA_SLOT;
       input = r;
@@ -194,7 +217,7 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
     }
   }
   // Annotations and _meta go on the wire as written: a value JSON cannot carry (a schema, a cycle) is not guessed.
-  for (const key of ['annotations', '_meta'] as const) {
+  for (const key of v2 ? (['annotations', 'icons', '_meta'] as const) : (['annotations', '_meta'] as const)) {
     const v = values[key];
     if (v === undefined) continue;
     try {
@@ -204,10 +227,12 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
       errors.push({ part: key, reason: err instanceof Error ? err.message : String(err) });
     }
   }
-  tool.execution = values.execution !== undefined ? toJson(values.execution) : { taskSupport: 'forbidden' };
-  if (opts.outputResolved && values.outputSchema) {
+  // 1.x: registerTool stores execution { taskSupport: "forbidden" } (registerToolTask its own); v2 never sets it (and its 2026 codec deletes it).
+  if (!v2) tool.execution = values.execution !== undefined ? toJson(values.execution) : { taskSupport: 'forbidden' };
+  // v2 publishes outputSchema whenever one is given (normalizeRawShapeSchema keeps any Standard Schema).
+  if (opts.outputResolved && (v2 ? values.outputSchema !== undefined : values.outputSchema)) {
     try {
-      const r = convertSchema(values.outputSchema, 'output');
+      const r = convertSchema(values.outputSchema, 'output', builder);
       if (r.json) {
         tool.outputSchema = SCHEMA_SLOT;
         output = r;

@@ -1,0 +1,170 @@
+/**
+ * The tools/list entry @modelcontextprotocol/server 2.x (TypeScript SDK v2, checked against 2.4.0) publishes for
+ * one tool, built from the values the TypeScript front-end rebuilt.
+ *
+ * What v2 does (dist/mcp-*.mjs, McpServer):
+ *  - registerTool stores `normalizeRawShapeSchema(inputSchema)` / `(outputSchema)`: a plain object whose values are
+ *    ALL zod 4 schemas is wrapped in `z.object()`; one holding zod 3 fields, or anything that is not a Standard
+ *    Schema, throws at registration.
+ *  - tools/list publishes `{ name, title, description, inputSchema, annotations, icons, execution, _meta }` and
+ *    `outputSchema` when given. `execution` is never set by registerTool (and the 2026-07-28 codec deletes it), so
+ *    the key is absent on the wire; an absent inputSchema is `{ type: "object", properties: {} }`.
+ *  - each schema goes through `standardSchemaToJsonSchema(schema, io)`: the schema library's own
+ *    `~standard.jsonSchema[io]({ target: "draft-2020-12" })` (zod >= 4.2, ArkType, Valibot through
+ *    `@valibot/to-json-schema`), zod 4 without it through `z.toJSONSchema(schema, { target, io })`, zod 3 refused;
+ *    then an input root gets `type: "object"` first (a non-object `type` throws), an output root keeps its own
+ *    `type` and gets `type: "object"` only when provably object-shaped.
+ *  - the wire is the 2025-11-25 era's (what clients negotiate by default): see legacyWireOutputSchema.
+ * That post-processing is reproduced below; the conversion itself is the library's own code on the rebuilt schema.
+ */
+import * as z4 from 'zod/v4';
+import { toJSONSchema as z4CoreToJSONSchema } from 'zod/v4/core';
+import type { JsonSchema } from '../../analysis/model';
+
+/** The draft every v2 conversion targets (the SDK's JSON_SCHEMA_CONVERSION_TARGET). */
+export const V2_JSON_SCHEMA_TARGET = 'draft-2020-12';
+
+const EMPTY_OBJECT_SCHEMA = (): JsonSchema => ({ type: 'object', properties: {} });
+
+type StandardProps = {
+  vendor?: unknown;
+  validate?: unknown;
+  jsonSchema?: { input?: (o: { target: string }) => unknown; output?: (o: { target: string }) => unknown };
+};
+
+function standardProps(v: unknown): StandardProps | undefined {
+  if (v === null || (typeof v !== 'object' && typeof v !== 'function')) return undefined;
+  if (!('~standard' in v)) return undefined;
+  const std = (v as { '~standard'?: StandardProps })['~standard'];
+  return typeof std?.validate === 'function' ? std : undefined;
+}
+
+function isZod4(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && '_zod' in v;
+}
+
+function looksLikeZod3(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !('_zod' in v) && '_def' in v && typeof (v as { _def?: { typeName?: unknown } })._def?.typeName === 'string';
+}
+
+/** What registerTool stores for an inputSchema/outputSchema value (normalizeRawShapeSchema); throws where the SDK throws. */
+export function storedSchemaV2(v: unknown): object | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v === 'object' && v !== null && !standardProps(v)) {
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if ((proto === Object.prototype || proto === null) && Object.values(v).every(isZod4)) return z4.object(v as Record<string, z4.ZodType>);
+    if (Object.values(v).some(looksLikeZod3)) {
+      throw new TypeError('Raw-shape inputSchema/outputSchema/argsSchema fields must be Zod v4 schemas. Got a Zod v3 field schema.');
+    }
+  }
+  if (!standardProps(v)) throw new TypeError('inputSchema/outputSchema/argsSchema must be a Standard Schema (e.g. z.object({...})) or a raw Zod shape ({ field: z.string() }).');
+  return v as object;
+}
+
+const LOCAL_DEFINITION_REF = /^#\/(\$defs|definitions)\/([^/~%]+)$/;
+
+/** A typeless root the SDK can prove is an object (object keywords, a local $ref to an object, every member of a composition). */
+function provablyObjectShaped(schema: Record<string, unknown>, root: Record<string, unknown>): boolean {
+  if ('properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema || 'required' in schema) return true;
+  const ref = typeof schema.$ref === 'string' ? LOCAL_DEFINITION_REF.exec(schema.$ref) : null;
+  if (ref) {
+    const defs = root[ref[1]] as Record<string, { type?: unknown } | undefined> | undefined;
+    if (defs?.[ref[2]]?.type === 'object') return true;
+  }
+  for (const key of ['oneOf', 'anyOf', 'allOf']) {
+    const members = schema[key];
+    if (Array.isArray(members) && members.length > 0) {
+      return members.every(
+        (m: unknown) => m !== null && typeof m === 'object' && ((m as { type?: unknown }).type === 'object' || provablyObjectShaped(m as Record<string, unknown>, '$id' in m ? {} : root)),
+      );
+    }
+  }
+  return false;
+}
+
+/** standardSchemaToJsonSchema(schema, io): the library's converter, then the SDK's root `type` handling. */
+export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'output'): JsonSchema {
+  const std = standardProps(schema)!;
+  let result: Record<string, unknown>;
+  const convert = std.jsonSchema?.[io];
+  if (std.jsonSchema) {
+    if (typeof convert !== 'function') throw new Error(`the schema's ~standard.jsonSchema has no ${io} converter`);
+    result = convert({ target: V2_JSON_SCHEMA_TARGET }) as Record<string, unknown>;
+  } else if (std.vendor === 'zod') {
+    if (!('_zod' in schema)) {
+      throw new Error('Schema appears to be from zod 3, which the SDK cannot convert to JSON Schema. Upgrade to zod >=4.2.0, or wrap your JSON Schema with fromJsonSchema().');
+    }
+    result = z4.toJSONSchema(schema as z4.ZodType, { target: V2_JSON_SCHEMA_TARGET, io });
+  } else {
+    throw new Error(`Schema library "${String(std.vendor)}" does not implement StandardJSONSchemaV1 (\`~standard.jsonSchema\`).`);
+  }
+  if (io === 'output') {
+    if (result.type !== undefined) return result as JsonSchema;
+    return (provablyObjectShaped(result, result) ? { type: 'object', ...result } : result) as JsonSchema;
+  }
+  if (result.type !== undefined && result.type !== 'object') {
+    throw new Error(`MCP tool and prompt schemas must describe objects (got type: ${JSON.stringify(result.type)}). Wrap your schema in z.object({...}) or equivalent.`);
+  }
+  return { type: 'object', ...result };
+}
+
+/** Whether a schema holds a keyword the 2025-era wrap would rewrite or treat specially (pointers, new bases). */
+function hasPointerKeywords(v: unknown): boolean {
+  if (Array.isArray(v)) return v.some(hasPointerKeywords);
+  if (v === null || typeof v !== 'object') return false;
+  for (const [k, child] of Object.entries(v)) {
+    if (k === '$ref' || k === '$dynamicRef' || k === '$recursiveRef' || k === '$id') return true;
+    if (hasPointerKeywords(child)) return true;
+  }
+  return false;
+}
+
+/**
+ * The outputSchema as a 2025-era client receives it. Both SDK clients negotiate the 2025-11-25 era by default
+ * (`versionNegotiation.mode: 'legacy'`), and so does every client that does not speak 2026-07-28: the server's
+ * 2025 codec wraps a non-object root (SEP-2106) into `{ $schema?, type: "object", properties: { result }, required: ["result"] }`
+ * (structuredContent is wrapped the same way). A 2026-07-28 client gets the natural root.
+ * The wrap also rewrites `$ref` pointers into the wrapper; that part is not modelled and throws (the caller reports it unresolved).
+ */
+export function legacyWireOutputSchema(natural: JsonSchema): JsonSchema {
+  if (natural.type === 'object') return natural;
+  if (hasPointerKeywords(natural)) throw new Error('a non-object output root with $ref/$id is wrapped with rewritten pointers for 2025-era clients (not modelled)');
+  const $schema = typeof natural.$schema === 'string' ? natural.$schema : undefined;
+  return { ...($schema !== undefined ? { $schema } : {}), type: 'object', properties: { result: natural }, required: ['result'] };
+}
+
+/** The published inputSchema / outputSchema of a registerTool value (undefined: no outputSchema). */
+export function convertSchemaV2(v: unknown, io: 'input' | 'output'): JsonSchema | undefined {
+  const stored = storedSchemaV2(v);
+  if (!stored) return io === 'input' ? EMPTY_OBJECT_SCHEMA() : undefined;
+  const json = standardSchemaToJsonSchemaV2(stored, io);
+  return io === 'output' ? legacyWireOutputSchema(json) : json;
+}
+
+/**
+ * The zod 4 schema instances that make v2's conversion of `v` fail, in the order zod meets them: same target and io
+ * as the SDK, zod's `unrepresentable` hook reports each failing site instead of throwing at the first one.
+ */
+export function unrepresentableSchemasV2(v: unknown, io: 'input' | 'output'): object[] {
+  let stored: object | undefined;
+  try {
+    stored = storedSchemaV2(v);
+  } catch {
+    return [];
+  }
+  if (!stored || !('_zod' in stored)) return [];
+  const hits: object[] = [];
+  try {
+    z4CoreToJSONSchema(stored as import('zod/v4/core').$ZodType, {
+      target: V2_JSON_SCHEMA_TARGET,
+      io,
+      unrepresentable: (info: { zodSchema: object }) => {
+        hits.push(info.zodSchema);
+        return 'any';
+      },
+    });
+  } catch {
+    /* another kind of failure (cycles...): reported as unresolved by the caller, nothing to locate here */
+  }
+  return hits;
+}
