@@ -342,6 +342,7 @@ function openPanel(pg: Playground, c: ServerConfig, session: McpSession, tool?: 
     copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
     readClipboard: () => Promise.resolve(vscode.env.clipboard.readText()),
     memento: context.workspaceState,
+    secrets: context.secrets,
     timeoutMs: () => 1000 * Math.max(1, vscode.workspace.getConfiguration('toolsmith.playground').get<number>('timeoutSeconds', 60)),
     start: async (restart) => void (await startServer(pg, c, restart)),
     showLog: () => channel(c).show(true),
