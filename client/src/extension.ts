@@ -3,6 +3,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { createLanguageClient } from './languageClient';
 import { registerPreview } from './preview';
 import { registerPlayground } from './playground';
+import { runIntegrationSuiteIfAsked } from './testHook';
 
 let client: LanguageClient | undefined;
 
@@ -29,6 +30,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   // Activation time is read by the end-to-end suite and the benchmark from this log line.
   log.appendLine(`Toolsmith activated in ${Date.now() - started} ms`);
+  runIntegrationSuiteIfAsked();
 }
 
 export async function deactivate(): Promise<void> {
