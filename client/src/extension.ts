@@ -4,6 +4,7 @@ import { createLanguageClient } from './languageClient';
 import { registerPreview } from './preview';
 import { registerPlayground } from './playground';
 import { registerOnboarding } from './onboarding';
+import { runIntegrationSuiteIfAsked } from './testHook';
 
 let client: LanguageClient | undefined;
 
@@ -32,6 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   // Activation time is read by the end-to-end suite and the benchmark from this log line.
   log.appendLine(`Toolsmith activated in ${Date.now() - started} ms`);
+  runIntegrationSuiteIfAsked();
 }
 
 export async function deactivate(): Promise<void> {

@@ -10,6 +10,7 @@ import {
   DidChangeWatchedFilesNotification,
   FileChangeType,
   CodeLensRefreshRequest,
+  DiagnosticSeverity,
   type CancellationToken,
   type Diagnostic,
   type InitializeResult,
@@ -17,6 +18,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
+import { MAX_SOURCE_BYTES, formatBytes } from './sourceFile';
 import { sourceKindOf } from './analysis/analyze';
 import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../common/settings';
 import { mayDefineTools } from '../../common/frameworks';
@@ -127,8 +129,17 @@ function analysisOf(doc: TextDocument): DocumentAnalysis | undefined {
   const cached = open.analysis;
   if (cached && cached.version === doc.version && cached.settingsGeneration === server.settingsGeneration) return cached;
   const text = doc.getText();
-  const analysis = analyzeDocumentText(open, file, text);
-  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration: server.settingsGeneration, analysis };
+  // The budget of one analysis: an open document larger than the file host reads (a bundle, generated code) is not
+  // analysed; a 4 MB single line held every request of every document for ~30 s (test/protocol/budget.test.ts).
+  const bytes = text.length > MAX_SOURCE_BYTES / 4 ? Buffer.byteLength(text, 'utf8') : text.length;
+  const skipped =
+    bytes > MAX_SOURCE_BYTES
+      ? `Toolsmith: not analysed: ${formatBytes(bytes)} is over the ${formatBytes(MAX_SOURCE_BYTES)} limit for one file (a bundle or generated code, not a tool definition).`
+      : undefined;
+  if (skipped) logger.once(`too-large:${file}:${formatBytes(bytes)}`, `${file} not analysed: ${formatBytes(bytes)} is over the ${formatBytes(MAX_SOURCE_BYTES)} limit`);
+  const analysis = skipped ? EMPTY_ANALYSIS(file) : analyzeDocumentText(open, file, text);
+  if (skipped) open.incremental = undefined;
+  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration: server.settingsGeneration, analysis, skipped };
   open.analysis = entry;
   index.set({ file, uri: doc.uri, text, analysis: entry.analysis, open: true });
   return entry;
@@ -230,8 +241,8 @@ function publish(uri: string): void {
 }
 
 /** Records what `source` contributes now (replacing what it contributed before) and republishes the affected files. */
-function contribute(source: string, findings: FileAnalysis['findings'], mapper: SpanMapper): void {
-  const byTarget = new Map<string, Diagnostic[]>([[fileToUri(source), []]]);
+function contribute(source: string, findings: FileAnalysis['findings'], mapper: SpanMapper, own: Diagnostic[] = []): void {
+  const byTarget = new Map<string, Diagnostic[]>([[fileToUri(source), own]]);
   for (const f of findings) {
     const uri = fileToUri(f.span.file);
     byTarget.set(uri, [...(byTarget.get(uri) ?? []), toDiagnostic(f, mapper)]);
@@ -257,7 +268,10 @@ function withdraw(source: string): void {
 
 function publishDocument(entry: DocumentAnalysis): void {
   const mapper = mapperFor(entry.file, entry.text);
-  contribute(entry.file, entry.analysis.findings, mapper);
+  const own = entry.skipped
+    ? [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, severity: DiagnosticSeverity.Information, source: 'toolsmith', message: entry.skipped }]
+    : [];
+  contribute(entry.file, entry.analysis.findings, mapper, own);
   notifyToolsChanged(entry.uri, entry.analysis);
   lensSync.analysed(entry.uri, lensKey(codeLenses(entry.analysis, entry.file, entry.uri, mapper)));
 }

@@ -70,6 +70,8 @@ export interface StartOptions {
   /** Advertise dynamic registration of file watchers and configuration (VS Code does). */
   dynamicRegistration?: boolean;
   codeLensRefresh?: boolean;
+  /** Node options for the server process (e.g. a heap cap: `--max-old-space-size=200`). */
+  nodeArgs?: string[];
 }
 
 type Event =
@@ -107,7 +109,7 @@ export class LspClient {
     if (!fs.existsSync(SERVER)) {
       throw new Error(`${SERVER} does not exist: build first (node esbuild.mjs, or run the layer with node scripts/test-layer.mjs protocol)`);
     }
-    const child = spawn(process.execPath, [SERVER, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), SERVER, '--stdio'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout), new StreamMessageWriter(child.stdin));
     const client = new LspClient(child, connection);
     client.configuration = options.configuration;

@@ -26,6 +26,8 @@ import type { McpSession } from '../servers/session';
 import { expandTemplate, missingVariables, templateVariables } from '../servers/templates';
 import { validate } from './validate';
 import { maskText } from '../servers/secrets';
+import { joinSecretArgs, splitSecretArgs } from './secretArgs';
+import type { JsonValue } from '../../../common/json';
 
 /** Text longer than this is cut before it reaches the webview (the full text stays copyable from the host). */
 export const TEXT_LIMIT = 1_000_000;
@@ -38,11 +40,19 @@ export interface MementoLike {
   update(key: string, value: unknown): Thenable<void> | Promise<void>;
 }
 
+/** VS Code's SecretStorage (context.secrets), as much as the controller uses. */
+export interface SecretsLike {
+  get(key: string): Thenable<string | undefined> | Promise<string | undefined>;
+  store(key: string, value: string): Thenable<void> | Promise<void>;
+}
+
 export interface ControllerHost {
   post(message: HostToWebview): void;
   copy(text: string): Promise<void>;
   readClipboard(): Promise<string>;
   memento: MementoLike;
+  /** Where secret argument values are kept between sessions; without it they are kept for this panel only. */
+  secrets?: SecretsLike;
   timeoutMs(): number;
   /** Starts or restarts the session through the glue (trust check, ${input:} prompts). */
   start(restart: boolean): Promise<void>;
@@ -207,16 +217,41 @@ export class PlaygroundController {
     return { lastArgs: s?.lastArgs ?? {}, calls: s?.calls ?? [] };
   }
 
+  /** Secret argument values by tool, then JSON pointer (see secretArgs.ts): loaded once from SecretStorage. */
+  private secretArgs: Promise<Record<string, Record<string, JsonValue>>> | undefined;
+
+  private loadSecretArgs(): Promise<Record<string, Record<string, JsonValue>>> {
+    this.secretArgs ??= Promise.resolve(this.host.secrets?.get(`${this.storeKey}/secretArgs`))
+      .then((text) => (text ? (JSON.parse(text) as Record<string, Record<string, JsonValue>>) : {}))
+      .catch(() => ({}));
+    return this.secretArgs;
+  }
+
+  /** Remembers a tool's last arguments: the clear part in workspaceState, the secret values in SecretStorage only. */
+  private async rememberArgs(st: Stored, toolName: string, args: JsonObject, inputSchema: Tool['inputSchema'] | undefined): Promise<JsonObject> {
+    const known = [...Object.values(this.session.spec.env ?? {}), ...(this.session.spec.secrets ?? [])];
+    const split = splitSecretArgs(args, inputSchema as JsonObject | undefined, known);
+    st.lastArgs[toolName] = split.clear;
+    const all = await this.loadSecretArgs();
+    const had = JSON.stringify(all[toolName] ?? {});
+    if (Object.keys(split.secrets).length) all[toolName] = split.secrets;
+    else delete all[toolName];
+    if (this.host.secrets && JSON.stringify(all[toolName] ?? {}) !== had) await this.host.secrets.store(`${this.storeKey}/secretArgs`, JSON.stringify(all));
+    return split.clear;
+  }
+
   /** Sends the whole state (on ready, and when the panel is revealed for another tool). */
-  init(selected?: string): void {
+  async init(selected?: string): Promise<void> {
     const st = this.stored();
-    this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs: st.lastArgs, history: st.calls });
+    const secrets = await this.loadSecretArgs();
+    const lastArgs = Object.fromEntries(Object.entries(st.lastArgs).map(([tool, args]) => [tool, joinSecretArgs(args, secrets[tool])]));
+    this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs, history: st.calls });
   }
 
   async handle(msg: WebviewToHost): Promise<void> {
     switch (msg.type) {
       case 'ready':
-        this.init();
+        await this.init();
         return;
       case 'call':
         await this.call(msg.callId, msg.tool, msg.args, !!msg.force, !!msg.dryRun);
@@ -362,7 +397,10 @@ export class PlaygroundController {
     }
     // Remember the arguments even when the call then fails: the author will fix and retry.
     const st = this.stored();
-    if (!dryRun) st.lastArgs[toolName] = args;
+    // The history keeps no secret value at all (a re-run leaves those fields empty); the last arguments keep them apart.
+    const known = [...Object.values(this.session.spec.env ?? {}), ...(this.session.spec.secrets ?? [])];
+    const historyArgs = joinSecretArgs(splitSecretArgs(args, tool?.inputSchema as JsonObject | undefined, known).clear, undefined);
+    if (!dryRun) await this.rememberArgs(st, toolName, args, tool?.inputSchema);
     await this.host.memento.update(this.storeKey, st);
 
     const ac = new AbortController();
@@ -412,7 +450,7 @@ export class PlaygroundController {
     const entry: HistoryEntry = {
       id: callId,
       tool: toolName,
-      args,
+      args: historyArgs,
       at: Date.now(),
       ok: view.kind === 'result' && !view.isError,
       durationMs: Math.round(view.durationMs),

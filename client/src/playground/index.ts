@@ -232,13 +232,34 @@ function restartOnSave({ context, manager, channel }: Playground): void {
           c.id,
           setTimeout(() => {
             restarts.delete(c.id);
-            channel(c).appendLine(`[${stamp()}] ${path.basename(doc.uri.fsPath)} saved: restarting`);
-            void manager.restart(c.id).catch((err: unknown) => channel(c).appendLine(err instanceof Error ? err.message : String(err)));
+            void restartSaved(manager, channel, c.id, path.basename(doc.uri.fsPath));
           }, 400),
         );
       }
     }),
   );
+}
+
+/**
+ * One restart on save. When the configuration changed what runs (command, args, env, envFile, cwd) since the author
+ * last started it, a click is needed first: a save must not run an edited command unseen.
+ */
+async function restartSaved(manager: ServerManager, channel: (c: ServerConfig) => vscode.OutputChannel, id: string, saved: string): Promise<void> {
+  const c = manager.config(id);
+  if (!c) return;
+  const changed = manager.changedSinceLaunch(id);
+  if (changed.length) {
+    channel(c).appendLine(`[${stamp()}] ${saved} saved: not restarted, the configuration's ${changed.join(', ')} changed since the last start`);
+    const restart = 'Restart';
+    const choice = await vscode.window.showWarningMessage(
+      `${c.name}: its ${changed.join(', ')} changed since it was started. Restart it with the new configuration?`,
+      { modal: true, detail: `It will run:\n${maskText(describeLaunch({ command: c.command, args: c.args }), { env: c.env })}${c.cwd ? `\nin ${c.cwd}` : ''}` },
+      restart,
+    );
+    if (choice !== restart) return;
+  }
+  channel(c).appendLine(`[${stamp()}] ${saved} saved: restarting`);
+  await manager.restart(id).catch((err: unknown) => channel(c).appendLine(err instanceof Error ? err.message : String(err)));
 }
 
 /** Starts (or restarts) a server, with the author in the loop: a detected server runs only once confirmed. */
@@ -354,6 +375,7 @@ function openPanel(
     copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
     readClipboard: () => Promise.resolve(vscode.env.clipboard.readText()),
     memento: context.workspaceState,
+    secrets: context.secrets,
     timeoutMs: () => 1000 * Math.max(1, vscode.workspace.getConfiguration('toolsmith.playground').get<number>('timeoutSeconds', 60)),
     start: async (restart) => void (await startServer(pg, c, restart)),
     showLog: () => channel(c).show(true),

@@ -12,6 +12,7 @@ import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
 import { resolveLaunch, runsFile, type DiscoveryResult, type ResolveContext, type ServerConfig } from './discovery';
 import type { McpSession, LaunchSpec, SessionOptions } from './session';
+import { changedLaunchKeys, launchKeysOf, type LaunchKey, type LaunchKeys } from './launchChange';
 
 export class LaunchRefused extends Error {
   constructor(
@@ -49,6 +50,8 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
   /** Servers started from a source file no discovered server runs (the preview's Start): kept across rediscovery. */
   private readonly sourceServers: ServerConfig[] = [];
   private discovered: ServerConfig[] = [];
+  /** What each server's last start ran (its configuration as written), to tell when a restart would run something else. */
+  private readonly launched = new Map<string, LaunchKeys>();
 
   constructor(private readonly host: ManagerHost) {
     super();
@@ -99,6 +102,13 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
     return this.doStart(id, true);
   }
 
+  /** The launch keys a restart of `id` would change since its last start (empty: it runs the same as before). */
+  changedSinceLaunch(id: string): LaunchKey[] {
+    const launched = this.launched.get(id);
+    const c = this.config(id);
+    return launched && c ? changedLaunchKeys(launched, c) : [];
+  }
+
   private async doStart(id: string, restart: boolean): Promise<McpSession> {
     const c = this.config(id);
     if (!c) throw new LaunchRefused('unknown', `No server "${id}" in this workspace.`);
@@ -112,6 +122,7 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
       throw new LaunchRefused('unconfirmed', `${c.name} was detected as an MCP server but not confirmed yet: confirm it once to run it.`);
     }
     const spec = await resolveLaunch(c, this.host.resolveContext(c));
+    this.launched.set(id, launchKeysOf(c));
     const s = this.session(id)!;
     if (restart || s.running) await s.stop();
     s.spec = spec;

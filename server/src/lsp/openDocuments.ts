@@ -10,6 +10,8 @@ export interface DocumentAnalysis {
   text: string;
   settingsGeneration: number;
   analysis: FileAnalysis;
+  /** Why this version was not analysed (over the size budget): shown as the document's one diagnostic. */
+  skipped?: string;
 }
 
 /** Everything the server keeps for one open document. Closing the document drops all of it at once. */

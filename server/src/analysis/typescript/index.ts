@@ -255,11 +255,46 @@ interface Part {
   cacheKey?: string;
 }
 
-/** Converted schemas by the text fingerprint of their expression (and its dependencies): see `fingerprint`. */
-const schemaCache = new Map<string, ConvertedSchema>();
+/**
+ * Converted schemas by the text fingerprint of their expression (and its dependencies): see `fingerprint`. Bounded by
+ * size, least recently used first out: every keystroke in a schema makes a key never seen again, as large as the
+ * schema's text, so a bound by entry count let a long editing session fill the heap (~80 KB per keystroke in a
+ * 36 KB schema: out of memory under a 200 MB cap after ~2,000 edits; test/protocol/memory.test.ts).
+ */
+const schemaCache = new Map<string, { schema: ConvertedSchema; size: number }>();
+/** Characters of keys and converted JSON the cache may hold (a few MB of heap). */
+const SCHEMA_CACHE_CHARS = 2_000_000;
+let schemaCacheChars = 0;
 /** For benchmarks measuring a cold analysis. */
 export function clearSchemaCache(): void {
   schemaCache.clear();
+  schemaCacheChars = 0;
+}
+
+function cachedSchema(key: string): ConvertedSchema | undefined {
+  const hit = schemaCache.get(key);
+  if (!hit) return undefined;
+  // Most recently used last: the tools not being edited stay in while the edited one's old texts age out.
+  schemaCache.delete(key);
+  schemaCache.set(key, hit);
+  return hit.schema;
+}
+
+function cacheSchema(key: string, schema: ConvertedSchema): void {
+  const size = key.length + (schema.json === undefined ? 0 : JSON.stringify(schema.json).length);
+  if (size > SCHEMA_CACHE_CHARS / 4) return;
+  const old = schemaCache.get(key);
+  if (old) {
+    schemaCache.delete(key);
+    schemaCacheChars -= old.size;
+  }
+  schemaCache.set(key, { schema, size });
+  schemaCacheChars += size;
+  for (const [oldest, entry] of schemaCache) {
+    if (schemaCacheChars <= SCHEMA_CACHE_CHARS) break;
+    schemaCache.delete(oldest);
+    schemaCacheChars -= entry.size;
+  }
 }
 
 function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder): Part {
@@ -271,7 +306,7 @@ function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression
   }
   // The builder is part of the key: the same expression publishes draft-07 under 1.x and 2020-12 under v2.
   const cacheKey = fp !== undefined ? `${builder}\u0000${key}\u0000${fp}` : undefined;
-  const hit = cacheKey !== undefined ? schemaCache.get(cacheKey) : undefined;
+  const hit = cacheKey !== undefined ? cachedSchema(cacheKey) : undefined;
   if (hit) return { value: hit, node, pf, ok: true, cacheKey };
   const part = evalPart(key, node, pf, ctx, unresolved);
   part.cacheKey = cacheKey;
@@ -676,8 +711,7 @@ function cacheConvertedSchemas(parts: Partial<Record<ConfigKey, Part>>, contract
   ] as const) {
     if (!part?.ok || !part.cacheKey || part.value instanceof ConvertedSchema || contractResult.errors.some((e) => e.part === key)) continue;
     if (ctx.unrepresentable.length) continue; // keeps the spans of what JSON Schema cannot carry exact: recompute
-    if (schemaCache.size > 5000) schemaCache.clear();
-    schemaCache.set(part.cacheKey, new ConvertedSchema(contract[key] as JsonSchema | undefined, key === 'inputSchema' && contractResult.inputSchemaNotObject));
+    cacheSchema(part.cacheKey, new ConvertedSchema(contract[key] as JsonSchema | undefined, key === 'inputSchema' && contractResult.inputSchemaNotObject));
   }
 }
 
