@@ -4,7 +4,7 @@
  * the webview can show. The vscode glue (panel.ts) only wires a webview and a Memento to it; the webview
  * tests wire a Chromium page to it instead.
  */
-import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
 import {
   promptArgumentsSchema,
   type ContentView,

@@ -1,5 +1,7 @@
 /**
- * One MCP server process and the SDK's own Client talking to it over stdio.
+ * One MCP server and the SDK's own Client (@modelcontextprotocol/client 2.x) talking to it: a process over stdio, or a
+ * URL over Streamable HTTP (legacy SSE as fallback). The Client negotiates the protocol: 2026-07-28 with servers that
+ * answer `server/discover`, the 2025 `initialize` handshake with the others.
  * vscode-free on purpose: the tree, the playground and the tests all drive this class.
  *
  * Every fault a server can show (exits at start, never answers initialize, crashes mid-call, hangs,
@@ -7,17 +9,19 @@
  */
 import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  CallToolResultSchema,
-  ErrorCode,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
   type CallToolResult,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Root,
   type CompleteResult,
   type GetPromptResult,
   type JSONRPCMessage,
@@ -25,10 +29,13 @@ import {
   type Prompt,
   type ReadResourceResult,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import * as fs from 'node:fs';
 import { maskText } from './secrets';
+import { StderrLines, StdioFramer } from './framing';
 
 export interface LaunchSpec {
   command: string;
@@ -37,6 +44,36 @@ export interface LaunchSpec {
   cwd?: string;
   /** Values never shown in a log, a message or the tree: the `${input:}` values declared `password: true`. */
   secrets?: string[];
+}
+
+/** What the server's requests to the client are given: the session they came from and the request's abort signal. */
+export interface ServerRequestContext {
+  session: McpSession;
+  /** Aborted when the server cancels its request (notifications/cancelled) or the session closes. */
+  signal: AbortSignal;
+}
+
+/**
+ * The client side of the protocol: each handler given here is declared as a client capability at initialize and
+ * answers the server's requests (the playground shows them to the developer). One that is absent is not declared.
+ * A handler rejects with a ProtocolError to answer an error (a sampling request the developer cancelled...).
+ */
+export interface ClientHandlers {
+  /** roots/list: the workspace folders (or the toolsmith.playground.roots override). */
+  roots?: (ctx: ServerRequestContext) => Root[] | Promise<Root[]>;
+  /** sampling/createMessage. */
+  sampling?: (params: CreateMessageRequestParams, ctx: ServerRequestContext) => Promise<CreateMessageResult>;
+  /** elicitation/create, form and URL mode. */
+  elicitation?: (params: ElicitRequestParams, ctx: ServerRequestContext) => Promise<ElicitResult>;
+}
+
+/** The client capabilities that follow from the handlers given (what the server sees at initialize). */
+export function clientCapabilitiesFor(handlers: ClientHandlers | undefined): ClientCapabilities {
+  const caps: ClientCapabilities = {};
+  if (handlers?.roots) caps.roots = { listChanged: true };
+  if (handlers?.sampling) caps.sampling = {};
+  if (handlers?.elicitation) caps.elicitation = { form: {}, url: {} };
+  return caps;
 }
 
 export type SessionStatus = 'stopped' | 'starting' | 'running' | 'stopping' | 'crashed' | 'failed';
@@ -49,6 +86,15 @@ export interface SessionOptions {
   /** How many stderr lines are kept for error messages. */
   stderrTailLines?: number;
   clientInfo?: { name: string; version: string };
+  /** How the client answers the server's requests (roots, sampling, elicitation); see ClientHandlers. */
+  handlers?: ClientHandlers;
+  /**
+   * Protocol negotiation: 'auto' probes with server/discover (2026-07-28) and falls back to initialize; 'legacy'
+   * runs the 2025 handshake only. On stdio the SDK probes on a short-lived sibling process.
+   */
+  negotiation?: 'auto' | 'legacy';
+  /** How long the stdio probe waits for an answer before the server is taken for a 2025-era one. */
+  probeTimeoutMs?: number;
 }
 
 export interface CallOptions {
@@ -98,7 +144,7 @@ interface ProgressSink {
   viaTap: boolean;
 }
 
-const DEFAULTS = { initializeTimeoutMs: 15_000, maxMessageBytes: 256 * 1024 * 1024, stderrTailLines: 40 };
+const DEFAULTS = { initializeTimeoutMs: 15_000, maxMessageBytes: 256 * 1024 * 1024, stderrTailLines: 40, negotiation: 'auto' as const, probeTimeoutMs: 5_000 };
 
 /** Why a catalog list failed, by list (masked like the log). */
 export interface CatalogErrors {
@@ -132,14 +178,14 @@ export class McpSession extends EventEmitter<SessionEvents> {
 
   private client: Client | undefined;
   private transport: StdioClientTransport | undefined;
-  private readonly opts: Required<SessionOptions>;
+  private readonly opts: Required<Omit<SessionOptions, 'handlers'>> & Pick<SessionOptions, 'handlers'>;
   private readonly exchanges = new Map<string | number, Pending>();
   /** Progress callbacks by progress token, fed synchronously from the transport (see tapMessages). */
   private readonly progressByToken = new Map<string | number, ProgressSink>();
   private nextProgress: ProgressSink | undefined;
   private stopping = false;
   private junkLines = 0;
-  private partialStderr = '';
+  private stderrLines = new StderrLines();
 
   constructor(
     public spec: LaunchSpec,
@@ -189,6 +235,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.exitSignal = undefined;
     this.junkLines = 0;
     this.stderrTail.length = 0;
+    this.stderrLines = new StderrLines();
     this.startedAt = Date.now();
     this.setStatus('starting');
 
@@ -202,30 +249,44 @@ export class McpSession extends EventEmitter<SessionEvents> {
       maxBufferSize: this.opts.maxMessageBytes,
     });
     this.transport = transport;
-    // The Client hands the negotiated version to transports that want it (HTTP ones); stdio does not, so we listen.
-    (transport as StdioClientTransport & { setProtocolVersion?: (v: string) => void }).setProtocolVersion = (version: string) => {
-      this.protocolVersion = version;
-    };
+    // Our framer in place of the SDK's ReadBuffer (framing.ts says why): linear in size, and it names junk lines.
+    (transport as unknown as { _readBuffer: StdioFramer })._readBuffer = new StdioFramer(this.opts.maxMessageBytes, (line, why) => this.onJunk(line, why));
     transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
 
-    const client = new Client(this.opts.clientInfo, { capabilities: {} });
+    const handlers = this.opts.handlers;
+    const client = new Client(this.opts.clientInfo, {
+      capabilities: clientCapabilitiesFor(handlers),
+      versionNegotiation: { mode: this.opts.negotiation, probe: { timeoutMs: this.opts.probeTimeoutMs } },
+    });
     this.client = client;
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+    if (handlers?.roots) {
+      const roots = handlers.roots;
+      client.setRequestHandler('roots/list', async (_req, ctx) => ({ roots: await roots({ session: this, signal: ctx.mcpReq.signal }) }));
+    }
+    if (handlers?.sampling) {
+      const sampling = handlers.sampling;
+      client.setRequestHandler('sampling/createMessage', (req, ctx) => sampling(req.params, { session: this, signal: ctx.mcpReq.signal }));
+    }
+    if (handlers?.elicitation) {
+      const elicitation = handlers.elicitation;
+      client.setRequestHandler('elicitation/create', (req, ctx) => elicitation(req.params, { session: this, signal: ctx.mcpReq.signal }));
+    }
+    client.setNotificationHandler('notifications/message', (n) => {
       this.emit('log', n.params);
     });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
+    client.setNotificationHandler('notifications/resources/list_changed', () =>
       Promise.all([this.listResources(), this.listResourceTemplates()]).then(
         () => undefined,
         () => undefined,
       ),
     );
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
+    client.setNotificationHandler('notifications/prompts/list_changed', () =>
       this.listPrompts().then(
         () => undefined,
         () => undefined,
       ),
     );
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
       try {
         await this.listTools();
       } catch {
@@ -235,15 +296,21 @@ export class McpSession extends EventEmitter<SessionEvents> {
     let startupDone = false;
     let exitedDuringStartup = false;
     client.onerror = (err) => {
-      // Junk on stdout reaches here as a JSON parse error; the SDK skips the line and goes on.
-      if (err instanceof SyntaxError || /JSON|Unexpected token|is not valid/i.test(String(err?.message))) {
-        this.junkLines++;
-        if (this.junkLines <= 3) {
-          this.emit('warning', `The server printed something on stdout that is not JSON-RPC (${this.mask(err.message)}). stdout is reserved for protocol messages: log to stderr instead.`);
+      const message = String(err?.message ?? err);
+      // A reply to a request the client never sent, or already gave up on (timed out, cancelled): a JSON-RPC message
+      // all the same, so it is not called junk.
+      const unknownId = /^Received a response for an unknown message ID: (.*)$/s.exec(message);
+      if (unknownId) {
+        let id: unknown;
+        try {
+          id = (JSON.parse(unknownId[1]) as { id?: unknown }).id;
+        } catch {
+          id = undefined;
         }
+        this.emit('warning', `The server answered request id ${JSON.stringify(id)}, which the client never sent or has stopped waiting for (timed out or cancelled); the answer was ignored.`);
         return;
       }
-      this.emit('warning', this.mask(String(err?.message ?? err)));
+      this.emit('warning', this.mask(message));
     };
     client.onclose = () => {
       if (!startupDone) {
@@ -274,6 +341,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     }
     startupDone = true;
     this.serverInfo = client.getServerVersion();
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.capabilities = client.getServerCapabilities();
     this.instructions = client.getInstructions();
     this.setStatus('running');
@@ -299,19 +367,23 @@ export class McpSession extends EventEmitter<SessionEvents> {
 
   private async startupError(err: unknown, exited: boolean): Promise<SessionError> {
     const e = err as { code?: unknown; message?: string; errno?: unknown };
+    if (e && e.code === 'ENOENT' && this.spec.cwd && !fs.existsSync(this.spec.cwd)) {
+      // spawn reports a missing working directory as ENOENT too: say which one is missing.
+      return new SessionError('spawn-failed', `Could not start "${this.spec.command}": its working directory ${this.mask(this.spec.cwd)} does not exist. Check "cwd" in the server's configuration.`);
+    }
     if (e && (e.code === 'ENOENT' || e.code === 'EACCES')) {
       return new SessionError(
         'spawn-failed',
         `Could not start "${this.spec.command}": ${e.code === 'ENOENT' ? 'command not found' : 'permission denied'}. Check the command and PATH in the server's configuration.`,
       );
     }
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
       return new SessionError(
         'initialize-timeout',
         `The server did not answer "initialize" within ${Math.round(this.opts.initializeTimeoutMs / 1000)} s, so it was stopped. Is it an MCP server on stdio, and does it write its logs to stderr?${this.stderrSummary()}`,
       );
     }
-    if (exited || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
+    if (exited || (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed)) {
       // Let the last stderr bytes arrive: a traceback is usually printed right before the exit.
       await new Promise((r) => setTimeout(r, 50));
       return new SessionError('exited-at-start', `The server exited during start-up, before answering "initialize".${this.stderrSummary()}`);
@@ -353,11 +425,16 @@ export class McpSession extends EventEmitter<SessionEvents> {
     };
   }
 
+  /** A stdout line that is not JSON-RPC (from the framer); the line is skipped and the session goes on. */
+  private onJunk(line: string, why: string): void {
+    this.junkLines++;
+    if (this.junkLines <= 3) {
+      this.emit('warning', `The server printed something on stdout that is not JSON-RPC (${why}: ${this.mask(line)}). stdout is reserved for protocol messages: log to stderr instead.`);
+    }
+  }
+
   private onStderr(text: string): void {
-    const all = this.partialStderr + text;
-    const lines = all.split(/\r?\n/);
-    this.partialStderr = lines.pop() ?? '';
-    for (const raw of lines) {
+    for (const raw of this.stderrLines.push(text)) {
       const line = this.mask(raw);
       this.stderrTail.push(line);
       if (this.stderrTail.length > this.opts.stderrTailLines) this.stderrTail.shift();
@@ -479,7 +556,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
         return { items: r.resourceTemplates, nextCursor: r.nextCursor };
       },
       (items) => (this.resourceTemplates = items),
-      (err, listed) => err instanceof McpError && err.code === ErrorCode.MethodNotFound && listed.length === 0,
+      (err, listed) => err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound && listed.length === 0,
     );
   }
 
@@ -539,13 +616,16 @@ export class McpSession extends EventEmitter<SessionEvents> {
     let token: string | number | undefined;
     try {
       this.nextProgress = sink;
-      const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-        signal: options.signal,
-        timeout: timeoutMs,
-        maxTotalTimeout: timeoutMs,
-        // Still given so that the SDK puts a progressToken in the request; the tap delivers when it can.
-        onprogress: sink ? (p) => !sink.viaTap && sink.cb({ progress: p.progress, total: p.total, message: p.message }) : undefined,
-      });
+      const pending = client.request(
+        { method: 'tools/call', params: { name, arguments: args } },
+        {
+          signal: options.signal,
+          timeout: timeoutMs,
+          maxTotalTimeout: timeoutMs,
+          // Still given so that the SDK puts a progressToken in the request; the tap delivers when it can.
+          onprogress: sink ? (p) => !sink.viaTap && sink.cb({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+        },
+      );
       this.nextProgress = undefined;
       for (const [t, v] of this.progressByToken) if (v === sink) token = t;
       const result = await pending;
@@ -562,14 +642,17 @@ export class McpSession extends EventEmitter<SessionEvents> {
 
   private async callError(err: unknown, options: CallOptions, timeoutMs: number): Promise<SessionError> {
     if (options.signal?.aborted) return new SessionError('cancelled', 'Cancelled: the server was sent notifications/cancelled.');
-    if (err instanceof McpError) {
-      if (err.code === ErrorCode.RequestTimeout) {
+    if (err instanceof SdkError) {
+      if (err.code === SdkErrorCode.RequestTimeout) {
         return new SessionError('timeout', `No answer within ${Math.round(timeoutMs / 1000)} s (toolsmith.playground.timeoutSeconds): the call was cancelled.`);
       }
-      if (err.code === ErrorCode.ConnectionClosed) {
+      if (err.code === SdkErrorCode.ConnectionClosed) {
         await new Promise((r) => setTimeout(r, 50));
         return new SessionError('crashed', `The server stopped during the call (${this.exitDescription()}).${this.stderrSummary()}`);
       }
+      return new SessionError('protocol-error', this.mask(err.message), undefined, err.data);
+    }
+    if (err instanceof ProtocolError) {
       // A JSON-RPC error from the server: keep its code and data, say it is not a tool error.
       return new SessionError('protocol-error', this.mask(err.message), err.code, err.data);
     }
