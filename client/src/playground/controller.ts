@@ -4,7 +4,18 @@
  * the webview can show. The vscode glue (panel.ts) only wires a webview and a Memento to it; the webview
  * tests wire a Chromium page to it instead.
  */
-import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  type CallToolResult,
+  type ContentBlock,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import {
   promptArgumentsSchema,
   type ContentView,
@@ -15,6 +26,7 @@ import {
   PromptMessageView,
   PromptView,
   ResourceTemplateView,
+  ServerRequestView,
   ResultView,
   ServerView,
   ToolView,
@@ -48,6 +60,49 @@ export interface ControllerHost {
   start(restart: boolean): Promise<void>;
   showLog?(): void;
   goToDefinition?(tool: string): Promise<void>;
+  /** Opens a URL outside the editor (a URL-mode elicitation, after the developer's click). */
+  openExternal?(url: string): Promise<void>;
+}
+
+/** The error a sampling request refused by the developer gets (the spec's "User rejected sampling request"). */
+export const SAMPLING_REJECTED_CODE = -1;
+
+interface PendingAsk {
+  view: ServerRequestView;
+  resolve: (value: CreateMessageResult | ElicitResult) => void;
+  reject: (err: Error) => void;
+}
+
+/** One sampling message content (a block, or a list of blocks with tools) as the webview shows it. */
+function samplingContentViews(content: unknown): ContentView[] {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.map((b) => {
+    const t = (b as { type?: string })?.type;
+    return t === 'text' || t === 'image' || t === 'audio' ? contentView(b as ContentBlock) : { type: 'unknown', json: cut(JSON.stringify(b, null, 2), RAW_LIMIT).text };
+  });
+}
+
+export function samplingView(id: string, p: CreateMessageRequestParams): ServerRequestView {
+  const params = p as CreateMessageRequestParams & { tools?: { name: string; description?: string }[]; toolChoice?: unknown };
+  return {
+    id,
+    kind: 'sampling',
+    messages: params.messages.flatMap((m) => samplingContentViews(m.content).map((content) => ({ role: m.role, content }))),
+    systemPrompt: params.systemPrompt,
+    modelPreferences: params.modelPreferences ? JSON.stringify(params.modelPreferences, null, 2) : undefined,
+    maxTokens: params.maxTokens,
+    temperature: params.temperature,
+    stopSequences: params.stopSequences,
+    includeContext: params.includeContext,
+    tools: params.tools?.map((t) => ({ name: t.name, description: t.description })),
+    toolChoice: params.toolChoice ? JSON.stringify(params.toolChoice) : undefined,
+    raw: rawText(p),
+  };
+}
+
+export function elicitationView(id: string, p: ElicitRequestParams): ServerRequestView {
+  if (p.mode === 'url') return { id, kind: 'elicitation', mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId, raw: rawText(p) };
+  return { id, kind: 'elicitation', mode: 'form', message: p.message, schema: p.requestedSchema as JsonObject, raw: rawText(p) };
 }
 
 interface Stored {
@@ -152,6 +207,9 @@ export class PlaygroundController {
   private readonly calls = new Map<string, AbortController>();
   private readonly disposers: (() => void)[] = [];
   private readonly storeKey: string;
+  /** Server requests waiting for the developer, by id. */
+  private readonly asks = new Map<string, PendingAsk>();
+  private askSeq = 0;
 
   constructor(
     readonly serverId: string,
@@ -179,6 +237,8 @@ export class PlaygroundController {
 
   dispose(): void {
     for (const c of this.calls.values()) c.abort();
+    // A closed panel cannot answer: sampling is refused, elicitation cancelled (the spec's "dismissed").
+    for (const id of [...this.asks.keys()]) this.endAsk(id, 'The playground was closed.', 'cancel');
     this.disposers.forEach((d) => d());
   }
 
@@ -202,6 +262,76 @@ export class PlaygroundController {
     };
   }
 
+  /** Server requests not answered yet (the webview shows them again on ready). */
+  pendingRequests(): ServerRequestView[] {
+    return [...this.asks.values()].map((a) => a.view);
+  }
+
+  /** sampling/createMessage from the server: shown to the developer, who types the reply or refuses. */
+  askSampling(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    return this.ask((id) => samplingView(id, params), signal) as Promise<CreateMessageResult>;
+  }
+
+  /** elicitation/create from the server (form or URL mode): accept / decline / cancel by the developer. */
+  askElicitation(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult> {
+    return this.ask((id) => elicitationView(id, params), signal) as Promise<ElicitResult>;
+  }
+
+  private ask(view: (id: string) => ServerRequestView, signal: AbortSignal): Promise<CreateMessageResult | ElicitResult> {
+    const id = `r${++this.askSeq}`;
+    return new Promise((resolve, reject) => {
+      const v = view(id);
+      this.asks.set(id, { view: v, resolve, reject });
+      signal.addEventListener('abort', () => this.endAsk(id, 'The server withdrew its request (cancelled or timed out).'), { once: true });
+      this.post({ type: 'serverRequest', request: v });
+    });
+  }
+
+  /** Ends a pending request without an answer from the developer: refused (sampling) or cancelled (elicitation). */
+  private endAsk(id: string, reason: string, settle?: 'cancel'): void {
+    const a = this.asks.get(id);
+    if (!a) return;
+    this.asks.delete(id);
+    this.post({ type: 'serverRequestEnded', id, reason });
+    if (settle !== 'cancel') a.reject(new Error(reason));
+    else if (a.view.kind === 'sampling') a.reject(new ProtocolError(SAMPLING_REJECTED_CODE, 'User rejected sampling request'));
+    else a.resolve({ action: 'cancel' });
+  }
+
+  private answerAsk(msg: Extract<WebviewToHost, { type: 'answerSampling' | 'rejectSampling' | 'answerElicitation' }>): void {
+    const a = this.asks.get(msg.id);
+    if (!a) return;
+    if (msg.type === 'rejectSampling') {
+      this.asks.delete(msg.id);
+      this.post({ type: 'serverRequestEnded', id: msg.id, reason: 'Refused: the server was answered "User rejected sampling request" (-1).' });
+      a.reject(new ProtocolError(SAMPLING_REJECTED_CODE, 'User rejected sampling request'));
+      return;
+    }
+    if (msg.type === 'answerSampling') {
+      if (a.view.kind !== 'sampling') return;
+      this.asks.delete(msg.id);
+      this.post({ type: 'serverRequestEnded', id: msg.id, reason: 'Replied.' });
+      a.resolve({ role: 'assistant', model: msg.model.trim() || 'toolsmith-playground', content: { type: 'text', text: msg.text }, stopReason: 'endTurn' });
+      return;
+    }
+    if (a.view.kind !== 'elicitation') return;
+    if (msg.action === 'accept' && a.view.mode === 'form') {
+      const content = msg.content ?? {};
+      const check = validate(a.view.schema, content);
+      if (!check.valid) {
+        this.post({ type: 'serverRequestViolations', id: msg.id, violations: check.violations });
+        return;
+      }
+      this.asks.delete(msg.id);
+      this.post({ type: 'serverRequestEnded', id: msg.id, reason: 'Accepted.' });
+      a.resolve({ action: 'accept', content: content as ElicitResult['content'] });
+      return;
+    }
+    this.asks.delete(msg.id);
+    this.post({ type: 'serverRequestEnded', id: msg.id, reason: msg.action === 'accept' ? 'Accepted.' : msg.action === 'decline' ? 'Declined.' : 'Cancelled.' });
+    a.resolve({ action: msg.action });
+  }
+
   private stored(): Stored {
     const s = this.host.memento.get<Stored>(this.storeKey);
     return { lastArgs: s?.lastArgs ?? {}, calls: s?.calls ?? [] };
@@ -217,7 +347,18 @@ export class PlaygroundController {
     switch (msg.type) {
       case 'ready':
         this.init();
+        for (const request of this.pendingRequests()) this.post({ type: 'serverRequest', request });
         return;
+      case 'answerSampling':
+      case 'rejectSampling':
+      case 'answerElicitation':
+        this.answerAsk(msg);
+        return;
+      case 'openElicitationUrl': {
+        const v = this.asks.get(msg.id)?.view;
+        if (v?.kind === 'elicitation' && v.mode === 'url') await this.host.openExternal?.(v.url);
+        return;
+      }
       case 'call':
         await this.call(msg.callId, msg.tool, msg.args, !!msg.force, !!msg.dryRun);
         return;

@@ -457,6 +457,12 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.setStatus('stopped');
   }
 
+  /** notifications/roots/list_changed, when the client declared roots (the workspace folders or the setting changed). */
+  async notifyRootsChanged(): Promise<void> {
+    if (!this.opts.handlers?.roots || !this.client || this.status !== 'running') return;
+    await this.client.sendRootsListChanged().catch((err: unknown) => this.emit('warning', `roots/list_changed could not be sent: ${this.mask(String((err as Error)?.message ?? err))}`));
+  }
+
   async restart(): Promise<void> {
     await this.stop();
     await this.start();
