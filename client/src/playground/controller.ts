@@ -44,6 +44,9 @@ export const TEXT_LIMIT = 1_000_000;
 const BINARY_LIMIT = 8_000_000;
 const RAW_LIMIT = 200_000;
 const HISTORY_MAX = 30;
+/** How often queued log lines and progress reach the webview, and how many log lines one flush carries at most. */
+const FLUSH_MS = 50;
+const LOG_BURST = 200;
 
 export interface MementoLike {
   get<T>(key: string): T | undefined;
@@ -239,11 +242,62 @@ export class PlaygroundController {
     for (const c of this.calls.values()) c.abort();
     // A closed panel cannot answer: sampling is refused, elicitation cancelled (the spec's "dismissed").
     for (const id of [...this.asks.keys()]) this.endAsk(id, 'The playground was closed.', 'cancel');
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.disposers.forEach((d) => d());
   }
 
+  /**
+   * Log lines and progress are coalesced before they reach the webview: a server that sends 100k notifications gets
+   * one post per flush (the latest progress of each call, at most LOG_BURST log lines and a line saying how many were
+   * left out) instead of 100k. Every other message flushes the queue first, so the order the webview sees is kept.
+   */
+  private queuedLogs: LogEntry[] = [];
+  private droppedLogs = 0;
+  private queuedProgress = new Map<string, Extract<HostToWebview, { type: 'progress' }>>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
   private post(m: HostToWebview): void {
+    if (m.type === 'log') {
+      if (this.queuedLogs.length < LOG_BURST) this.queuedLogs.push(m.entry);
+      else this.droppedLogs++;
+      this.scheduleFlush();
+      return;
+    }
+    if (m.type === 'progress') {
+      this.queuedProgress.set(m.callId, m);
+      this.scheduleFlush();
+      return;
+    }
+    this.flush();
     this.host.post(m);
+  }
+
+  private scheduleFlush(): void {
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /** Posts what is queued (log lines, then the latest progress of each call). */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const logs = this.queuedLogs;
+    const dropped = this.droppedLogs;
+    const progress = [...this.queuedProgress.values()];
+    this.queuedLogs = [];
+    this.droppedLogs = 0;
+    this.queuedProgress.clear();
+    for (const entry of logs) this.host.post({ type: 'log', entry });
+    if (dropped)
+      this.host.post({
+        type: 'log',
+        entry: {
+          at: Date.now(),
+          level: 'warning',
+          text: `${dropped.toLocaleString('en')} more log lines in ${FLUSH_MS} ms were left out here (the output channel has them all).`,
+          source: 'playground',
+        },
+      });
+    for (const p of progress) this.host.post(p);
   }
 
   private log(entry: LogEntry): void {
