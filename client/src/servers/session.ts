@@ -12,6 +12,9 @@ import type { ChildProcess } from 'node:child_process';
 import {
   Client,
   ProtocolError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
   ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
@@ -44,6 +47,10 @@ export interface LaunchSpec {
   cwd?: string;
   /** Values never shown in a log, a message or the tree: the `${input:}` values declared `password: true`. */
   secrets?: string[];
+  /** A remote server: no process, the SDK's Streamable HTTP transport (legacy SSE as fallback, or SSE only). */
+  url?: string;
+  headers?: Record<string, string>;
+  transport?: 'http' | 'sse';
 }
 
 /** What the server's requests to the client are given: the session they came from and the request's abort signal. */
@@ -108,7 +115,19 @@ export type CallOutcome =
   | { kind: 'result'; result: CallToolResult; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined; responseBytes: number }
   | { kind: 'error'; error: SessionError; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined };
 
-export type SessionErrorKind = 'spawn-failed' | 'exited-at-start' | 'initialize-timeout' | 'crashed' | 'timeout' | 'cancelled' | 'protocol-error' | 'not-running';
+export type SessionErrorKind = 'auth-required' | 'spawn-failed' | 'exited-at-start' | 'initialize-timeout' | 'crashed' | 'timeout' | 'cancelled' | 'protocol-error' | 'not-running';
+
+/** Whether a connect failed on HTTP 401 (the SDK's typed authentication error, or its status). */
+function isUnauthorized(err: unknown): boolean {
+  const e = err as { code?: unknown; status?: unknown; data?: { status?: unknown }; message?: unknown };
+  return (
+    e?.code === SdkErrorCode.ClientHttpAuthentication ||
+    e?.status === 401 ||
+    e?.data?.status === 401 ||
+    (err instanceof Error && err.name === 'UnauthorizedError') ||
+    /\b401\b/.test(String(e?.message ?? ''))
+  );
+}
 
 export class SessionError extends Error {
   constructor(
@@ -177,7 +196,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   exitSignal: NodeJS.Signals | null | undefined;
 
   private client: Client | undefined;
-  private transport: StdioClientTransport | undefined;
+  private transport: Transport | undefined;
   private readonly opts: Required<Omit<SessionOptions, 'handlers'>> & Pick<SessionOptions, 'handlers'>;
   private readonly exchanges = new Map<string | number, Pending>();
   /** Progress callbacks by progress token, fed synchronously from the transport (see tapMessages). */
@@ -239,6 +258,36 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.startedAt = Date.now();
     this.setStatus('starting');
 
+    const phase = { startupDone: false, exitedDuringStartup: false };
+    let client: Client;
+    try {
+      client = this.spec.url ? await this.connectHttp(this.spec.url, phase) : await this.connectStdio(phase);
+    } catch (err) {
+      phase.startupDone = true;
+      const e = err instanceof SessionError ? err : await this.startupError(err, phase.exitedDuringStartup);
+      this.lastError = e;
+      await this.transport?.close().catch(() => undefined);
+      this.client = undefined;
+      this.transport = undefined;
+      this.setStatus('failed');
+      throw e;
+    }
+    phase.startupDone = true;
+    this.serverInfo = client.getServerVersion();
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
+    this.capabilities = client.getServerCapabilities();
+    this.instructions = client.getInstructions();
+    this.setStatus('running');
+    if (this.capabilities?.logging) await client.setLoggingLevel('debug').catch(() => undefined);
+    if (this.capabilities?.tools) await this.listTools().catch(() => undefined);
+    // The tree lists resources and prompts under the server. Not awaited: a server that is slow to list them (or never
+    // answers) must not hold up the start; a failing list is shown in the tree, never fatal.
+    void this.listResources().catch(() => undefined);
+    void this.listResourceTemplates().catch(() => undefined);
+    void this.listPrompts().catch(() => undefined);
+  }
+
+  private async connectStdio(phase: { startupDone: boolean; exitedDuringStartup: boolean }): Promise<Client> {
     const transport = new StdioClientTransport({
       command: this.spec.command,
       args: this.spec.args,
@@ -252,7 +301,65 @@ export class McpSession extends EventEmitter<SessionEvents> {
     // Our framer in place of the SDK's ReadBuffer (framing.ts says why): linear in size, and it names junk lines.
     (transport as unknown as { _readBuffer: StdioFramer })._readBuffer = new StdioFramer(this.opts.maxMessageBytes, (line, why) => this.onJunk(line, why));
     transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
+    const client = this.makeClient(phase);
+    await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
+    this.attachProcess(transport);
+    this.tapMessages(transport);
+    return client;
+  }
 
+  /**
+   * A remote server: Streamable HTTP first, legacy SSE when that fails for another reason than authorization (or SSE
+   * only for `"type": "sse"`). A 401 is reported as such: the playground does not run OAuth flows.
+   */
+  private async connectHttp(url: string, phase: { startupDone: boolean; exitedDuringStartup: boolean }): Promise<Client> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new SessionError('spawn-failed', `"${this.mask(url)}" is not a URL. Check "url" in the server's configuration.`);
+    }
+    const requestInit: RequestInit = { headers: this.spec.headers ?? {} };
+    const attempt = async (kind: 'http' | 'sse'): Promise<Client> => {
+      const transport: Transport = kind === 'http' ? new StreamableHTTPClientTransport(target, { requestInit }) : new SSEClientTransport(target, { requestInit });
+      this.transport = transport;
+      const client = this.makeClient(phase);
+      try {
+        await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
+      } catch (err) {
+        await transport.close().catch(() => undefined);
+        if (isUnauthorized(err)) {
+          throw new SessionError(
+            'auth-required',
+            `${this.mask(url)} answered 401 Unauthorized: it requires authorization (OAuth), which the Toolsmith playground does not support. A static token can be given in "headers" (e.g. "Authorization": "Bearer \${input:token}").`,
+          );
+        }
+        throw err;
+      }
+      this.tapMessages(transport);
+      return client;
+    };
+    if (this.spec.transport === 'sse') return attempt('sse');
+    try {
+      return await attempt('http');
+    } catch (err) {
+      if (err instanceof SessionError) throw err;
+      try {
+        const client = await attempt('sse');
+        this.emit('warning', `${this.mask(url)} does not speak Streamable HTTP (${this.mask(String((err as Error)?.message ?? err))}): connected over the legacy SSE transport instead.`);
+        return client;
+      } catch (sseErr) {
+        if (sseErr instanceof SessionError) throw sseErr;
+        throw new SessionError(
+          'protocol-error',
+          `Could not connect to ${this.mask(url)}: Streamable HTTP failed (${this.mask(String((err as Error)?.message ?? err))}), and so did legacy SSE (${this.mask(String((sseErr as Error)?.message ?? sseErr))}).`,
+        );
+      }
+    }
+  }
+
+  /** A Client declaring the capabilities of the handlers given, with its handlers and notifications wired. */
+  private makeClient(phase: { startupDone: boolean; exitedDuringStartup: boolean }): Client {
     const handlers = this.opts.handlers;
     const client = new Client(this.opts.clientInfo, {
       capabilities: clientCapabilitiesFor(handlers),
@@ -293,8 +400,6 @@ export class McpSession extends EventEmitter<SessionEvents> {
         /* reported by the next explicit call */
       }
     });
-    let startupDone = false;
-    let exitedDuringStartup = false;
     client.onerror = (err) => {
       const message = String(err?.message ?? err);
       // A reply to a request the client never sent, or already gave up on (timed out, cancelled): a JSON-RPC message
@@ -313,8 +418,9 @@ export class McpSession extends EventEmitter<SessionEvents> {
       this.emit('warning', this.mask(message));
     };
     client.onclose = () => {
-      if (!startupDone) {
-        exitedDuringStartup = true;
+      if (this.client !== client) return; // a failed attempt (Streamable HTTP before the SSE fallback)
+      if (!phase.startupDone) {
+        phase.exitedDuringStartup = true;
         return;
       }
       if (this.stopping) {
@@ -325,33 +431,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       this.setStatus('crashed');
     };
 
-    try {
-      await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
-      this.attachProcess(transport);
-      this.tapMessages(transport);
-    } catch (err) {
-      startupDone = true;
-      const e = await this.startupError(err, exitedDuringStartup);
-      this.lastError = e;
-      await transport.close().catch(() => undefined);
-      this.client = undefined;
-      this.transport = undefined;
-      this.setStatus('failed');
-      throw e;
-    }
-    startupDone = true;
-    this.serverInfo = client.getServerVersion();
-    this.protocolVersion = client.getNegotiatedProtocolVersion();
-    this.capabilities = client.getServerCapabilities();
-    this.instructions = client.getInstructions();
-    this.setStatus('running');
-    if (this.capabilities?.logging) await client.setLoggingLevel('debug').catch(() => undefined);
-    if (this.capabilities?.tools) await this.listTools().catch(() => undefined);
-    // The tree lists resources and prompts under the server. Not awaited: a server that is slow to list them (or never
-    // answers) must not hold up the start; a failing list is shown in the tree, never fatal.
-    void this.listResources().catch(() => undefined);
-    void this.listResourceTemplates().catch(() => undefined);
-    void this.listPrompts().catch(() => undefined);
+    return client;
   }
 
   /** The child process, read from the transport to learn exit codes (the SDK does not surface them). */
@@ -392,7 +472,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   }
 
   /** Keeps the raw JSON-RPC request/response of each call, for the playground's "raw" view. */
-  private tapMessages(transport: StdioClientTransport): void {
+  private tapMessages(transport: Transport): void {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage) => {
       if ('id' in message && 'method' in message && message.method === 'tools/call') {

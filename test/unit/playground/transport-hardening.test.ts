@@ -16,7 +16,7 @@ test('stdout: one 100 MB message is framed in linear time (the SDK ReadBuffer to
   const framer = new StdioFramer(256 * 1024 * 1024, () => assert.fail('not junk'));
   const t0 = performance.now();
   for (let i = 0; i < line.length; i += 64 * 1024) framer.append(line.subarray(i, i + 64 * 1024));
-  const msg = framer.readMessage() as { id: number; result: { content: { text: string }[] } };
+  const msg = framer.readMessage() as unknown as { id: number; result: { content: { text: string }[] } };
   const ms = performance.now() - t0;
   assert.equal(msg.id, 1);
   assert.equal(msg.result.content[0].text.length, text.length);
@@ -37,7 +37,7 @@ test('stderr: 30 MB of \\r progress is not held; the line shown is what the term
   const lines = new StderrLines(16 * 1024);
   const out: string[] = [];
   for (let i = 0; i < 30 * 1024; i++) out.push(...lines.push(`downloading ${String(i).padStart(1000, '.')}\r`));
-  assert.deepEqual(out, []);
+  assert.equal(out.length, 0, 'no line before the newline');
   const held = (lines as unknown as { partial: string }).partial.length;
   assert.ok(held < 16 * 1024, `${held} chars held`);
   out.push(...lines.push('done\n'));
