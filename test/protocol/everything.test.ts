@@ -145,6 +145,46 @@ describe(`server-everything ${version.version}: the playground answers the serve
     assert.match(await text('trigger-url-elicitation', { url: 'https://example.com/x' }), /User cancelled the URL elicitation/);
   });
 
+  test('a tool that requires a task (simulate-research-query) is called as one: statuses shown, result read', async () => {
+    const before = posted.length;
+    const t = await text('simulate-research-query', { topic: 'MCP tasks' });
+    assert.doesNotMatch(t, /^ERROR/, t);
+    assert.match(t, /MCP tasks/);
+    const statuses = posted
+      .slice(before)
+      .filter((m) => m.type === 'progress' && /^task /.test(m.message ?? ''))
+      .map((m) => (m as { message: string }).message);
+    assert.ok(
+      statuses.some((m) => /^task working/.test(m)),
+      statuses.join('\n'),
+    );
+  });
+
+  test('a task that asks for clarification: the elicitation comes through tasks/result and is answered', async () => {
+    let picked = '';
+    answer = (r) => {
+      // The developer picks the first interpretation offered (a oneOf of consts: the form draws it as a choice).
+      const field = ((r as Extract<ServerRequestView, { mode: 'form' }>).schema.properties as Record<string, { oneOf: { const: string }[] }>).interpretation;
+      picked = field.oneOf[0].const;
+      void controller.handle({ type: 'answerElicitation', id: r.id, action: 'accept', content: { interpretation: picked } });
+    };
+    const asked = requestsOf('elicitation').length;
+    const t = await text('simulate-research-query', { topic: 'tasks', ambiguous: true });
+    assert.doesNotMatch(t, /^ERROR/, t);
+    assert.equal(requestsOf('elicitation').length, asked + 1, 'one clarification asked');
+    assert.ok(picked && t.includes(picked), `the report uses the clarification "${picked}": ${t.slice(0, 300)}`);
+  });
+
+  test('a task cancelled from the playground is cancelled', async () => {
+    const callId = 'c-task-cancel';
+    const pending = controller.call(callId, 'simulate-research-query', { topic: 'slow' }, false, false);
+    await new Promise((r) => setTimeout(r, 1500));
+    await controller.handle({ type: 'cancel', callId });
+    const r = await pending;
+    assert.equal(r?.kind, 'error');
+    assert.equal(r?.kind === 'error' && r.errorKind, 'cancelled');
+  });
+
   test('roots/list_changed: the server re-asks, and sees the new folders', async () => {
     // server-everything caches the roots it got; only a list_changed makes it ask again.
     roots = [{ uri: 'file:///work/project-b', name: 'project-b' }];

@@ -567,6 +567,7 @@ export class PlaygroundController {
       signal: ac.signal,
       timeoutMs: this.host.timeoutMs(),
       onProgress: (p) => this.post({ type: 'progress', callId, ...p }),
+      onTaskStatus: (t) => this.post({ type: 'progress', callId, progress: 0, message: `task ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''} (${t.taskId})` }),
     });
     this.calls.delete(callId);
 

@@ -37,6 +37,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import * as fs from 'node:fs';
+import * as z from 'zod';
 import { maskText } from './secrets';
 import { StderrLines, StdioFramer } from './framing';
 
@@ -108,7 +109,22 @@ export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** A tool called as a task (execution.taskSupport "required"): each status the task reports (tasks/get). */
+  onTaskStatus?: (t: TaskStatusView) => void;
 }
+
+/** What a task of a task-augmented tools/call says about itself (tasks/get). */
+export interface TaskStatusView {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+}
+
+// Task wire shapes (2025-11-25): the SDK parses them but gives them no typed request surface, so they are read here.
+const TaskSchema = z.looseObject({ taskId: z.string(), status: z.string(), statusMessage: z.string().optional(), pollInterval: z.number().optional() });
+const CreateTaskResultSchema = z.looseObject({ task: TaskSchema });
+const CallToolResultLoose = z.looseObject({ content: z.array(z.any()).default([]), structuredContent: z.any().optional(), isError: z.boolean().optional() });
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** What a tools/call ended with. A tool error (isError) is a result; a protocol error is not. */
 export type CallOutcome =
@@ -698,6 +714,17 @@ export class McpSession extends EventEmitter<SessionEvents> {
       }
       return undefined;
     };
+    const tool = this.tools.find((t) => t.name === name) as (Tool & { execution?: { taskSupport?: string } }) | undefined;
+    if (tool?.execution?.taskSupport === 'required') {
+      try {
+        const result = await this.callAsTask(client, name, args, options);
+        const x = findExchange();
+        return { kind: 'result', result, durationMs: performance.now() - started, request: x?.request, response: x?.response, responseBytes: x?.responseBytes ?? 0 };
+      } catch (err) {
+        const x = findExchange();
+        return { kind: 'error', error: await this.callError(err, options, options.timeoutMs ?? 60_000), durationMs: performance.now() - started, request: x?.request, response: x?.response };
+      }
+    }
     const sink: ProgressSink | undefined = options.onProgress ? { cb: options.onProgress, viaTap: false } : undefined;
     let token: string | number | undefined;
     try {
@@ -723,6 +750,47 @@ export class McpSession extends EventEmitter<SessionEvents> {
     } finally {
       this.nextProgress = undefined;
       if (token !== undefined) this.progressByToken.delete(token);
+    }
+  }
+
+  /**
+   * tools/call as a task (the tool's execution.taskSupport is "required"): the call answers with a task at once; its
+   * status is polled (tasks/get) and reported while tasks/result waits for the result (requests the server makes on
+   * the way, an elicitation, are answered by the handlers as usual). Aborting sends tasks/cancel.
+   */
+  private async callAsTask(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: Math.max(timeoutMs, 60_000) } } }, CreateTaskResultSchema, {
+      signal: options.signal,
+      timeout: timeoutMs,
+    });
+    const { taskId } = created.task;
+    options.onTaskStatus?.({ taskId, status: created.task.status, statusMessage: created.task.statusMessage });
+    let done = false;
+    const onAbort = () => {
+      if (!done) void client.request({ method: 'tasks/cancel', params: { taskId } }, TaskSchema.partial(), { timeout: 5_000 }).catch(() => undefined);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const poll = async () => {
+      let last = '';
+      while (!done) {
+        await new Promise((r) => setTimeout(r, created.task.pollInterval ?? 1000));
+        if (done) return;
+        const t = await client.request({ method: 'tasks/get', params: { taskId } }, TaskSchema, { timeout: 10_000 }).catch(() => undefined);
+        if (!t || done) continue;
+        const key = `${t.status}\u0000${t.statusMessage ?? ''}`;
+        if (key !== last) options.onTaskStatus?.({ taskId, status: t.status, statusMessage: t.statusMessage });
+        last = key;
+        if (TERMINAL.has(t.status)) return;
+      }
+    };
+    void poll();
+    try {
+      const result = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultLoose, { signal: options.signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
+      return result as CallToolResult;
+    } finally {
+      done = true;
+      options.signal?.removeEventListener('abort', onAbort);
     }
   }
 
