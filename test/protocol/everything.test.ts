@@ -15,7 +15,16 @@ const entry = path.join(root, '.cache', 'server-everything', 'node_modules', '@m
 const version = JSON.parse(fs.readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as { version: string };
 
 /** The tools server-everything registers only when the client declares the matching capability. */
-const CONDITIONAL = ['get-roots-list', 'trigger-elicitation-request', 'trigger-url-elicitation', 'trigger-sampling-request', 'simulate-research-query'];
+const CONDITIONAL = [
+  'get-roots-list',
+  'trigger-elicitation-request',
+  'trigger-url-elicitation',
+  'trigger-sampling-request',
+  'simulate-research-query',
+  // Listed only to clients that run task-augmented sampling / elicitation requests (capabilities.tasks.requests).
+  'trigger-sampling-request-async',
+  'trigger-elicitation-request-async',
+];
 
 describe(`server-everything ${version.version}: the playground answers the server`, () => {
   let session: McpSession;
@@ -69,7 +78,7 @@ describe(`server-everything ${version.version}: the playground answers the serve
     assert.equal(controller.serverView().protocolVersion, '2025-11-25');
     const names = session.tools.map((t) => t.name);
     for (const n of CONDITIONAL) assert.ok(names.includes(n), `${n} missing from ${names.join(', ')}`);
-    assert.ok(names.length >= 17, `${names.length} tools: ${names.join(', ')}`);
+    assert.equal(names.length, 19, `${names.length} tools: ${names.join(', ')}`);
   });
 
   test('roots: get-roots-list sees the roots the client offers', async () => {
@@ -183,6 +192,21 @@ describe(`server-everything ${version.version}: the playground answers the serve
     const r = await pending;
     assert.equal(r?.kind, 'error');
     assert.equal(r?.kind === 'error' && r.errorKind, 'cancelled');
+  });
+
+  test('a task-augmented sampling request: the client answers with a task, the server polls it and reads the reply', async () => {
+    answer = (r) => setTimeout(() => void controller.handle({ type: 'answerSampling', id: r.id, text: 'reply given later', model: 'hand-typed' }), 1200);
+    const t = await text('trigger-sampling-request-async', { prompt: 'async please', maxTokens: 20 });
+    assert.match(t, /\[COMPLETED\] Async sampling completed/, t);
+    assert.match(t, /Poll \d+: working/);
+    assert.match(t, /reply given later/);
+  });
+
+  test('a task-augmented elicitation request, declined', async () => {
+    answer = (r) => void controller.handle({ type: 'answerElicitation', id: r.id, action: 'decline' });
+    const t = await text('trigger-elicitation-request-async', {});
+    assert.match(t, /\[DECLINED\] User declined/, t);
+    assert.match(t, /Task created: toolsmith-task-/);
   });
 
   test('roots/list_changed: the server re-asks, and sees the new folders', async () => {

@@ -77,11 +77,102 @@ export interface ClientHandlers {
 
 /** The client capabilities that follow from the handlers given (what the server sees at initialize). */
 export function clientCapabilitiesFor(handlers: ClientHandlers | undefined): ClientCapabilities {
-  const caps: ClientCapabilities = {};
+  const caps: ClientCapabilities & { tasks?: unknown } = {};
   if (handlers?.roots) caps.roots = { listChanged: true };
   if (handlers?.sampling) caps.sampling = {};
   if (handlers?.elicitation) caps.elicitation = { form: {}, url: {} };
+  // 2025-11-25 tasks, client side: a task-augmented sampling or elicitation request is answered with a task at once
+  // (ClientTasks below), the developer's answer later through tasks/result.
+  const requests: Record<string, unknown> = {};
+  if (handlers?.sampling) requests.sampling = { createMessage: {} };
+  if (handlers?.elicitation) requests.elicitation = { create: {} };
+  if (Object.keys(requests).length) caps.tasks = { list: {}, cancel: {}, requests };
   return caps;
+}
+
+interface ClientTask {
+  task: { taskId: string; status: string; statusMessage?: string; createdAt: string; lastUpdatedAt: string; ttl: number | null; pollInterval: number };
+  result: Promise<unknown>;
+  abort: AbortController;
+}
+
+/**
+ * The tasks this client runs for the server (2025-11-25 task-augmented sampling/elicitation requests): each one
+ * waits for the developer in the playground; tasks/get, tasks/result, tasks/cancel and tasks/list read them.
+ */
+class ClientTasks {
+  private readonly tasks = new Map<string, ClientTask>();
+  private seq = 0;
+
+  start(ttl: number | null, run: (signal: AbortSignal) => Promise<unknown>): ClientTask['task'] {
+    const now = new Date().toISOString();
+    const taskId = `toolsmith-task-${++this.seq}-${Date.now().toString(36)}`;
+    const abort = new AbortController();
+    const t: ClientTask = {
+      task: { taskId, status: 'working', statusMessage: 'Waiting for the developer in the Toolsmith playground', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: 500 },
+      abort,
+      result: Promise.resolve(),
+    };
+    const settle = (status: string, statusMessage?: string) => {
+      if (t.task.status === 'cancelled') return;
+      t.task = { ...t.task, status, statusMessage, lastUpdatedAt: new Date().toISOString() };
+    };
+    t.result = run(abort.signal).then(
+      (r) => (settle('completed'), r),
+      (err: unknown) => {
+        settle('failed', (err as Error)?.message ?? String(err));
+        throw err;
+      },
+    );
+    t.result.catch(() => undefined);
+    this.tasks.set(taskId, t);
+    return t.task;
+  }
+
+  private get(taskId: string): ClientTask {
+    const t = this.tasks.get(taskId);
+    if (!t) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No task ${taskId} on this client.`);
+    return t;
+  }
+
+  register(client: Client): void {
+    const byId = { params: z.looseObject({ taskId: z.string() }), result: z.any() };
+    client.setRequestHandler('tasks/get', byId, (p) => this.get(p.taskId).task);
+    client.setRequestHandler('tasks/result', byId, async (p) => {
+      const t = this.get(p.taskId);
+      const r = (await t.result) as Record<string, unknown>;
+      return { ...r, _meta: { ...((r._meta as object) ?? {}), 'io.modelcontextprotocol/related-task': { taskId: p.taskId } } };
+    });
+    client.setRequestHandler('tasks/cancel', byId, (p) => {
+      const t = this.get(p.taskId);
+      if (!TERMINAL.has(t.task.status)) {
+        t.task = { ...t.task, status: 'cancelled', statusMessage: 'Cancelled by the server', lastUpdatedAt: new Date().toISOString() };
+        t.abort.abort();
+      }
+      return t.task;
+    });
+    client.setRequestHandler('tasks/list', { params: z.looseObject({}).optional(), result: z.any() }, () => ({ tasks: [...this.tasks.values()].map((t) => t.task) }));
+  }
+}
+
+/**
+ * The SDK's Client, with task-augmented sampling/elicitation requests answered as tasks: the SDK validates their
+ * result as a CreateMessageResult/ElicitResult, so the task is made here, around its own validating handler.
+ */
+class PlaygroundClient extends Client {
+  readonly clientTasks = new ClientTasks();
+
+  protected override _wrapHandler(method: string, handler: Parameters<Client['_wrapHandler']>[1]): ReturnType<Client['_wrapHandler']> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'sampling/createMessage' && method !== 'elicitation/create') return wrapped;
+    return async (request, ctx) => {
+      const params = (request.params ?? {}) as Record<string, unknown> & { task?: { ttl?: number } };
+      if (!params.task) return wrapped(request, ctx);
+      const { task, ...rest } = params;
+      const created = this.clientTasks.start(task.ttl ?? null, (signal) => wrapped({ ...request, params: rest }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }));
+      return { task: created };
+    };
+  }
 }
 
 export type SessionStatus = 'stopped' | 'starting' | 'running' | 'stopping' | 'crashed' | 'failed';
@@ -377,11 +468,12 @@ export class McpSession extends EventEmitter<SessionEvents> {
   /** A Client declaring the capabilities of the handlers given, with its handlers and notifications wired. */
   private makeClient(phase: { startupDone: boolean; exitedDuringStartup: boolean }): Client {
     const handlers = this.opts.handlers;
-    const client = new Client(this.opts.clientInfo, {
+    const client = new PlaygroundClient(this.opts.clientInfo, {
       capabilities: clientCapabilitiesFor(handlers),
       versionNegotiation: { mode: this.opts.negotiation, probe: { timeoutMs: this.opts.probeTimeoutMs } },
     });
     this.client = client;
+    if (handlers?.sampling || handlers?.elicitation) client.clientTasks.register(client);
     if (handlers?.roots) {
       const roots = handlers.roots;
       client.setRequestHandler('roots/list', async (_req, ctx) => ({ roots: await roots({ session: this, signal: ctx.mcpReq.signal }) }));
