@@ -29,7 +29,7 @@ async function runEverything(mode: 'streamableHttp' | 'sse'): Promise<{ url: str
   const child = spawn(process.execPath, [entry, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error(`server-everything ${mode} did not listen`)), 20_000);
-    child.stderr!.on('data', (d: Buffer) => /listening|running on port/i.test(d.toString()) && (clearTimeout(t), resolve()));
+    child.stderr.on('data', (d: Buffer) => /listening|running on port/i.test(d.toString()) && (clearTimeout(t), resolve()));
     child.once('exit', (c) => reject(new Error(`server-everything ${mode} exited ${c}`)));
   });
   return { url: `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`, child };

@@ -105,7 +105,7 @@ export function samplingView(id: string, p: CreateMessageRequestParams): ServerR
 
 export function elicitationView(id: string, p: ElicitRequestParams): ServerRequestView {
   if (p.mode === 'url') return { id, kind: 'elicitation', mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId, raw: rawText(p) };
-  return { id, kind: 'elicitation', mode: 'form', message: p.message, schema: p.requestedSchema as JsonObject, raw: rawText(p) };
+  return { id, kind: 'elicitation', mode: 'form', message: p.message, schema: p.requestedSchema, raw: rawText(p) };
 }
 
 interface Stored {

@@ -68,11 +68,11 @@ export interface PlaygroundRegistration {
 export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): PlaygroundRegistration {
   const channels = new Map<string, vscode.OutputChannel>();
   // The server's requests go to the playground of the session that received them (pg is set just below).
-  let pgRef: Playground | undefined;
+  const ref: { pg?: Playground } = {};
   const manager = createManager({
     roots: () => workspaceRoots(),
-    sampling: (params, ctx) => controllerFor(pgRef, ctx.session).askSampling(params, ctx.signal),
-    elicitation: (params, ctx) => controllerFor(pgRef, ctx.session).askElicitation(params, ctx.signal),
+    sampling: (params, ctx) => controllerFor(ref.pg, ctx.session).askSampling(params, ctx.signal),
+    elicitation: (params, ctx) => controllerFor(ref.pg, ctx.session).askElicitation(params, ctx.signal),
   });
   const channel = (c: ServerConfig): vscode.OutputChannel => {
     let ch = channels.get(c.id);
@@ -96,7 +96,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     lsp: () => (typeof deps.client === 'function' ? deps.client() : deps.client),
     panels: new Map(),
   };
-  pgRef = pg;
+  ref.pg = pg;
   const rootsChanged = () => {
     for (const c of manager.configs) void manager.existingSession(c.id)?.notifyRootsChanged();
   };

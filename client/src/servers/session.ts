@@ -806,7 +806,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       }
       return undefined;
     };
-    const tool = this.tools.find((t) => t.name === name) as (Tool & { execution?: { taskSupport?: string } }) | undefined;
+    const tool = this.tools.find((t) => t.name === name);
     if (tool?.execution?.taskSupport === 'required') {
       try {
         const result = await this.callAsTask(client, name, args, options);
@@ -879,7 +879,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     void poll();
     try {
       const result = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultLoose, { signal: options.signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
-      return result as CallToolResult;
+      return result;
     } finally {
       done = true;
       options.signal?.removeEventListener('abort', onAbort);
