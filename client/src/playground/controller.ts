@@ -34,7 +34,7 @@ import {
   WebviewToHost,
 } from '../../../common/playground-messages';
 import { assessRisk } from '../../../common/risk';
-import type { McpSession } from '../servers/session';
+import { errorText, type McpSession } from '../servers/session';
 import { expandTemplate, missingVariables, templateVariables } from '../servers/templates';
 import { validate } from './validate';
 import { maskText } from '../servers/secrets';
@@ -517,7 +517,8 @@ export class PlaygroundController {
         const r = await this.session.getPrompt(name, args);
         answer = { type: 'promptGot', name, description: r.description, messages: promptMessageViews(r), raw: rawText(r) };
       } catch (err) {
-        answer = { type: 'promptGot', name, messages: [], error: (err as Error).message };
+        const data = (err as { data?: unknown }).data;
+        answer = { type: 'promptGot', name, messages: [], error: `${errorText(err)}${data !== undefined ? ` (${JSON.stringify(data)})` : ''}` };
       }
     }
     this.post(answer);
@@ -535,7 +536,7 @@ export class PlaygroundController {
       ] as const
     )
       .filter(([, r]) => r.status === 'rejected')
-      .map(([method, r]) => `${method} failed: ${((r as PromiseRejectedResult).reason as Error)?.message ?? String((r as PromiseRejectedResult).reason)}`);
+      .map(([method, r]) => `${method} failed: ${errorText((r as PromiseRejectedResult).reason)}`);
     this.post({
       type: 'catalog',
       resources: resources.status === 'fulfilled' ? resources.value.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType, description: r.description })) : [],

@@ -224,6 +224,12 @@ export type CallOutcome =
 
 export type SessionErrorKind = 'auth-required' | 'spawn-failed' | 'exited-at-start' | 'initialize-timeout' | 'crashed' | 'timeout' | 'cancelled' | 'protocol-error' | 'not-running';
 
+/** An error in words, a JSON-RPC error with its code ("MCP error -32603: ...", as the 1.x SDK worded them). */
+export function errorText(err: unknown): string {
+  const message = (err as Error)?.message ?? String(err);
+  return err instanceof ProtocolError && !/^MCP error /.test(message) ? `MCP error ${err.code}: ${message}` : message;
+}
+
 /** Whether a connect failed on HTTP 401 (the SDK's typed authentication error, or its status). */
 function isUnauthorized(err: unknown): boolean {
   const e = err as { code?: unknown; status?: unknown; data?: { status?: unknown }; message?: unknown };
@@ -710,7 +716,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       return items;
     } catch (err) {
       if (this.client === client) {
-        this.catalogErrors[key] = this.mask((err as Error)?.message ?? String(err));
+        this.catalogErrors[key] = this.mask(errorText(err));
         this.emit('catalogChanged');
       }
       throw err;
