@@ -11,6 +11,7 @@ import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
 import {
   Client,
+  LOG_LEVEL_META_KEY,
   ProtocolError,
   SSEClientTransport,
   StreamableHTTPClientTransport,
@@ -828,7 +829,8 @@ export class McpSession extends EventEmitter<SessionEvents> {
     try {
       this.nextProgress = sink;
       const pending = client.request(
-        { method: 'tools/call', params: { name, arguments: args } },
+        // On 2026-07-28 a server logs only at the level a request asks for (setLoggingLevel is the 2025 way).
+        { method: 'tools/call', params: { name, arguments: args, ...(client.getProtocolEra() === 'modern' ? { _meta: { [LOG_LEVEL_META_KEY]: 'debug' } } : {}) } },
         {
           signal: options.signal,
           timeout: timeoutMs,
