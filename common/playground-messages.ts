@@ -132,6 +132,29 @@ export interface PromptMessageView {
   content: ContentView;
 }
 
+/**
+ * A request the server sent to the client (sampling/createMessage, elicitation/create), waiting for the developer.
+ * `raw` is the request's params as JSON.
+ */
+export type ServerRequestView =
+  | {
+      id: string;
+      kind: 'sampling';
+      messages: PromptMessageView[];
+      systemPrompt?: string;
+      /** modelPreferences as JSON (hints, cost/speed/intelligence priorities). */
+      modelPreferences?: string;
+      maxTokens: number;
+      temperature?: number;
+      stopSequences?: string[];
+      includeContext?: string;
+      tools?: { name: string; description?: string }[];
+      toolChoice?: string;
+      raw: string;
+    }
+  | { id: string; kind: 'elicitation'; mode: 'form'; message: string; schema: JsonObject; raw: string }
+  | { id: string; kind: 'elicitation'; mode: 'url'; message: string; url: string; elicitationId?: string; raw: string };
+
 export type HostToWebview =
   | { type: 'init'; server: ServerView; tools: ToolView[]; selected?: string; lastArgs: Record<string, JsonObject>; history: HistoryEntry[] }
   | { type: 'server'; server: ServerView }
@@ -159,7 +182,13 @@ export type HostToWebview =
    * Opens the resources and prompts section on one of them (from the Servers tree): a resource is read at once, a
    * template or a prompt with arguments waits for its values, a prompt without arguments is got at once.
    */
-  | { type: 'showCatalog'; resource?: string; template?: string; prompt?: string };
+  | { type: 'showCatalog'; resource?: string; template?: string; prompt?: string }
+  /** The server asks something of the developer (see ServerRequestView). */
+  | { type: 'serverRequest'; request: ServerRequestView }
+  /** A server request is over: answered, or withdrawn by the server (reason says which). */
+  | { type: 'serverRequestEnded'; id: string; reason: string }
+  /** The elicitation answer does not match the requestedSchema: nothing was sent. */
+  | { type: 'serverRequestViolations'; id: string; violations: Violation[] };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -180,7 +209,14 @@ export type WebviewToHost =
   | { type: 'complete'; requestId: number; ref: CompletionRef; argument: string; value: string; context: Record<string, string> }
   /** force: send even when required arguments are missing (to see what the server itself answers). */
   | { type: 'getPrompt'; name: string; args: Record<string, string>; force?: boolean }
-  | { type: 'goToDefinition'; tool: string };
+  | { type: 'goToDefinition'; tool: string }
+  /** The developer's reply to a sampling request: the text typed, under a model name. */
+  | { type: 'answerSampling'; id: string; text: string; model: string }
+  /** The developer refused a sampling request (the server gets an error, code -1). */
+  | { type: 'rejectSampling'; id: string }
+  | { type: 'answerElicitation'; id: string; action: 'accept' | 'decline' | 'cancel'; content?: JsonObject }
+  /** Opens the URL of a URL-mode elicitation (by request id: the webview never names the URL itself). */
+  | { type: 'openElicitationUrl'; id: string };
 
 /** Destructive tools (by their annotations) ask for confirmation before each call. */
 export function isDestructive(a: ToolView['annotations'] | undefined): boolean {

@@ -5,7 +5,7 @@
  * a running server lists). The golden outputs record three of them per tool (the playground reads what the tree
  * reads; test/unit/risk.test.ts proves they agree).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from '../../server/src/analysis/model';
 import { riskLevel } from '../../server/src/rules/util/risk';
 import { buildPreview } from '../../common/preview-model';

@@ -5,7 +5,7 @@
 // deletes a file and calls the network (what the spec defaults assume).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { analyzeFile } from '../../server/src/service';
 import { createFileHost } from '../../server/src/host';
 import { DEFAULT_SETTINGS } from '../../common/settings';

@@ -27,6 +27,7 @@ import { SchemaForm } from './form/index';
 import { button, h, setDisabled } from './form/dom';
 import { renderResult } from './playground/results';
 import { CatalogView, readText, type CatalogFocus } from './playground/catalog';
+import { ServerRequestsView } from './playground/serverRequests';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -75,12 +76,14 @@ const resultHost = h('div', { class: 'result-host' });
 const historyList = h('ol', { class: 'history-list' });
 const catalogHost = h('div', { class: 'catalog' });
 const logList = h('ol', { class: 'log-list' });
+const requestsHost = h('div', { class: 'server-requests', role: 'region', 'aria-label': 'The server asks' });
 
 const app = h(
   'main',
   { class: 'playground' },
   serverBar,
   serverError,
+  requestsHost,
   h(
     'div',
     { class: 'picker-row' },
@@ -106,6 +109,7 @@ const app = h(
 );
 document.body.append(app);
 
+const serverRequests = new ServerRequestsView(requestsHost, post);
 const catalogBox = app.querySelector('.catalog-box') as HTMLDetailsElement;
 const catalog = new CatalogView(catalogHost, { post, copy: (text) => post({ type: 'copy', text }), readResource: (uri) => readResource(uri) });
 function requestCatalog(): void {
@@ -446,6 +450,15 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       resultHost.append(h('div', { class: 'content' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, `read ${m.uri}`)), readText(m)));
       break;
     }
+    case 'serverRequest':
+      serverRequests.show(m.request);
+      break;
+    case 'serverRequestEnded':
+      serverRequests.ended(m.id, m.reason);
+      break;
+    case 'serverRequestViolations':
+      serverRequests.violations(m.id, m.violations);
+      break;
     case 'promptGot':
       catalog.onPromptGot(m);
       break;

@@ -3,7 +3,7 @@
  * preview steps), the tool a first call should use and arguments that satisfy its input schema.
  */
 import * as path from 'node:path';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConfig } from '../servers/discovery';
 
 const SOURCE = /\.(ts|mts|cts|js|mjs|cjs|py)$/;

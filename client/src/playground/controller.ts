@@ -4,7 +4,18 @@
  * the webview can show. The vscode glue (panel.ts) only wires a webview and a Memento to it; the webview
  * tests wire a Chromium page to it instead.
  */
-import type { CallToolResult, ContentBlock, GetPromptResult, ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ProtocolError,
+  type CallToolResult,
+  type ContentBlock,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type GetPromptResult,
+  type ReadResourceResult,
+  type Tool,
+} from '@modelcontextprotocol/client';
 import {
   promptArgumentsSchema,
   type ContentView,
@@ -15,6 +26,7 @@ import {
   PromptMessageView,
   PromptView,
   ResourceTemplateView,
+  ServerRequestView,
   ResultView,
   ServerView,
   ToolView,
@@ -22,7 +34,7 @@ import {
   WebviewToHost,
 } from '../../../common/playground-messages';
 import { assessRisk } from '../../../common/risk';
-import type { McpSession } from '../servers/session';
+import { errorText, type McpSession } from '../servers/session';
 import { expandTemplate, missingVariables, templateVariables } from '../servers/templates';
 import { validate } from './validate';
 import { maskText } from '../servers/secrets';
@@ -34,6 +46,9 @@ export const TEXT_LIMIT = 1_000_000;
 const BINARY_LIMIT = 8_000_000;
 const RAW_LIMIT = 200_000;
 const HISTORY_MAX = 30;
+/** How often queued log lines and progress reach the webview, and how many log lines one flush carries at most. */
+const FLUSH_MS = 50;
+const LOG_BURST = 200;
 
 export interface MementoLike {
   get<T>(key: string): T | undefined;
@@ -58,6 +73,49 @@ export interface ControllerHost {
   start(restart: boolean): Promise<void>;
   showLog?(): void;
   goToDefinition?(tool: string): Promise<void>;
+  /** Opens a URL outside the editor (a URL-mode elicitation, after the developer's click). */
+  openExternal?(url: string): Promise<void>;
+}
+
+/** The error a sampling request refused by the developer gets (the spec's "User rejected sampling request"). */
+export const SAMPLING_REJECTED_CODE = -1;
+
+interface PendingAsk {
+  view: ServerRequestView;
+  resolve: (value: CreateMessageResult | ElicitResult) => void;
+  reject: (err: Error) => void;
+}
+
+/** One sampling message content (a block, or a list of blocks with tools) as the webview shows it. */
+function samplingContentViews(content: unknown): ContentView[] {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.map((b) => {
+    const t = (b as { type?: string })?.type;
+    return t === 'text' || t === 'image' || t === 'audio' ? contentView(b as ContentBlock) : { type: 'unknown', json: cut(JSON.stringify(b, null, 2), RAW_LIMIT).text };
+  });
+}
+
+export function samplingView(id: string, p: CreateMessageRequestParams): ServerRequestView {
+  const params = p as CreateMessageRequestParams & { tools?: { name: string; description?: string }[]; toolChoice?: unknown };
+  return {
+    id,
+    kind: 'sampling',
+    messages: params.messages.flatMap((m) => samplingContentViews(m.content).map((content) => ({ role: m.role, content }))),
+    systemPrompt: params.systemPrompt,
+    modelPreferences: params.modelPreferences ? JSON.stringify(params.modelPreferences, null, 2) : undefined,
+    maxTokens: params.maxTokens,
+    temperature: params.temperature,
+    stopSequences: params.stopSequences,
+    includeContext: params.includeContext,
+    tools: params.tools?.map((t) => ({ name: t.name, description: t.description })),
+    toolChoice: params.toolChoice ? JSON.stringify(params.toolChoice) : undefined,
+    raw: rawText(p),
+  };
+}
+
+export function elicitationView(id: string, p: ElicitRequestParams): ServerRequestView {
+  if (p.mode === 'url') return { id, kind: 'elicitation', mode: 'url', message: p.message, url: p.url, elicitationId: p.elicitationId, raw: rawText(p) };
+  return { id, kind: 'elicitation', mode: 'form', message: p.message, schema: p.requestedSchema, raw: rawText(p) };
 }
 
 interface Stored {
@@ -162,6 +220,9 @@ export class PlaygroundController {
   private readonly calls = new Map<string, AbortController>();
   private readonly disposers: (() => void)[] = [];
   private readonly storeKey: string;
+  /** Server requests waiting for the developer, by id. */
+  private readonly asks = new Map<string, PendingAsk>();
+  private askSeq = 0;
 
   constructor(
     readonly serverId: string,
@@ -189,11 +250,64 @@ export class PlaygroundController {
 
   dispose(): void {
     for (const c of this.calls.values()) c.abort();
+    // A closed panel cannot answer: sampling is refused, elicitation cancelled (the spec's "dismissed").
+    for (const id of [...this.asks.keys()]) this.endAsk(id, 'The playground was closed.', 'cancel');
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.disposers.forEach((d) => d());
   }
 
+  /**
+   * Log lines and progress are coalesced before they reach the webview: a server that sends 100k notifications gets
+   * one post per flush (the latest progress of each call, at most LOG_BURST log lines and a line saying how many were
+   * left out) instead of 100k. Every other message flushes the queue first, so the order the webview sees is kept.
+   */
+  private queuedLogs: LogEntry[] = [];
+  private droppedLogs = 0;
+  private queuedProgress = new Map<string, Extract<HostToWebview, { type: 'progress' }>>();
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
   private post(m: HostToWebview): void {
+    if (m.type === 'log') {
+      if (this.queuedLogs.length < LOG_BURST) this.queuedLogs.push(m.entry);
+      else this.droppedLogs++;
+      this.scheduleFlush();
+      return;
+    }
+    if (m.type === 'progress') {
+      this.queuedProgress.set(m.callId, m);
+      this.scheduleFlush();
+      return;
+    }
+    this.flush();
     this.host.post(m);
+  }
+
+  private scheduleFlush(): void {
+    this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
+  }
+
+  /** Posts what is queued (log lines, then the latest progress of each call). */
+  flush(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const logs = this.queuedLogs;
+    const dropped = this.droppedLogs;
+    const progress = [...this.queuedProgress.values()];
+    this.queuedLogs = [];
+    this.droppedLogs = 0;
+    this.queuedProgress.clear();
+    for (const entry of logs) this.host.post({ type: 'log', entry });
+    if (dropped)
+      this.host.post({
+        type: 'log',
+        entry: {
+          at: Date.now(),
+          level: 'warning',
+          text: `${dropped.toLocaleString('en')} more log lines in ${FLUSH_MS} ms were left out here (the output channel has them all).`,
+          source: 'playground',
+        },
+      });
+    for (const p of progress) this.host.post(p);
   }
 
   private log(entry: LogEntry): void {
@@ -210,6 +324,76 @@ export class PlaygroundController {
       protocolVersion: s.protocolVersion,
       error: s.lastError?.message,
     };
+  }
+
+  /** Server requests not answered yet (the webview shows them again on ready). */
+  pendingRequests(): ServerRequestView[] {
+    return [...this.asks.values()].map((a) => a.view);
+  }
+
+  /** sampling/createMessage from the server: shown to the developer, who types the reply or refuses. */
+  askSampling(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
+    return this.ask((id) => samplingView(id, params), signal) as Promise<CreateMessageResult>;
+  }
+
+  /** elicitation/create from the server (form or URL mode): accept / decline / cancel by the developer. */
+  askElicitation(params: ElicitRequestParams, signal: AbortSignal): Promise<ElicitResult> {
+    return this.ask((id) => elicitationView(id, params), signal) as Promise<ElicitResult>;
+  }
+
+  private ask(view: (id: string) => ServerRequestView, signal: AbortSignal): Promise<CreateMessageResult | ElicitResult> {
+    const id = `r${++this.askSeq}`;
+    return new Promise((resolve, reject) => {
+      const v = view(id);
+      this.asks.set(id, { view: v, resolve, reject });
+      signal.addEventListener('abort', () => this.endAsk(id, 'The server withdrew its request (cancelled or timed out).'), { once: true });
+      this.post({ type: 'serverRequest', request: v });
+    });
+  }
+
+  /** Ends a pending request without an answer from the developer: refused (sampling) or cancelled (elicitation). */
+  private endAsk(id: string, reason: string, settle?: 'cancel'): void {
+    const a = this.asks.get(id);
+    if (!a) return;
+    this.asks.delete(id);
+    this.post({ type: 'serverRequestEnded', id, reason });
+    if (settle !== 'cancel') a.reject(new Error(reason));
+    else if (a.view.kind === 'sampling') a.reject(new ProtocolError(SAMPLING_REJECTED_CODE, 'User rejected sampling request'));
+    else a.resolve({ action: 'cancel' });
+  }
+
+  private answerAsk(msg: Extract<WebviewToHost, { type: 'answerSampling' | 'rejectSampling' | 'answerElicitation' }>): void {
+    const a = this.asks.get(msg.id);
+    if (!a) return;
+    if (msg.type === 'rejectSampling') {
+      this.asks.delete(msg.id);
+      this.post({ type: 'serverRequestEnded', id: msg.id, reason: 'Refused: the server was answered "User rejected sampling request" (-1).' });
+      a.reject(new ProtocolError(SAMPLING_REJECTED_CODE, 'User rejected sampling request'));
+      return;
+    }
+    if (msg.type === 'answerSampling') {
+      if (a.view.kind !== 'sampling') return;
+      this.asks.delete(msg.id);
+      this.post({ type: 'serverRequestEnded', id: msg.id, reason: 'Replied.' });
+      a.resolve({ role: 'assistant', model: msg.model.trim() || 'toolsmith-playground', content: { type: 'text', text: msg.text }, stopReason: 'endTurn' });
+      return;
+    }
+    if (a.view.kind !== 'elicitation') return;
+    if (msg.action === 'accept' && a.view.mode === 'form') {
+      const content = msg.content ?? {};
+      const check = validate(a.view.schema, content);
+      if (!check.valid) {
+        this.post({ type: 'serverRequestViolations', id: msg.id, violations: check.violations });
+        return;
+      }
+      this.asks.delete(msg.id);
+      this.post({ type: 'serverRequestEnded', id: msg.id, reason: 'Accepted.' });
+      a.resolve({ action: 'accept', content: content as ElicitResult['content'] });
+      return;
+    }
+    this.asks.delete(msg.id);
+    this.post({ type: 'serverRequestEnded', id: msg.id, reason: msg.action === 'accept' ? 'Accepted.' : msg.action === 'decline' ? 'Declined.' : 'Cancelled.' });
+    a.resolve({ action: msg.action });
   }
 
   private stored(): Stored {
@@ -252,7 +436,18 @@ export class PlaygroundController {
     switch (msg.type) {
       case 'ready':
         await this.init();
+        for (const request of this.pendingRequests()) this.post({ type: 'serverRequest', request });
         return;
+      case 'answerSampling':
+      case 'rejectSampling':
+      case 'answerElicitation':
+        this.answerAsk(msg);
+        return;
+      case 'openElicitationUrl': {
+        const v = this.asks.get(msg.id)?.view;
+        if (v?.kind === 'elicitation' && v.mode === 'url') await this.host.openExternal?.(v.url);
+        return;
+      }
       case 'call':
         await this.call(msg.callId, msg.tool, msg.args, !!msg.force, !!msg.dryRun);
         return;
@@ -357,7 +552,8 @@ export class PlaygroundController {
         const r = await this.session.getPrompt(name, args);
         answer = { type: 'promptGot', name, description: r.description, messages: promptMessageViews(r), raw: rawText(r) };
       } catch (err) {
-        answer = { type: 'promptGot', name, messages: [], error: (err as Error).message };
+        const data = (err as { data?: unknown }).data;
+        answer = { type: 'promptGot', name, messages: [], error: `${errorText(err)}${data !== undefined ? ` (${JSON.stringify(data)})` : ''}` };
       }
     }
     this.post(answer);
@@ -375,7 +571,7 @@ export class PlaygroundController {
       ] as const
     )
       .filter(([, r]) => r.status === 'rejected')
-      .map(([method, r]) => `${method} failed: ${((r as PromiseRejectedResult).reason as Error)?.message ?? String((r as PromiseRejectedResult).reason)}`);
+      .map(([method, r]) => `${method} failed: ${errorText((r as PromiseRejectedResult).reason)}`);
     this.post({
       type: 'catalog',
       resources: resources.status === 'fulfilled' ? resources.value.map((r) => ({ uri: r.uri, name: r.name, title: r.title, mimeType: r.mimeType, description: r.description })) : [],
@@ -410,6 +606,7 @@ export class PlaygroundController {
       signal: ac.signal,
       timeoutMs: this.host.timeoutMs(),
       onProgress: (p) => this.post({ type: 'progress', callId, ...p }),
+      onTaskStatus: (t) => this.post({ type: 'progress', callId, progress: 0, message: `task ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''} (${t.taskId})` }),
     });
     this.calls.delete(callId);
 

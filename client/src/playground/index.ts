@@ -14,7 +14,8 @@ import { LaunchRefused, ServerManager } from '../servers/manager';
 import { mcpJsonFromDetected } from '../servers/mcpJson';
 import { maskEnv, maskText } from '../servers/secrets';
 import { sessionFailure, startFailureMessage } from '../servers/startFailure';
-import type { McpSession } from '../servers/session';
+import type { ClientHandlers, McpSession } from '../servers/session';
+import type { Root } from '@modelcontextprotocol/client';
 import { ServersTree, type Node } from '../servers/tree';
 import type { PlaygroundController } from './controller';
 import { playgroundBundle } from './lazy';
@@ -73,7 +74,13 @@ export interface PlaygroundRegistration {
 
 export function registerPlayground(context: vscode.ExtensionContext, deps: PlaygroundDeps): PlaygroundRegistration {
   const channels = new Map<string, vscode.OutputChannel>();
-  const manager = createManager();
+  // The server's requests go to the playground of the session that received them (pg is set just below).
+  const ref: { pg?: Playground } = {};
+  const manager = createManager({
+    roots: () => workspaceRoots(),
+    sampling: (params, ctx) => controllerFor(ref.pg, ctx.session).askSampling(params, ctx.signal),
+    elicitation: (params, ctx) => controllerFor(ref.pg, ctx.session).askElicitation(params, ctx.signal),
+  });
   const channel = (c: ServerConfig): vscode.OutputChannel => {
     let ch = channels.get(c.id);
     if (!ch) {
@@ -96,6 +103,14 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     lsp: () => (typeof deps.client === 'function' ? deps.client() : deps.client),
     panels: new Map(),
   };
+  ref.pg = pg;
+  const rootsChanged = () => {
+    for (const c of manager.configs) void manager.existingSession(c.id)?.notifyRootsChanged();
+  };
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeWorkspaceFolders(rootsChanged),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('toolsmith.playground.roots') && rootsChanged()),
+  );
   restartOnSave(pg);
   registerCommands(pg, discovery.scheduleRefresh);
   return {
@@ -112,7 +127,33 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
 
 const folder = () => vscode.workspace.workspaceFolders?.[0];
 
-function createManager(): ServerManager {
+/**
+ * The roots the client offers servers: the toolsmith.playground.roots setting when set (paths or file: URIs), else
+ * the workspace folders.
+ */
+function workspaceRoots(): Root[] {
+  const configured = vscode.workspace.getConfiguration('toolsmith.playground').get<string[]>('roots', []);
+  if (Array.isArray(configured) && configured.length) {
+    const base = folder()?.uri.fsPath ?? process.cwd();
+    return configured
+      .filter((r): r is string => typeof r === 'string' && r.trim() !== '')
+      .map((r) => {
+        const uri = /^[a-z][a-z0-9+.-]*:/i.test(r) && !/^[a-z]:[\\/]/i.test(r) ? vscode.Uri.parse(r) : vscode.Uri.file(path.resolve(base, r));
+        return { uri: uri.toString(), name: path.basename(uri.fsPath) || uri.toString() };
+      });
+  }
+  return (vscode.workspace.workspaceFolders ?? []).map((f) => ({ uri: f.uri.toString(), name: f.name }));
+}
+
+/** The playground controller of a session, its panel opened when it is not (the server asks: the developer must see it). */
+function controllerFor(pg: Playground | undefined, session: McpSession): PlaygroundController {
+  const c = pg?.manager.configs.find((x) => pg.manager.existingSession(x.id) === session);
+  if (!pg || !c) throw new Error('No playground is attached to this server session.');
+  if (!pg.panels.has(c.id)) openPanel(pg, c, session);
+  return pg.panels.get(c.id)!.controller;
+}
+
+function createManager(handlers: ClientHandlers): ServerManager {
   const inputCache = new Map<string, string>();
   return new ServerManager({
     isTrusted: () => vscode.workspace.isTrusted,
@@ -132,6 +173,7 @@ function createManager(): ServerManager {
     },
     // The first session loads the MCP stack (dist/playground.js).
     createSession: (spec, options) => new (playgroundBundle().McpSession)(spec, options),
+    sessionOptions: { handlers },
   });
 }
 
@@ -380,6 +422,7 @@ function openPanel(
     start: async (restart) => void (await startServer(pg, c, restart)),
     showLog: () => channel(c).show(true),
     goToDefinition: (name) => goToDefinition(pg, c, name),
+    openExternal: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url, true))),
   });
   const sub = panel.webview.onDidReceiveMessage(async (m: WebviewToHost) => {
     await controller.handle(m);

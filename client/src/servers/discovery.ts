@@ -31,9 +31,14 @@ export interface ServerConfig {
   origin: ServerOrigin;
   /** The file that declared it (or the candidate source file). */
   file?: string;
+  /** Empty for a server reached over HTTP (url set). */
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** A remote server (mcp.json `"type": "http"` or `"sse"`): its URL and headers, variables unresolved. */
+  url?: string;
+  headers?: Record<string, string>;
+  transport?: 'http' | 'sse';
   envFile?: string;
   cwd?: string;
   inputs: InputDefinition[];
@@ -83,8 +88,16 @@ export function readServerMap(map: unknown, origin: ServerOrigin, file: string |
     }
     const e = raw as Record<string, unknown>;
     const type = typeof e.type === 'string' ? e.type : e.url ? 'http' : 'stdio';
+    if (type === 'http' || type === 'sse') {
+      if (typeof e.url !== 'string' || !e.url.trim()) {
+        skipped.push({ name, origin, reason: 'no "url"' });
+        continue;
+      }
+      servers.push({ id: `${origin}:${name}`, name, origin, file, command: '', args: [], env: {}, url: e.url, headers: asStringRecord(e.headers), transport: type, inputs, watchRoot: root });
+      continue;
+    }
     if (type !== 'stdio') {
-      skipped.push({ name, origin, reason: `type "${type}" is not supported by the playground (stdio only)` });
+      skipped.push({ name, origin, reason: `type "${type}" is not supported by the playground (stdio, http and sse only)` });
       continue;
     }
     if (typeof e.command !== 'string' || !e.command.trim()) {
@@ -312,6 +325,15 @@ export async function resolveLaunch(config: ServerConfig, ctx: ResolveContext): 
   // Password inputs are secrets wherever they land: the command, an argument, any env var.
   const secrets = new Set<string>();
   const r = (v: string) => resolveVariables(v, config, ctx, secrets);
+  if (config.url) {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(config.headers ?? {})) {
+      headers[k] = await r(v);
+      // A header value is a credential more often than not (Authorization, X-API-Key): masked like a secret env value.
+      if (headers[k].length >= 4) secrets.add(headers[k].replace(/^(Bearer|Basic|Token)\s+/i, ''));
+    }
+    return { command: '', args: [], url: await r(config.url), headers, transport: config.transport ?? 'http', secrets: [...secrets] };
+  }
   const command = await r(config.command);
   const args: string[] = [];
   for (const a of config.args) args.push(await r(a));
@@ -349,6 +371,10 @@ export async function runsFile(config: ServerConfig, file: string, ctx: ResolveC
 
 /** A one-line description of a launch for logs, with secret values masked by the caller. */
 export function describeLaunch(spec: LaunchSpec): string {
+  if (spec.url) {
+    const names = Object.keys(spec.headers ?? {});
+    return `${spec.transport === 'sse' ? 'SSE' : 'Streamable HTTP'} ${spec.url}${names.length ? ` (headers: ${names.join(', ')})` : ''}`;
+  }
   const q = (s: string) => (/[\s"']/.test(s) ? JSON.stringify(s) : s);
   return [spec.command, ...spec.args].map(q).join(' ');
 }

@@ -1,5 +1,7 @@
 /**
- * One MCP server process and the SDK's own Client talking to it over stdio.
+ * One MCP server and the SDK's own Client (@modelcontextprotocol/client 2.x) talking to it: a process over stdio, or a
+ * URL over Streamable HTTP (legacy SSE as fallback). The Client negotiates the protocol: 2026-07-28 with servers that
+ * answer `server/discover`, the 2025 `initialize` handshake with the others.
  * vscode-free on purpose: the tree, the playground and the tests all drive this class.
  *
  * Every fault a server can show (exits at start, never answers initialize, crashes mid-call, hangs,
@@ -7,17 +9,23 @@
  */
 import { EventEmitter } from 'node:events';
 import type { ChildProcess } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import {
-  CallToolResultSchema,
-  ErrorCode,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
+  Client,
+  LOG_LEVEL_META_KEY,
+  ProtocolError,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  type Transport,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
   type CallToolResult,
+  type ClientCapabilities,
+  type CreateMessageRequestParams,
+  type CreateMessageResult,
+  type ElicitRequestParams,
+  type ElicitResult,
+  type Root,
   type CompleteResult,
   type GetPromptResult,
   type JSONRPCMessage,
@@ -25,10 +33,14 @@ import {
   type Prompt,
   type ReadResourceResult,
   type Resource,
-  type ResourceTemplate,
+  type ResourceTemplateType as ResourceTemplate,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import * as fs from 'node:fs';
+import * as z from 'zod';
 import { maskText } from './secrets';
+import { StderrLines, StdioFramer } from './framing';
 
 export interface LaunchSpec {
   command: string;
@@ -37,6 +49,131 @@ export interface LaunchSpec {
   cwd?: string;
   /** Values never shown in a log, a message or the tree: the `${input:}` values declared `password: true`. */
   secrets?: string[];
+  /** A remote server: no process, the SDK's Streamable HTTP transport (legacy SSE as fallback, or SSE only). */
+  url?: string;
+  headers?: Record<string, string>;
+  transport?: 'http' | 'sse';
+}
+
+/** What the server's requests to the client are given: the session they came from and the request's abort signal. */
+export interface ServerRequestContext {
+  session: McpSession;
+  /** Aborted when the server cancels its request (notifications/cancelled) or the session closes. */
+  signal: AbortSignal;
+}
+
+/**
+ * The client side of the protocol: each handler given here is declared as a client capability at initialize and
+ * answers the server's requests (the playground shows them to the developer). One that is absent is not declared.
+ * A handler rejects with a ProtocolError to answer an error (a sampling request the developer cancelled...).
+ */
+export interface ClientHandlers {
+  /** roots/list: the workspace folders (or the toolsmith.playground.roots override). */
+  roots?: (ctx: ServerRequestContext) => Root[] | Promise<Root[]>;
+  /** sampling/createMessage. */
+  sampling?: (params: CreateMessageRequestParams, ctx: ServerRequestContext) => Promise<CreateMessageResult>;
+  /** elicitation/create, form and URL mode. */
+  elicitation?: (params: ElicitRequestParams, ctx: ServerRequestContext) => Promise<ElicitResult>;
+}
+
+/** The client capabilities that follow from the handlers given (what the server sees at initialize). */
+export function clientCapabilitiesFor(handlers: ClientHandlers | undefined): ClientCapabilities {
+  const caps: ClientCapabilities & { tasks?: unknown } = {};
+  if (handlers?.roots) caps.roots = { listChanged: true };
+  if (handlers?.sampling) caps.sampling = {};
+  if (handlers?.elicitation) caps.elicitation = { form: {}, url: {} };
+  // 2025-11-25 tasks, client side: a task-augmented sampling or elicitation request is answered with a task at once
+  // (ClientTasks below), the developer's answer later through tasks/result.
+  const requests: Record<string, unknown> = {};
+  if (handlers?.sampling) requests.sampling = { createMessage: {} };
+  if (handlers?.elicitation) requests.elicitation = { create: {} };
+  if (Object.keys(requests).length) caps.tasks = { list: {}, cancel: {}, requests };
+  return caps;
+}
+
+interface ClientTask {
+  task: { taskId: string; status: string; statusMessage?: string; createdAt: string; lastUpdatedAt: string; ttl: number | null; pollInterval: number };
+  result: Promise<unknown>;
+  abort: AbortController;
+}
+
+/**
+ * The tasks this client runs for the server (2025-11-25 task-augmented sampling/elicitation requests): each one
+ * waits for the developer in the playground; tasks/get, tasks/result, tasks/cancel and tasks/list read them.
+ */
+class ClientTasks {
+  private readonly tasks = new Map<string, ClientTask>();
+  private seq = 0;
+
+  start(ttl: number | null, run: (signal: AbortSignal) => Promise<unknown>): ClientTask['task'] {
+    const now = new Date().toISOString();
+    const taskId = `toolsmith-task-${++this.seq}-${Date.now().toString(36)}`;
+    const abort = new AbortController();
+    const t: ClientTask = {
+      task: { taskId, status: 'working', statusMessage: 'Waiting for the developer in the Toolsmith playground', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: 500 },
+      abort,
+      result: Promise.resolve(),
+    };
+    const settle = (status: string, statusMessage?: string) => {
+      if (t.task.status === 'cancelled') return;
+      t.task = { ...t.task, status, statusMessage, lastUpdatedAt: new Date().toISOString() };
+    };
+    t.result = run(abort.signal).then(
+      (r) => (settle('completed'), r),
+      (err: unknown) => {
+        settle('failed', (err as Error)?.message ?? String(err));
+        throw err;
+      },
+    );
+    t.result.catch(() => undefined);
+    this.tasks.set(taskId, t);
+    return t.task;
+  }
+
+  private get(taskId: string): ClientTask {
+    const t = this.tasks.get(taskId);
+    if (!t) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No task ${taskId} on this client.`);
+    return t;
+  }
+
+  register(client: Client): void {
+    const byId = { params: z.looseObject({ taskId: z.string() }), result: z.any() };
+    client.setRequestHandler('tasks/get', byId, (p) => this.get(p.taskId).task);
+    client.setRequestHandler('tasks/result', byId, async (p) => {
+      const t = this.get(p.taskId);
+      const r = (await t.result) as Record<string, unknown>;
+      return { ...r, _meta: { ...((r._meta as object) ?? {}), 'io.modelcontextprotocol/related-task': { taskId: p.taskId } } };
+    });
+    client.setRequestHandler('tasks/cancel', byId, (p) => {
+      const t = this.get(p.taskId);
+      if (!TERMINAL.has(t.task.status)) {
+        t.task = { ...t.task, status: 'cancelled', statusMessage: 'Cancelled by the server', lastUpdatedAt: new Date().toISOString() };
+        t.abort.abort();
+      }
+      return t.task;
+    });
+    client.setRequestHandler('tasks/list', { params: z.looseObject({}).optional(), result: z.any() }, () => ({ tasks: [...this.tasks.values()].map((t) => t.task) }));
+  }
+}
+
+/**
+ * The SDK's Client, with task-augmented sampling/elicitation requests answered as tasks: the SDK validates their
+ * result as a CreateMessageResult/ElicitResult, so the task is made here, around its own validating handler.
+ */
+class PlaygroundClient extends Client {
+  readonly clientTasks = new ClientTasks();
+
+  protected override _wrapHandler(method: string, handler: Parameters<Client['_wrapHandler']>[1]): ReturnType<Client['_wrapHandler']> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'sampling/createMessage' && method !== 'elicitation/create') return wrapped;
+    return async (request, ctx) => {
+      const params = (request.params ?? {}) as Record<string, unknown> & { task?: { ttl?: number } };
+      if (!params.task) return wrapped(request, ctx);
+      const { task, ...rest } = params;
+      const created = this.clientTasks.start(task.ttl ?? null, (signal) => wrapped({ ...request, params: rest }, { ...ctx, mcpReq: { ...ctx.mcpReq, signal } }));
+      return { task: created };
+    };
+  }
 }
 
 export type SessionStatus = 'stopped' | 'starting' | 'running' | 'stopping' | 'crashed' | 'failed';
@@ -49,20 +186,62 @@ export interface SessionOptions {
   /** How many stderr lines are kept for error messages. */
   stderrTailLines?: number;
   clientInfo?: { name: string; version: string };
+  /** How the client answers the server's requests (roots, sampling, elicitation); see ClientHandlers. */
+  handlers?: ClientHandlers;
+  /**
+   * Protocol negotiation: 'auto' probes with server/discover (2026-07-28) and falls back to initialize; 'legacy'
+   * runs the 2025 handshake only. On stdio the SDK probes on a short-lived sibling process.
+   */
+  negotiation?: 'auto' | 'legacy';
+  /** How long the stdio probe waits for an answer before the server is taken for a 2025-era one. */
+  probeTimeoutMs?: number;
 }
 
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+  /** A tool called as a task (execution.taskSupport "required"): each status the task reports (tasks/get). */
+  onTaskStatus?: (t: TaskStatusView) => void;
 }
+
+/** What a task of a task-augmented tools/call says about itself (tasks/get). */
+export interface TaskStatusView {
+  taskId: string;
+  status: string;
+  statusMessage?: string;
+}
+
+// Task wire shapes (2025-11-25): the SDK parses them but gives them no typed request surface, so they are read here.
+const TaskSchema = z.looseObject({ taskId: z.string(), status: z.string(), statusMessage: z.string().optional(), pollInterval: z.number().optional() });
+const CreateTaskResultSchema = z.looseObject({ task: TaskSchema });
+const CallToolResultLoose = z.looseObject({ content: z.array(z.any()).default([]), structuredContent: z.any().optional(), isError: z.boolean().optional() });
+const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 
 /** What a tools/call ended with. A tool error (isError) is a result; a protocol error is not. */
 export type CallOutcome =
   | { kind: 'result'; result: CallToolResult; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined; responseBytes: number }
   | { kind: 'error'; error: SessionError; durationMs: number; request: JSONRPCMessage | undefined; response: JSONRPCMessage | undefined };
 
-export type SessionErrorKind = 'spawn-failed' | 'exited-at-start' | 'initialize-timeout' | 'crashed' | 'timeout' | 'cancelled' | 'protocol-error' | 'not-running';
+export type SessionErrorKind = 'auth-required' | 'spawn-failed' | 'exited-at-start' | 'initialize-timeout' | 'crashed' | 'timeout' | 'cancelled' | 'protocol-error' | 'not-running';
+
+/** An error in words, a JSON-RPC error with its code ("MCP error -32603: ...", as the 1.x SDK worded them). */
+export function errorText(err: unknown): string {
+  const message = (err as Error)?.message ?? String(err);
+  return err instanceof ProtocolError && !/^MCP error /.test(message) ? `MCP error ${err.code}: ${message}` : message;
+}
+
+/** Whether a connect failed on HTTP 401 (the SDK's typed authentication error, or its status). */
+function isUnauthorized(err: unknown): boolean {
+  const e = err as { code?: unknown; status?: unknown; data?: { status?: unknown }; message?: unknown };
+  return (
+    e?.code === SdkErrorCode.ClientHttpAuthentication ||
+    e?.status === 401 ||
+    e?.data?.status === 401 ||
+    (err instanceof Error && err.name === 'UnauthorizedError') ||
+    /\b401\b/.test(String(e?.message ?? ''))
+  );
+}
 
 export class SessionError extends Error {
   constructor(
@@ -98,7 +277,7 @@ interface ProgressSink {
   viaTap: boolean;
 }
 
-const DEFAULTS = { initializeTimeoutMs: 15_000, maxMessageBytes: 256 * 1024 * 1024, stderrTailLines: 40 };
+const DEFAULTS = { initializeTimeoutMs: 15_000, maxMessageBytes: 256 * 1024 * 1024, stderrTailLines: 40, negotiation: 'auto' as const, probeTimeoutMs: 5_000 };
 
 /** Why a catalog list failed, by list (masked like the log). */
 export interface CatalogErrors {
@@ -131,15 +310,15 @@ export class McpSession extends EventEmitter<SessionEvents> {
   exitSignal: NodeJS.Signals | null | undefined;
 
   private client: Client | undefined;
-  private transport: StdioClientTransport | undefined;
-  private readonly opts: Required<SessionOptions>;
+  private transport: Transport | undefined;
+  private readonly opts: Required<Omit<SessionOptions, 'handlers'>> & Pick<SessionOptions, 'handlers'>;
   private readonly exchanges = new Map<string | number, Pending>();
   /** Progress callbacks by progress token, fed synchronously from the transport (see tapMessages). */
   private readonly progressByToken = new Map<string | number, ProgressSink>();
   private nextProgress: ProgressSink | undefined;
   private stopping = false;
   private junkLines = 0;
-  private partialStderr = '';
+  private stderrLines = new StderrLines();
 
   constructor(
     public spec: LaunchSpec,
@@ -189,91 +368,27 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.exitSignal = undefined;
     this.junkLines = 0;
     this.stderrTail.length = 0;
+    this.stderrLines = new StderrLines();
     this.startedAt = Date.now();
     this.setStatus('starting');
 
-    const transport = new StdioClientTransport({
-      command: this.spec.command,
-      args: this.spec.args,
-      // The author's own server: give it the editor's environment (PATH to its tools, proxies...), then its own.
-      env: { ...(process.env as Record<string, string>), ...(this.spec.env ?? {}) },
-      cwd: this.spec.cwd,
-      stderr: 'pipe',
-      maxBufferSize: this.opts.maxMessageBytes,
-    });
-    this.transport = transport;
-    // The Client hands the negotiated version to transports that want it (HTTP ones); stdio does not, so we listen.
-    (transport as StdioClientTransport & { setProtocolVersion?: (v: string) => void }).setProtocolVersion = (version: string) => {
-      this.protocolVersion = version;
-    };
-    transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
-
-    const client = new Client(this.opts.clientInfo, { capabilities: {} });
-    this.client = client;
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
-      this.emit('log', n.params);
-    });
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () =>
-      Promise.all([this.listResources(), this.listResourceTemplates()]).then(
-        () => undefined,
-        () => undefined,
-      ),
-    );
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () =>
-      this.listPrompts().then(
-        () => undefined,
-        () => undefined,
-      ),
-    );
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      try {
-        await this.listTools();
-      } catch {
-        /* reported by the next explicit call */
-      }
-    });
-    let startupDone = false;
-    let exitedDuringStartup = false;
-    client.onerror = (err) => {
-      // Junk on stdout reaches here as a JSON parse error; the SDK skips the line and goes on.
-      if (err instanceof SyntaxError || /JSON|Unexpected token|is not valid/i.test(String(err?.message))) {
-        this.junkLines++;
-        if (this.junkLines <= 3) {
-          this.emit('warning', `The server printed something on stdout that is not JSON-RPC (${this.mask(err.message)}). stdout is reserved for protocol messages: log to stderr instead.`);
-        }
-        return;
-      }
-      this.emit('warning', this.mask(String(err?.message ?? err)));
-    };
-    client.onclose = () => {
-      if (!startupDone) {
-        exitedDuringStartup = true;
-        return;
-      }
-      if (this.stopping) {
-        this.setStatus('stopped');
-        return;
-      }
-      this.lastError = new SessionError('crashed', `The server stopped unexpectedly (${this.exitDescription()}).${this.stderrSummary()}`);
-      this.setStatus('crashed');
-    };
-
+    const phase = { startupDone: false, exitedDuringStartup: false };
+    let client: Client;
     try {
-      await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
-      this.attachProcess(transport);
-      this.tapMessages(transport);
+      client = this.spec.url ? await this.connectHttp(this.spec.url, phase) : await this.connectStdio(phase);
     } catch (err) {
-      startupDone = true;
-      const e = await this.startupError(err, exitedDuringStartup);
+      phase.startupDone = true;
+      const e = err instanceof SessionError ? err : await this.startupError(err, phase.exitedDuringStartup);
       this.lastError = e;
-      await transport.close().catch(() => undefined);
+      await this.transport?.close().catch(() => undefined);
       this.client = undefined;
       this.transport = undefined;
       this.setStatus('failed');
       throw e;
     }
-    startupDone = true;
+    phase.startupDone = true;
     this.serverInfo = client.getServerVersion();
+    this.protocolVersion = client.getNegotiatedProtocolVersion();
     this.capabilities = client.getServerCapabilities();
     this.instructions = client.getInstructions();
     this.setStatus('running');
@@ -284,6 +399,154 @@ export class McpSession extends EventEmitter<SessionEvents> {
     void this.listResources().catch(() => undefined);
     void this.listResourceTemplates().catch(() => undefined);
     void this.listPrompts().catch(() => undefined);
+  }
+
+  private async connectStdio(phase: { startupDone: boolean; exitedDuringStartup: boolean }): Promise<Client> {
+    const transport = new StdioClientTransport({
+      command: this.spec.command,
+      args: this.spec.args,
+      // The author's own server: give it the editor's environment (PATH to its tools, proxies...), then its own.
+      env: { ...(process.env as Record<string, string>), ...(this.spec.env ?? {}) },
+      cwd: this.spec.cwd,
+      stderr: 'pipe',
+      maxBufferSize: this.opts.maxMessageBytes,
+    });
+    this.transport = transport;
+    // Our framer in place of the SDK's ReadBuffer (framing.ts says why): linear in size, and it names junk lines.
+    (transport as unknown as { _readBuffer: StdioFramer })._readBuffer = new StdioFramer(this.opts.maxMessageBytes, (line, why) => this.onJunk(line, why));
+    transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
+    const client = this.makeClient(phase);
+    await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
+    this.attachProcess(transport);
+    this.tapMessages(transport);
+    return client;
+  }
+
+  /**
+   * A remote server: Streamable HTTP first, legacy SSE when that fails for another reason than authorization (or SSE
+   * only for `"type": "sse"`). A 401 is reported as such: the playground does not run OAuth flows.
+   */
+  private async connectHttp(url: string, phase: { startupDone: boolean; exitedDuringStartup: boolean }): Promise<Client> {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new SessionError('spawn-failed', `"${this.mask(url)}" is not a URL. Check "url" in the server's configuration.`);
+    }
+    const requestInit: RequestInit = { headers: this.spec.headers ?? {} };
+    const attempt = async (kind: 'http' | 'sse'): Promise<Client> => {
+      const transport: Transport = kind === 'http' ? new StreamableHTTPClientTransport(target, { requestInit }) : new SSEClientTransport(target, { requestInit });
+      this.transport = transport;
+      const client = this.makeClient(phase);
+      try {
+        await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
+      } catch (err) {
+        await transport.close().catch(() => undefined);
+        if (isUnauthorized(err)) {
+          throw new SessionError(
+            'auth-required',
+            `${this.mask(url)} answered 401 Unauthorized: it requires authorization (OAuth), which the Toolsmith playground does not support. A static token can be given in "headers" (e.g. "Authorization": "Bearer \${input:token}").`,
+          );
+        }
+        throw err;
+      }
+      this.tapMessages(transport);
+      return client;
+    };
+    if (this.spec.transport === 'sse') return attempt('sse');
+    try {
+      return await attempt('http');
+    } catch (err) {
+      if (err instanceof SessionError) throw err;
+      try {
+        const client = await attempt('sse');
+        this.emit('warning', `${this.mask(url)} does not speak Streamable HTTP (${this.mask(String((err as Error)?.message ?? err))}): connected over the legacy SSE transport instead.`);
+        return client;
+      } catch (sseErr) {
+        if (sseErr instanceof SessionError) throw sseErr;
+        throw new SessionError(
+          'protocol-error',
+          `Could not connect to ${this.mask(url)}: Streamable HTTP failed (${this.mask(String((err as Error)?.message ?? err))}), and so did legacy SSE (${this.mask(String((sseErr as Error)?.message ?? sseErr))}).`,
+        );
+      }
+    }
+  }
+
+  /** A Client declaring the capabilities of the handlers given, with its handlers and notifications wired. */
+  private makeClient(phase: { startupDone: boolean; exitedDuringStartup: boolean }): Client {
+    const handlers = this.opts.handlers;
+    const client = new PlaygroundClient(this.opts.clientInfo, {
+      capabilities: clientCapabilitiesFor(handlers),
+      versionNegotiation: { mode: this.opts.negotiation, probe: { timeoutMs: this.opts.probeTimeoutMs } },
+    });
+    this.client = client;
+    if (handlers?.sampling || handlers?.elicitation) client.clientTasks.register(client);
+    if (handlers?.roots) {
+      const roots = handlers.roots;
+      client.setRequestHandler('roots/list', async (_req, ctx) => ({ roots: await roots({ session: this, signal: ctx.mcpReq.signal }) }));
+    }
+    if (handlers?.sampling) {
+      const sampling = handlers.sampling;
+      client.setRequestHandler('sampling/createMessage', (req, ctx) => sampling(req.params, { session: this, signal: ctx.mcpReq.signal }));
+    }
+    if (handlers?.elicitation) {
+      const elicitation = handlers.elicitation;
+      client.setRequestHandler('elicitation/create', (req, ctx) => elicitation(req.params, { session: this, signal: ctx.mcpReq.signal }));
+    }
+    client.setNotificationHandler('notifications/message', (n) => {
+      this.emit('log', n.params);
+    });
+    client.setNotificationHandler('notifications/resources/list_changed', () =>
+      Promise.all([this.listResources(), this.listResourceTemplates()]).then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    client.setNotificationHandler('notifications/prompts/list_changed', () =>
+      this.listPrompts().then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    client.setNotificationHandler('notifications/tools/list_changed', async () => {
+      try {
+        await this.listTools();
+      } catch {
+        /* reported by the next explicit call */
+      }
+    });
+    client.onerror = (err) => {
+      const message = String(err?.message ?? err);
+      // A reply to a request the client never sent, or already gave up on (timed out, cancelled): a JSON-RPC message
+      // all the same, so it is not called junk.
+      const unknownId = /^Received a response for an unknown message ID: (.*)$/s.exec(message);
+      if (unknownId) {
+        let id: unknown;
+        try {
+          id = (JSON.parse(unknownId[1]) as { id?: unknown }).id;
+        } catch {
+          id = undefined;
+        }
+        this.emit('warning', `The server answered request id ${JSON.stringify(id)}, which the client never sent or has stopped waiting for (timed out or cancelled); the answer was ignored.`);
+        return;
+      }
+      this.emit('warning', this.mask(message));
+    };
+    client.onclose = () => {
+      if (this.client !== client) return; // a failed attempt (Streamable HTTP before the SSE fallback)
+      if (!phase.startupDone) {
+        phase.exitedDuringStartup = true;
+        return;
+      }
+      if (this.stopping) {
+        this.setStatus('stopped');
+        return;
+      }
+      this.lastError = new SessionError('crashed', `The server stopped unexpectedly (${this.exitDescription()}).${this.stderrSummary()}`);
+      this.setStatus('crashed');
+    };
+
+    return client;
   }
 
   /** The child process, read from the transport to learn exit codes (the SDK does not surface them). */
@@ -299,19 +562,23 @@ export class McpSession extends EventEmitter<SessionEvents> {
 
   private async startupError(err: unknown, exited: boolean): Promise<SessionError> {
     const e = err as { code?: unknown; message?: string; errno?: unknown };
+    if (e && e.code === 'ENOENT' && this.spec.cwd && !fs.existsSync(this.spec.cwd)) {
+      // spawn reports a missing working directory as ENOENT too: say which one is missing.
+      return new SessionError('spawn-failed', `Could not start "${this.spec.command}": its working directory ${this.mask(this.spec.cwd)} does not exist. Check "cwd" in the server's configuration.`);
+    }
     if (e && (e.code === 'ENOENT' || e.code === 'EACCES')) {
       return new SessionError(
         'spawn-failed',
         `Could not start "${this.spec.command}": ${e.code === 'ENOENT' ? 'command not found' : 'permission denied'}. Check the command and PATH in the server's configuration.`,
       );
     }
-    if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    if (err instanceof SdkError && err.code === SdkErrorCode.RequestTimeout) {
       return new SessionError(
         'initialize-timeout',
         `The server did not answer "initialize" within ${Math.round(this.opts.initializeTimeoutMs / 1000)} s, so it was stopped. Is it an MCP server on stdio, and does it write its logs to stderr?${this.stderrSummary()}`,
       );
     }
-    if (exited || (err instanceof McpError && err.code === ErrorCode.ConnectionClosed)) {
+    if (exited || (err instanceof SdkError && err.code === SdkErrorCode.ConnectionClosed)) {
       // Let the last stderr bytes arrive: a traceback is usually printed right before the exit.
       await new Promise((r) => setTimeout(r, 50));
       return new SessionError('exited-at-start', `The server exited during start-up, before answering "initialize".${this.stderrSummary()}`);
@@ -320,7 +587,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   }
 
   /** Keeps the raw JSON-RPC request/response of each call, for the playground's "raw" view. */
-  private tapMessages(transport: StdioClientTransport): void {
+  private tapMessages(transport: Transport): void {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage) => {
       if ('id' in message && 'method' in message && message.method === 'tools/call') {
@@ -353,11 +620,16 @@ export class McpSession extends EventEmitter<SessionEvents> {
     };
   }
 
+  /** A stdout line that is not JSON-RPC (from the framer); the line is skipped and the session goes on. */
+  private onJunk(line: string, why: string): void {
+    this.junkLines++;
+    if (this.junkLines <= 3) {
+      this.emit('warning', `The server printed something on stdout that is not JSON-RPC (${why}: ${this.mask(line)}). stdout is reserved for protocol messages: log to stderr instead.`);
+    }
+  }
+
   private onStderr(text: string): void {
-    const all = this.partialStderr + text;
-    const lines = all.split(/\r?\n/);
-    this.partialStderr = lines.pop() ?? '';
-    for (const raw of lines) {
+    for (const raw of this.stderrLines.push(text)) {
       const line = this.mask(raw);
       this.stderrTail.push(line);
       if (this.stderrTail.length > this.opts.stderrTailLines) this.stderrTail.shift();
@@ -378,6 +650,12 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.client = undefined;
     this.transport = undefined;
     this.setStatus('stopped');
+  }
+
+  /** notifications/roots/list_changed, when the client declared roots (the workspace folders or the setting changed). */
+  async notifyRootsChanged(): Promise<void> {
+    if (!this.opts.handlers?.roots || !this.client || this.status !== 'running') return;
+    await this.client.sendRootsListChanged().catch((err: unknown) => this.emit('warning', `roots/list_changed could not be sent: ${this.mask(String((err as Error)?.message ?? err))}`));
   }
 
   async restart(): Promise<void> {
@@ -439,7 +717,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       return items;
     } catch (err) {
       if (this.client === client) {
-        this.catalogErrors[key] = this.mask((err as Error)?.message ?? String(err));
+        this.catalogErrors[key] = this.mask(errorText(err));
         this.emit('catalogChanged');
       }
       throw err;
@@ -479,7 +757,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
         return { items: r.resourceTemplates, nextCursor: r.nextCursor };
       },
       (items) => (this.resourceTemplates = items),
-      (err, listed) => err instanceof McpError && err.code === ErrorCode.MethodNotFound && listed.length === 0,
+      (err, listed) => err instanceof ProtocolError && err.code === ProtocolErrorCode.MethodNotFound && listed.length === 0,
     );
   }
 
@@ -535,17 +813,32 @@ export class McpSession extends EventEmitter<SessionEvents> {
       }
       return undefined;
     };
+    const tool = this.tools.find((t) => t.name === name);
+    if (tool?.execution?.taskSupport === 'required') {
+      try {
+        const result = await this.callAsTask(client, name, args, options);
+        const x = findExchange();
+        return { kind: 'result', result, durationMs: performance.now() - started, request: x?.request, response: x?.response, responseBytes: x?.responseBytes ?? 0 };
+      } catch (err) {
+        const x = findExchange();
+        return { kind: 'error', error: await this.callError(err, options, options.timeoutMs ?? 60_000), durationMs: performance.now() - started, request: x?.request, response: x?.response };
+      }
+    }
     const sink: ProgressSink | undefined = options.onProgress ? { cb: options.onProgress, viaTap: false } : undefined;
     let token: string | number | undefined;
     try {
       this.nextProgress = sink;
-      const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-        signal: options.signal,
-        timeout: timeoutMs,
-        maxTotalTimeout: timeoutMs,
-        // Still given so that the SDK puts a progressToken in the request; the tap delivers when it can.
-        onprogress: sink ? (p) => !sink.viaTap && sink.cb({ progress: p.progress, total: p.total, message: p.message }) : undefined,
-      });
+      const pending = client.request(
+        // On 2026-07-28 a server logs only at the level a request asks for (setLoggingLevel is the 2025 way).
+        { method: 'tools/call', params: { name, arguments: args, ...(client.getProtocolEra() === 'modern' ? { _meta: { [LOG_LEVEL_META_KEY]: 'debug' } } : {}) } },
+        {
+          signal: options.signal,
+          timeout: timeoutMs,
+          maxTotalTimeout: timeoutMs,
+          // Still given so that the SDK puts a progressToken in the request; the tap delivers when it can.
+          onprogress: sink ? (p) => !sink.viaTap && sink.cb({ progress: p.progress, total: p.total, message: p.message }) : undefined,
+        },
+      );
       this.nextProgress = undefined;
       for (const [t, v] of this.progressByToken) if (v === sink) token = t;
       const result = await pending;
@@ -560,16 +853,60 @@ export class McpSession extends EventEmitter<SessionEvents> {
     }
   }
 
+  /**
+   * tools/call as a task (the tool's execution.taskSupport is "required"): the call answers with a task at once; its
+   * status is polled (tasks/get) and reported while tasks/result waits for the result (requests the server makes on
+   * the way, an elicitation, are answered by the handlers as usual). Aborting sends tasks/cancel.
+   */
+  private async callAsTask(client: Client, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const timeoutMs = options.timeoutMs ?? 60_000;
+    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: Math.max(timeoutMs, 60_000) } } }, CreateTaskResultSchema, {
+      signal: options.signal,
+      timeout: timeoutMs,
+    });
+    const { taskId } = created.task;
+    options.onTaskStatus?.({ taskId, status: created.task.status, statusMessage: created.task.statusMessage });
+    let done = false;
+    const onAbort = () => {
+      if (!done) void client.request({ method: 'tasks/cancel', params: { taskId } }, TaskSchema.partial(), { timeout: 5_000 }).catch(() => undefined);
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    const poll = async () => {
+      let last = '';
+      while (!done) {
+        await new Promise((r) => setTimeout(r, created.task.pollInterval ?? 1000));
+        if (done) return;
+        const t = await client.request({ method: 'tasks/get', params: { taskId } }, TaskSchema, { timeout: 10_000 }).catch(() => undefined);
+        if (!t || done) continue;
+        const key = `${t.status}\u0000${t.statusMessage ?? ''}`;
+        if (key !== last) options.onTaskStatus?.({ taskId, status: t.status, statusMessage: t.statusMessage });
+        last = key;
+        if (TERMINAL.has(t.status)) return;
+      }
+    };
+    void poll();
+    try {
+      const result = await client.request({ method: 'tasks/result', params: { taskId } }, CallToolResultLoose, { signal: options.signal, timeout: timeoutMs, maxTotalTimeout: timeoutMs });
+      return result;
+    } finally {
+      done = true;
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
   private async callError(err: unknown, options: CallOptions, timeoutMs: number): Promise<SessionError> {
     if (options.signal?.aborted) return new SessionError('cancelled', 'Cancelled: the server was sent notifications/cancelled.');
-    if (err instanceof McpError) {
-      if (err.code === ErrorCode.RequestTimeout) {
+    if (err instanceof SdkError) {
+      if (err.code === SdkErrorCode.RequestTimeout) {
         return new SessionError('timeout', `No answer within ${Math.round(timeoutMs / 1000)} s (toolsmith.playground.timeoutSeconds): the call was cancelled.`);
       }
-      if (err.code === ErrorCode.ConnectionClosed) {
+      if (err.code === SdkErrorCode.ConnectionClosed) {
         await new Promise((r) => setTimeout(r, 50));
         return new SessionError('crashed', `The server stopped during the call (${this.exitDescription()}).${this.stderrSummary()}`);
       }
+      return new SessionError('protocol-error', this.mask(err.message), undefined, err.data);
+    }
+    if (err instanceof ProtocolError) {
       // A JSON-RPC error from the server: keep its code and data, say it is not a tool error.
       return new SessionError('protocol-error', this.mask(err.message), err.code, err.data);
     }

@@ -1,7 +1,7 @@
 /** The "Servers" view: each discovered server with its status, then its tools with a risk badge. */
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { RiskLevel } from '../../../common/risk';
 import type { ServerManager } from './manager';
 import type { ServerConfig } from './discovery';

@@ -2,7 +2,7 @@
  * What the Servers tree shows under a running server, without vscode (tree.ts turns these into TreeItems):
  * its tools, then "Resources", "Resource templates" and "Prompts" groups when the server offers them.
  */
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool } from '@modelcontextprotocol/client';
 import type { ServerConfig } from './discovery';
 import { templateVariables } from './templates';
 import * as path from 'node:path';

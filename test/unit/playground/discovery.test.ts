@@ -58,6 +58,7 @@ describe('configured servers', () => {
             "cwd": "\${workspaceFolder}/py",
           },
           "remote": { "type": "http", "url": "https://example.invalid/mcp" },
+          "socket": { "type": "ws", "url": "ws://example.invalid/mcp" },
         },
       }`,
       '.env.local': 'export DB_URL="postgres://x"\nMODE=from-file # overridden\n# comment\nQUOTED=\'a b\'\n',
@@ -65,9 +66,11 @@ describe('configured servers', () => {
     const found = await discoverConfigured(ws, {});
     assert.deepEqual(
       found.servers.map((s) => s.id),
-      ['.vscode/mcp.json:weather'],
+      ['.vscode/mcp.json:weather', '.vscode/mcp.json:remote'],
     );
-    assert.deepEqual(found.skipped, [{ name: 'remote', origin: '.vscode/mcp.json', reason: 'type "http" is not supported by the playground (stdio only)' }]);
+    assert.equal(found.servers[1].url, 'https://example.invalid/mcp');
+    assert.equal(found.servers[1].transport, 'http');
+    assert.deepEqual(found.skipped, [{ name: 'socket', origin: '.vscode/mcp.json', reason: 'type "ws" is not supported by the playground (stdio, http and sse only)' }]);
     const asked: string[] = [];
     const c = ctx(ws, { 'api-key': 'sk-123456' }, asked);
     const spec = await resolveLaunch(found.servers[0], c);
@@ -97,12 +100,12 @@ describe('configured servers', () => {
     });
     const found = await discoverConfigured(ws, { extra: { command: 'node', args: ['dist/x.js'] }, broken: { args: [] } });
     assert.deepEqual(
-      found.servers.map((s) => `${s.origin}:${s.name}:${s.command}`),
-      ['.mcp.json:a:npx', 'mcp.json:b:uv', 'setting:extra:node'],
+      found.servers.map((s) => `${s.origin}:${s.name}:${s.command || s.url}`),
+      ['.mcp.json:a:npx', 'mcp.json:b:uv', 'mcp.json:c:http://x', 'setting:extra:node'],
     );
     assert.deepEqual(
       found.skipped.map((s) => `${s.name}: ${s.reason}`),
-      ['c: type "http" is not supported by the playground (stdio only)', 'broken: no "command"'],
+      ['broken: no "command"'],
     );
   });
 
