@@ -414,7 +414,7 @@ export class PlaygroundController {
   /** Remembers a tool's last arguments: the clear part in workspaceState, the secret values in SecretStorage only. */
   private async rememberArgs(st: Stored, toolName: string, args: JsonObject, inputSchema: Tool['inputSchema'] | undefined): Promise<JsonObject> {
     const known = [...Object.values(this.session.spec.env ?? {}), ...(this.session.spec.secrets ?? [])];
-    const split = splitSecretArgs(args, inputSchema as JsonObject | undefined, known);
+    const split = splitSecretArgs(args, inputSchema, known);
     st.lastArgs[toolName] = split.clear;
     const all = await this.loadSecretArgs();
     const had = JSON.stringify(all[toolName] ?? {});
@@ -595,7 +595,7 @@ export class PlaygroundController {
     const st = this.stored();
     // The history keeps no secret value at all (a re-run leaves those fields empty); the last arguments keep them apart.
     const known = [...Object.values(this.session.spec.env ?? {}), ...(this.session.spec.secrets ?? [])];
-    const historyArgs = joinSecretArgs(splitSecretArgs(args, tool?.inputSchema as JsonObject | undefined, known).clear, undefined);
+    const historyArgs = joinSecretArgs(splitSecretArgs(args, tool?.inputSchema, known).clear, undefined);
     if (!dryRun) await this.rememberArgs(st, toolName, args, tool?.inputSchema);
     await this.host.memento.update(this.storeKey, st);
 
