@@ -131,6 +131,7 @@ function runHost(texts: Map<string, string>): FileHost {
   const disk = createFileHost();
   const read = new Map<string, string | undefined>();
   const exists = new Map<string, boolean>();
+  const listed = new Map<string, string[] | undefined>();
   return {
     readFile(file) {
       const text = texts.get(file);
@@ -143,6 +144,10 @@ function runHost(texts: Map<string, string>): FileHost {
       let found = exists.get(file);
       if (found === undefined) exists.set(file, (found = disk.fileExists(file)));
       return found;
+    },
+    listDir(dir) {
+      if (!listed.has(dir)) listed.set(dir, disk.listDir?.(dir));
+      return listed.get(dir);
     },
   };
 }

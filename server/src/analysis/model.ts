@@ -234,4 +234,6 @@ export interface AnalysisResult {
 export interface FileHost {
   readFile(path: string): string | undefined;
   fileExists(path: string): boolean;
+  /** Names in a directory, or undefined when it cannot be listed. Optional: a host without it sees no installed metadata. */
+  listDir?(path: string): string[] | undefined;
 }

@@ -9,6 +9,7 @@ import { zodBase } from './util/zod';
 export const paramNumberShouldBeInteger: Rule = {
   id: 'param-number-should-be-integer',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A count-like parameter typed number / float.',
   checkTool(tool, ctx) {

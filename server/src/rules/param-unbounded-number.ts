@@ -9,6 +9,7 @@ import { zodBase } from './util/zod';
 export const paramUnboundedNumber: Rule = {
   id: 'param-unbounded-number',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A count-like number (limit, count, page, size, days, max_*) without min and max.',
   checkTool(tool, ctx) {

@@ -24,6 +24,7 @@ function isListTool(tool: ToolDefinition): boolean {
 export const responseUnbounded: Rule = {
   id: 'response-unbounded',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A list/search tool has no limit or page parameter.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {

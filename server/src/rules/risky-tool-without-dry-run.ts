@@ -11,6 +11,7 @@ const DRY_RUN = /^(dry_?run|dryrun|preview|simulate|simulation|validate_only|pla
 export const riskyToolWithoutDryRun: Rule = {
   id: 'risky-tool-without-dry-run',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A destructive or bulk tool has no dry-run parameter.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {

@@ -1,11 +1,12 @@
 import type { Rule } from './types';
 import { finding } from './util/finding';
-import { ACTION_VERBS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
+import { ACTION_VERBS, GENERIC_WORDS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
 import { renameEdit } from './util/string-literals';
 
 export const toolNameNotVerbObject: Rule = {
   id: 'tool-name-not-verb-object',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'Tool name is not an action verb followed by an object (style verb_object), or not domain.verb (style domain.verb).',
   checkTool(tool, ctx) {
@@ -23,7 +24,9 @@ export const toolNameNotVerbObject: Rule = {
       const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
       if (!ok && verbAt >= 0 && tokens.length > 1) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
     } else {
-      ok = tokens.length >= 2 && ACTION_VERBS.has(tokens[0]);
+      // A one-word verb (`fetch`, `search`, `echo`) is a whole name on a small server; `auto_fit_…` starts with its verb.
+      const head = tokens[0] === 'auto' && tokens.length > 1 ? 1 : 0;
+      ok = ACTION_VERBS.has(tokens[head] ?? '') && (tokens.length >= 2 || !GENERIC_WORDS.has(tokens[0]));
       const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
       if (!ok && verbAt > 0) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
     }
