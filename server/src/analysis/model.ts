@@ -102,6 +102,11 @@ export interface ReturnFact {
   keys?: string[];
   /** TS: `content` array has an item with type "text". */
   hasTextContent?: boolean;
+  /**
+   * TS: `content` holds something else than literal text blocks — a variable (a text block built earlier), a value
+   * passed through, an image/audio/resource block: the model gets that, so the result is not empty.
+   */
+  hasOtherContent?: boolean;
   /** TS: the returned object sets `structuredContent`. */
   hasStructuredContent?: boolean;
   /** TS/Py: `isError: true` set literally. */
