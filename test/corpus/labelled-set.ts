@@ -76,7 +76,12 @@ export async function loadCorpus(): Promise<{ packages: CorpusPackage[]; rootOf(
 }
 
 /** What `toolsmith check <entry>` reports on every entry of every package, findings inside the package only. */
-export function corpusFindings(packages: CorpusPackage[], rootOf: (p: CorpusPackage) => string, settings: ToolsmithSettings = DEFAULT_SETTINGS): CorpusFinding[] {
+export function corpusFindings(
+  packages: CorpusPackage[],
+  rootOf: (p: CorpusPackage) => string,
+  settings: ToolsmithSettings = DEFAULT_SETTINGS,
+  stats: { tools: number } = { tools: 0 },
+): CorpusFinding[] {
   const out: CorpusFinding[] = [];
   for (const pkg of packages) {
     const root = rootOf(pkg);
@@ -88,6 +93,7 @@ export function corpusFindings(packages: CorpusPackage[], rootOf: (p: CorpusPack
       if (!read.ok) continue;
       const analysis = analyzeFile(file, read.text, host, settings);
       if (analysis.internalError) throw new Error(`${pkg.name}: ${analysis.internalError}`);
+      stats.tools += analysis.result.tools.length;
       for (const f of analysis.findings) {
         const rel = path.relative(root, f.span.file);
         if (rel.startsWith('..')) continue;
@@ -167,3 +173,10 @@ export function compare(findings: CorpusFinding[], labels: Label[]): Comparison 
 }
 
 export { describe as describeFinding };
+
+/** Share of "keep" among the matched findings of these severities (null when there is none). */
+export function keepShare(c: Comparison, severities: Severity[]): number | null {
+  const keep = c.keep.filter((f) => severities.includes(f.severity)).length;
+  const all = keep + c.kill.filter((f) => severities.includes(f.severity)).length;
+  return all ? keep / all : null;
+}
