@@ -43,8 +43,10 @@ def judge(x):
     if r == 'param-unbounded-string':
         return 'kill', 'free text whose natural size is unbounded (content, prompt, query) or a short name no model abuses; a maxLength would only reject valid input'
     if r == 'param-unbounded-number':
-        if re.search(r'font_size|"top"|"rows"', msg):
-            return 'kill', 'a formatting value, not a result count: no call can ask for 100000 results with it'
+        if re.search(r'font_size|"top"', msg):
+            return 'kill', 'a formatting value (font size, cell padding), not a result count: no call can ask for 100000 results with it'
+        if '"rows"' in msg:
+            return 'keep', 'rows of a new table: a count the model can set to 100000'
         return 'keep', 'a result/size count (max_count, max_results, max_length, context_lines, maxTokens) a model can set huge'
     if r == 'param-number-should-be-integer':
         if '"top"' in msg:

@@ -34,7 +34,13 @@ const LIST_PATTERNS = [
 function splitList(list: string): string[] {
   return list
     .split(SEP_RE)
-    .map((s) => s.trim().replace(/^["'`]|["'`]$/g, ''))
+    // A sentence's full stop is not part of its last value ("asc or desc." -> desc).
+    .map((s) =>
+      s
+        .trim()
+        .replace(/\.$/, '')
+        .replace(/^["'`]|["'`]$/g, ''),
+    )
     .filter(Boolean);
 }
 

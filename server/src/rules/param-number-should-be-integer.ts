@@ -15,8 +15,9 @@ export const paramNumberShouldBeInteger: Rule = {
   checkTool(tool, ctx) {
     const out: RuleFinding[] = [];
     const root = inputSchemaOf(tool);
+    const siblings = tool.parameters.map((q) => q.name);
     for (const p of tool.parameters) {
-      if (!isCountLike(p.name) || !schemaTypes(p.schema, root).has('number')) continue;
+      if (!isCountLike(p.name, siblings) || !schemaTypes(p.schema, root).has('number')) continue;
       const fixes: Fix[] = [];
       if (tool.language === 'typescript') {
         const base = zodBase(ctx, p);
