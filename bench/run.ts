@@ -266,7 +266,14 @@ async function main() {
     results['rules.precisionWarn'] = share(['error', 'warning']);
     results['rules.precisionInfo'] = share(['info']);
     results['rules.findingsPerTool'] = stats.tools ? round(found.length / stats.tools, 2) : null;
-    results['rules.detail'] = { findings: found.length, tools: stats.tools, errors: found.filter((f) => f.severity === 'error').length, kept: c.keep.length, killed: c.kill.length, unlabelled: c.unlabelled.length };
+    results['rules.detail'] = {
+      findings: found.length,
+      tools: stats.tools,
+      errors: found.filter((f) => f.severity === 'error').length,
+      kept: c.keep.length,
+      killed: c.kill.length,
+      unlabelled: c.unlabelled.length,
+    };
   });
   results.notes = notes;
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 # One-off review aid kept with the labels: the judgments below were made by reading the code around each group of
 # findings in the installed corpus (see labels.json "reason"); re-running it rebuilds labels.json from a findings dump.
-# Usage: python3 test/corpus/judge.py findings.json > test/corpus/labels.json
+# Usage: python3 test/corpus/judge.py findings.json > test/corpus/labels.json && npx prettier --write test/corpus/labels.json
 import json, re, sys, collections
 
 READ = re.compile(r'^(get|list|search|find|read|show|query|all|filter|schema)|^"""(execute a read)|Shows|List ', re.I)

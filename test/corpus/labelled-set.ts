@@ -64,14 +64,12 @@ interface CorpusModule {
 }
 
 /** Loads the corpus script (ESM) and checks every package is installed: a missing cache fails loudly. */
-export async function loadCorpus(): Promise<{ packages: CorpusPackage[]; rootOf(pkg: CorpusPackage): string }> {
+export async function loadCorpus(): Promise<{ packages: CorpusPackage[]; rootOf: (pkg: CorpusPackage) => string }> {
   const corpus = (await import(path.join(repoRoot, 'scripts/ensure-corpus.mjs'))) as CorpusModule;
   const packages = corpus.readManifest();
   const missing = packages.filter((p) => p.entries.some((e) => !fs.existsSync(path.join(corpus.locate(p).root, e))));
   if (missing.length)
-    throw new Error(
-      `the real-world corpus is not installed for ${missing.map((p) => `${p.name}@${p.version}`).join(', ')}: run node scripts/ensure-corpus.mjs (cache: ~/.cache/toolsmith/corpus)`,
-    );
+    throw new Error(`the real-world corpus is not installed for ${missing.map((p) => `${p.name}@${p.version}`).join(', ')}: run node scripts/ensure-corpus.mjs (cache: ~/.cache/toolsmith/corpus)`);
   return { packages, rootOf: (p) => corpus.locate(p).root };
 }
 

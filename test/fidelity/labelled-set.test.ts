@@ -39,7 +39,9 @@ test('recommended preset (the default): no kill comes back, every keep stays, ev
     labels.filter((l) => !strictOnly.has(l.rule)),
   );
   const killed = labels.filter((l) => l.verdict === 'kill' && !strictOnly.has(l.rule)).reduce((n, l) => n + l.count, 0);
-  console.log(`[labelled set] recommended: ${found.length} findings; ${precision(c.keep, c.kill, 'error')}, ${precision(c.keep, c.kill, 'warning')}, ${precision(c.keep, c.kill, 'info')}; ${killed} killed findings stay gone`);
+  console.log(
+    `[labelled set] recommended: ${found.length} findings; ${precision(c.keep, c.kill, 'error')}, ${precision(c.keep, c.kill, 'warning')}, ${precision(c.keep, c.kill, 'info')}; ${killed} killed findings stay gone`,
+  );
   assert.deepEqual(c.killsBack, [], `findings judged "kill" are reported again (a rule change brought back a false positive):\n${c.killsBack.join('\n')}`);
   assert.deepEqual(c.keepsLost, [], `findings judged "keep" disappeared (a rule or front-end change lost a true finding):\n${c.keepsLost.join('\n')}`);
   assert.equal(c.unlabelled.length, 0, `new findings nobody has judged: label each in test/corpus/labels.json (verdict keep/kill, reason):\n${unlabelledMessage(c.unlabelled)}`);

@@ -32,16 +32,18 @@ const LIST_PATTERNS = [
 ];
 
 function splitList(list: string): string[] {
-  return list
-    .split(SEP_RE)
-    // A sentence's full stop is not part of its last value ("asc or desc." -> desc).
-    .map((s) =>
-      s
-        .trim()
-        .replace(/\.$/, '')
-        .replace(/^["'`]|["'`]$/g, ''),
-    )
-    .filter(Boolean);
+  return (
+    list
+      .split(SEP_RE)
+      // A sentence's full stop is not part of its last value ("asc or desc." -> desc).
+      .map((s) =>
+        s
+          .trim()
+          .replace(/\.$/, '')
+          .replace(/^["'`]|["'`]$/g, ''),
+      )
+      .filter(Boolean)
+  );
 }
 
 function valid(values: string[]): string[] | undefined {

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '../analysis/model';
-import type { Rule, RuleContext } from './types';
+import type { Rule } from './types';
 import { hint } from './util/annotations';
 import { finding, toolSpan } from './util/finding';
 import { snakeCase } from './util/names';
@@ -14,7 +14,7 @@ export const riskyToolWithoutDryRun: Rule = {
   preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A destructive or bulk tool has no dry-run parameter.',
-  checkTool(tool: ToolDefinition, ctx: RuleContext) {
+  checkTool(tool: ToolDefinition) {
     const intent = nameIntent(tool.name.value ?? '');
     const writes = toolWrites(tool);
     if (hint(tool, 'readOnlyHint').value === true) return [];

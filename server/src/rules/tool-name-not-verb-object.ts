@@ -1,7 +1,10 @@
 import type { Rule } from './types';
 import { finding } from './util/finding';
-import { ACTION_VERBS, GENERIC_WORDS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
+import { ACTION_VERBS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
 import { renameEdit } from './util/string-literals';
+
+// prettier-ignore
+const SELF_CONTAINED_VERBS = new Set(['echo', 'ping', 'fetch', 'search', 'find', 'lookup', 'calculate', 'compute', 'evaluate', 'greet', 'add', 'sum', 'translate', 'summarize', 'summarise', 'convert', 'wait', 'sleep', 'think']);
 
 export const toolNameNotVerbObject: Rule = {
   id: 'tool-name-not-verb-object',
@@ -24,9 +27,10 @@ export const toolNameNotVerbObject: Rule = {
       const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
       if (!ok && verbAt >= 0 && tokens.length > 1) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
     } else {
-      // A one-word verb (`fetch`, `search`, `echo`) is a whole name on a small server; `auto_fit_…` starts with its verb.
+      // A verb whose object goes without saying (`fetch` a URL, `search`, `echo`, `calculate`) is a whole name; one
+      // that acts on something unnamed (`purge`, `reset`, `archive`) is not. `auto_fit_…` starts with its verb.
       const head = tokens[0] === 'auto' && tokens.length > 1 ? 1 : 0;
-      ok = ACTION_VERBS.has(tokens[head] ?? '') && (tokens.length >= 2 || !GENERIC_WORDS.has(tokens[0]));
+      ok = ACTION_VERBS.has(tokens[head] ?? '') && (tokens.length >= 2 || SELF_CONTAINED_VERBS.has(tokens[0]));
       const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
       if (!ok && verbAt > 0) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
     }

@@ -15,11 +15,14 @@ import { isCountLike, statedBounds } from '../../../server/src/rules/util/param-
 import { listedValues } from '../../../server/src/rules/param-enum-in-description';
 import { placeholderReason } from '../../../server/src/rules/util/text-heuristics';
 
-const ts = (body: string) => `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nimport * as fs from "node:fs/promises";\nconst server = new McpServer({ name: "s", version: "1" });\n${body}\n`;
+const ts = (body: string) =>
+  `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nimport * as fs from "node:fs/promises";\nconst server = new McpServer({ name: "s", version: "1" });\n${body}\n`;
 const ids = (file: string, text: string, settings = STRICT_SETTINGS) => analyse(file, text, settings).findings.map((f) => f.ruleId);
 
 test('presets: recommended (the default) skips the strict-only rules; strict and a named rule run them', () => {
-  const src = ts(`server.registerTool("list_notes", { description: "Lists every note of the user, newest first. Use when the user asks for their notes. Returns titles.", inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: "text", text: "[]" }] }));`);
+  const src = ts(
+    `server.registerTool("list_notes", { description: "Lists every note of the user, newest first. Use when the user asks for their notes. Returns titles.", inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: "text", text: "[]" }] }));`,
+  );
   assert.ok(ids('/tmp/p.ts', src, STRICT_SETTINGS).includes('response-unbounded'));
   assert.ok(!ids('/tmp/p.ts', src, DEFAULT_SETTINGS).includes('response-unbounded'));
   assert.ok(ids('/tmp/p.ts', src, normalizeSettings({ rules: { 'response-unbounded': 'warning' } })).includes('response-unbounded'));
@@ -29,22 +32,33 @@ test('presets: recommended (the default) skips the strict-only rules; strict and
 });
 
 test('annotation-incoherent: destructiveHint: false / idempotentHint next to readOnlyHint agree; destructiveHint: true contradicts', () => {
-  const tool = (a: string) => ts(`server.registerTool("get_note", { description: "Reads one note by its id. Use when the user names a note. Returns its text.", inputSchema: { id: z.string().describe("Note id") }, annotations: { ${a} } }, async ({ id }) => ({ content: [{ type: "text", text: id }] }));`);
+  const tool = (a: string) =>
+    ts(
+      `server.registerTool("get_note", { description: "Reads one note by its id. Use when the user names a note. Returns its text.", inputSchema: { id: z.string().describe("Note id") }, annotations: { ${a} } }, async ({ id }) => ({ content: [{ type: "text", text: id }] }));`,
+    );
   assert.ok(!ids('/tmp/a.ts', tool('readOnlyHint: true, destructiveHint: false, idempotentHint: true')).includes('annotation-incoherent'));
   assert.ok(ids('/tmp/a.ts', tool('readOnlyHint: true, destructiveHint: true')).includes('annotation-incoherent'));
 });
 
 test('structured-content-without-text: a text block in a variable, content passed through, an image: no finding and no JSON copy', () => {
   const tool = (ret: string) =>
-    ts(`server.registerTool("get_weather", { description: "Reads the weather of a city. Use when asked. Returns it.", inputSchema: { city: z.string().max(80).describe("City name") }, outputSchema: { t: z.number() } }, async ({ city }) => { const block = { type: "text", text: city }; const img = { type: "image", data: "AA==", mimeType: "image/png" }; ${ret} });`);
-  for (const ret of ['return { content: [block], structuredContent: { t: 1 } };', 'return { content: [img], structuredContent: { t: 1 } };', 'return { content: [{ type: "image", data: "AA==", mimeType: "image/png" }], structuredContent: { t: 1 } };'])
+    ts(
+      `server.registerTool("get_weather", { description: "Reads the weather of a city. Use when asked. Returns it.", inputSchema: { city: z.string().max(80).describe("City name") }, outputSchema: { t: z.number() } }, async ({ city }) => { const block = { type: "text", text: city }; const img = { type: "image", data: "AA==", mimeType: "image/png" }; ${ret} });`,
+    );
+  for (const ret of [
+    'return { content: [block], structuredContent: { t: 1 } };',
+    'return { content: [img], structuredContent: { t: 1 } };',
+    'return { content: [{ type: "image", data: "AA==", mimeType: "image/png" }], structuredContent: { t: 1 } };',
+  ])
     assert.ok(!ids('/tmp/s.ts', tool(ret)).includes('structured-content-without-text'), ret);
   assert.ok(ids('/tmp/s.ts', tool('return { content: [], structuredContent: { t: 1 } };')).includes('structured-content-without-text'));
 });
 
 test('path-param-unchecked: a path through validatePath() is checked; a raw one is not', () => {
   const tool = (body: string) =>
-    ts(`declare function validatePath(p: string): Promise<string>;\nserver.registerTool("read_note_file", { description: "Reads a note file. Use when asked. Returns its text.", inputSchema: { path: z.string().describe("File path") } }, async (args) => { ${body} return { content: [{ type: "text", text: "ok" }] }; });`);
+    ts(
+      `declare function validatePath(p: string): Promise<string>;\nserver.registerTool("read_note_file", { description: "Reads a note file. Use when asked. Returns its text.", inputSchema: { path: z.string().describe("File path") } }, async (args) => { ${body} return { content: [{ type: "text", text: "ok" }] }; });`,
+    );
   assert.ok(!ids('/tmp/f.ts', tool('const valid = await validatePath(args.path); await fs.readFile(valid, "utf8");')).includes('path-param-unchecked'));
   assert.ok(ids('/tmp/f.ts', tool('await fs.readFile(args.path, "utf8");')).includes('path-param-unchecked'));
 });
@@ -53,7 +67,8 @@ test('mcp-v1-import: a workspace pinning mcp<2 (pyproject range) runs the import
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-pin-'));
   try {
     const file = path.join(dir, 'server.py');
-    const src = 'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("calc")\n\n\n@mcp.tool()\ndef add_numbers(x: int, y: int) -> int:\n    """Adds two integers. Use for arithmetic. Returns the sum."""\n    return x + y\n';
+    const src =
+      'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("calc")\n\n\n@mcp.tool()\ndef add_numbers(x: int, y: int) -> int:\n    """Adds two integers. Use for arithmetic. Returns the sum."""\n    return x + y\n';
     fs.writeFileSync(file, src);
     fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "calc"\ndependencies = ["mcp>=1.4.1,<2"]\n');
     assert.ok(!ids(file, src).includes('mcp-v1-import'), 'pinned below 2: no finding, so no fix that breaks the import');
@@ -97,7 +112,10 @@ test('description-placeholder: <revision> in a worked example is syntax; <what i
 });
 
 test('tool-name-not-verb-object: one-word verbs and verbs the list missed are verb names; a noun is not', () => {
-  const named = (n: string) => ts(`server.registerTool("${n}", { description: "Echoes the given message back unchanged. Use to test the connection. Returns the message.", inputSchema: { message: z.string().max(200).describe("Message") }, annotations: { readOnlyHint: true } }, async ({ message }) => ({ content: [{ type: "text", text: message }] }));`);
+  const named = (n: string) =>
+    ts(
+      `server.registerTool("${n}", { description: "Echoes the given message back unchanged. Use to test the connection. Returns the message.", inputSchema: { message: z.string().max(200).describe("Message") }, annotations: { readOnlyHint: true } }, async ({ message }) => ({ content: [{ type: "text", text: message }] }));`,
+    );
   for (const n of ['echo', 'fetch', 'toggle_logging', 'replace_block', 'auto_fit_columns']) assert.ok(!ids('/tmp/n.ts', named(n)).includes('tool-name-not-verb-object'), n);
   assert.ok(ids('/tmp/n.ts', named('weather_report')).includes('tool-name-not-verb-object'));
 });
