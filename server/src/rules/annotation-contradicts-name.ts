@@ -47,14 +47,15 @@ export const annotationContradictsName: Rule = {
       if (to === undefined) continue;
       const fixes: Fix[] = [];
       const edit = setBooleanEdit(tool, ctx, e, to);
-      // readOnlyHint: false with no destructiveHint makes the tool destructive (the spec default): say what it is.
-      const needsDestructive = key === 'readOnlyHint' && !hint(tool, 'destructiveHint').present;
-      const sibling = needsDestructive ? siblingHintEdit(tool, ctx, e, 'destructiveHint', w.destructive) : undefined;
+      // readOnlyHint: false with no destructiveHint makes the tool destructive (the spec default). Right for a delete;
+      // for a write that destroys nothing (an update, a sleep) the fix says destructiveHint: false too.
+      const needsDestructive = key === 'readOnlyHint' && !w.destructive && !hint(tool, 'destructiveHint').present;
+      const sibling = needsDestructive ? siblingHintEdit(tool, ctx, e, 'destructiveHint', false) : undefined;
       if (edit && (!needsDestructive || sibling))
         fixes.push({
-          title: needsDestructive ? `Set ${e.key} to ${to} (and destructiveHint: ${w.destructive})` : `Set ${e.key} to ${to}`,
+          title: needsDestructive ? `Set ${e.key} to ${to} (and destructiveHint: false)` : `Set ${e.key} to ${to}`,
           edits: sibling ? [edit, sibling] : [edit],
-          // The destructive half is read from the name and the handler: the author confirms it.
+          // "Not destructive" is read from the name and the handler: the author confirms it.
           safe: !needsDestructive,
         });
       out.push(finding(tool, entryExtent(e), message, fixes));
