@@ -252,6 +252,29 @@ async function main() {
     results['activation.ms'] = (JSON.parse(fs.readFileSync(file, 'utf8')) as { ms: number }).ms;
   });
 
+  await measure('rules', async () => {
+    // Precision on the labelled real-world set (test/corpus/labels.json), default preset: what a new user sees.
+    const set = await import('../test/corpus/labelled-set');
+    const { packages, rootOf } = await set.loadCorpus();
+    const stats = { tools: 0 };
+    const found = set.corpusFindings(packages, rootOf, DEFAULT_SETTINGS, stats);
+    const c = set.compare(found, set.readLabels());
+    const share = (s: ('error' | 'warning' | 'info')[]) => {
+      const v = set.keepShare(c, s);
+      return v === null ? null : round(v, 3);
+    };
+    results['rules.precisionWarn'] = share(['error', 'warning']);
+    results['rules.precisionInfo'] = share(['info']);
+    results['rules.findingsPerTool'] = stats.tools ? round(found.length / stats.tools, 2) : null;
+    results['rules.detail'] = {
+      findings: found.length,
+      tools: stats.tools,
+      errors: found.filter((f) => f.severity === 'error').length,
+      kept: c.keep.length,
+      killed: c.kill.length,
+      unlabelled: c.unlabelled.length,
+    };
+  });
   results.notes = notes;
   fs.rmSync(tmp, { recursive: true, force: true });
   if (only) {
@@ -280,6 +303,9 @@ const TARGETS: [string, string, string][] = [
   ['bundle.serverKB', '', 'dist/server.js'],
   ['bundle.webviewKB', '', 'dist/webview/*.js'],
   ['activation.ms', '', 'from the extension log in the code-server e2e'],
+  ['rules.precisionWarn', '≥ 0.9', 'share of warning/error findings judged "keep" on the labelled real-world set (default preset)'],
+  ['rules.precisionInfo', '≥ 0.75', 'same for info findings'],
+  ['rules.findingsPerTool', '', 'findings per tool on the corpus entries (default preset)'],
 ];
 
 function cell(key: string): string {

@@ -85,11 +85,28 @@ export interface FrameworkProfile {
   versionCaveat(version: string | undefined): string | undefined;
 }
 
-/** Major version of a pin or a range's lower bound (`>=2.3`, `^2.3`, `~=4.0`), if readable. */
+/**
+ * Major version of a pin or a range (`2.3.0`, `>=2.3`, `^2.3`, `~=4.0`, `<2,>=1.4.1`), if readable: the lower bound's
+ * major, or the one below an exclusive upper bound alone (`<2` -> 1).
+ */
 export function majorOf(version: string | undefined): number | undefined {
   if (!version) return undefined;
-  const m = /(\d+)/.exec(version);
-  return m ? Number(m[1]) : undefined;
+  const clauses = version.split(',').map((c) => c.trim());
+  const lower = clauses.map((c) => /^(?:>=|>|==|===|~=|\^|~)?\s*v?(\d+)/.exec(c)).find(Boolean);
+  if (lower) return Number(lower[1]);
+  const upper = clauses.map((c) => /^<\s*(\d+)(?:\.(\d+))?/.exec(c)).find(Boolean);
+  if (upper) return Number(upper[2] ?? 0) > 0 ? Number(upper[1]) : Number(upper[1]) - 1;
+  return undefined;
+}
+
+/** Whether a pin or a range keeps mcp on 1.x, where `mcp.server.fastmcp` exists (`1.29.0`, `<2,>=1.4.1`, `~=1.9`). */
+export function pinsMcp1(version: string): boolean {
+  const clauses = version.split(',').map((c) => c.trim());
+  const capped = clauses.some((c) => {
+    const upper = /^(<=?)\s*(\d+)(?:\.(\d+))?/.exec(c);
+    return !!upper && (Number(upper[2]) < 2 || (upper[1] === '<' && Number(upper[2]) === 2 && !Number(upper[3] ?? 0)));
+  });
+  return capped || clauses.some((c) => /^(==|===|~=|\^|~)?\s*v?1(\.|$)/.test(c));
 }
 
 /**

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
 import { sourceKindOf } from './analysis/analyze';
-import type { ToolsmithSettings } from '../../common/settings';
+import { PRESETS, type Preset, type ToolsmithSettings } from '../../common/settings';
 import type { FileHost } from './analysis/model';
 import { RULES } from './rules';
 import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
@@ -27,11 +27,13 @@ const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1
 const HELP = `toolsmith ${VERSION} — lint and preview MCP tool contracts
 
 Usage:
-  toolsmith check [paths...] [--format stylish|json|sarif] [--fix]
+  toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--preset recommended|strict]
       Analyse TypeScript/JavaScript and Python files (directories are walked; node_modules, .venv, dist
       and hidden folders are skipped) and report findings. Default path: the current directory.
       --format, -f   stylish (default, for people), json (one object per finding), sarif (SARIF 2.1.0)
       --fix          apply every safe fix, write the files, then report what is left
+      --preset recommended|strict
+                     which rules run (default: the settings' "preset", else recommended; strict runs every rule)
       --max-file-size N
                      analyse files up to N MiB (default 1); larger ones are skipped, named, and exit 2
   toolsmith contract <file> [--json]
@@ -134,6 +136,7 @@ function runHost(texts: Map<string, string>): FileHost {
   const disk = createFileHost();
   const read = new Map<string, string | undefined>();
   const exists = new Map<string, boolean>();
+  const listed = new Map<string, string[] | undefined>();
   return {
     readFile(file) {
       const text = texts.get(file);
@@ -147,12 +150,22 @@ function runHost(texts: Map<string, string>): FileHost {
       if (found === undefined) exists.set(file, (found = disk.fileExists(file)));
       return found;
     },
+    listDir(dir) {
+      if (!listed.has(dir)) listed.set(dir, disk.listDir?.(dir));
+      return listed.get(dir);
+    },
   };
+}
+
+function parsePreset(value: string | undefined): Preset {
+  if (value === undefined || !(PRESETS as readonly string[]).includes(value)) throw new UsageError(`--preset needs recommended or strict${value === undefined ? '' : `, not "${value}"`}`);
+  return value as Preset;
 }
 
 function runCheck(args: string[]): number {
   let format = 'stylish' as Format; // assigned through setFormat; the cast keeps TS from narrowing it to the initial literal
   let fix = false;
+  let preset: Preset | undefined;
   let maxBytes = MAX_SOURCE_BYTES;
   const paths: string[] = [];
   const setFormat = (value: string | undefined) => {
@@ -165,6 +178,7 @@ function runCheck(args: string[]): number {
     if (a === '--format' || a === '-f') setFormat(args[++i]);
     else if (a.startsWith('--format=')) setFormat(a.slice('--format='.length));
     else if (a === '--fix') fix = true;
+    else if (a === '--preset' || a.startsWith('--preset=')) preset = parsePreset(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
     else if (a === '--max-file-size' || a.startsWith('--max-file-size=')) maxBytes = parseMaxFileSize(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else paths.push(a);
@@ -174,6 +188,7 @@ function runCheck(args: string[]): number {
   let settings: ToolsmithSettings;
   try {
     settings = loadSettingsFrom(cwd).settings;
+    if (preset) settings = { ...settings, preset };
   } catch (err) {
     if (err instanceof SettingsError) throw new UsageError(err.message);
     throw err;

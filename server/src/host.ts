@@ -22,5 +22,12 @@ export function createFileHost(openText: (file: string) => string | undefined = 
         return false;
       }
     },
+    listDir(dir) {
+      try {
+        return fs.readdirSync(dir);
+      } catch {
+        return undefined;
+      }
+    },
   };
 }

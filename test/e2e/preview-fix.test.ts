@@ -23,7 +23,16 @@ test('"Fix" on a finding in the preview applies the quick fix to the file and th
     const t0 = Date.now();
     // code-server (VS Code for the web) saves after a delay by default; the desktop default (off) keeps "the fix is
     // in the editor" apart from "the file is saved".
-    wb = await startWorkbench({ workspace: examplesDir, trusted: true, vsix: process.env.TOOLSMITH_E2E_VSIX, settings: { 'files.autoSave': 'off' } });
+    wb = await startWorkbench({
+      workspace: examplesDir,
+      trusted: true,
+      vsix: process.env.TOOLSMITH_E2E_VSIX,
+      settings: {
+        'files.autoSave': 'off',
+        // The finding this test fixes (param-number-should-be-integer) is a strict-only rule.
+        'toolsmith.preset': 'strict',
+      },
+    });
     await wb.waitForLog(/Toolsmith activated in (\d+) ms/, 120_000);
     const started = Date.now();
     const { page } = wb;

@@ -32,7 +32,8 @@ test('workspace scan: indexes tool files, publishes diagnostics of closed files 
     '.venv/lib/docs_server.py': 'py/docs_server.py',
   });
   fs.writeFileSync(path.join(dir, 'src/util.ts'), 'export const x = 1;\n');
-  const client = await LspClient.start({ workspaceFolders: [dir], initializationOptions: { diagnosticsDelayMs: 0 } });
+  // The fixtures' marks pin every rule (strict preset), as in fixtures.test.ts.
+  const client = await LspClient.start({ workspaceFolders: [dir], initializationOptions: { diagnosticsDelayMs: 0, settings: { preset: 'strict' } } });
   try {
     const scan = await client.scanned();
     assert.equal(scan.toolFiles, 3);

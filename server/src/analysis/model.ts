@@ -102,6 +102,11 @@ export interface ReturnFact {
   keys?: string[];
   /** TS: `content` array has an item with type "text". */
   hasTextContent?: boolean;
+  /**
+   * TS: `content` holds something else than literal text blocks — a variable (a text block built earlier), a value
+   * passed through, an image/audio/resource block: the model gets that, so the result is not empty.
+   */
+  hasOtherContent?: boolean;
   /** TS: the returned object sets `structuredContent`. */
   hasStructuredContent?: boolean;
   /** TS/Py: `isError: true` set literally. */
@@ -234,4 +239,6 @@ export interface AnalysisResult {
 export interface FileHost {
   readFile(path: string): string | undefined;
   fileExists(path: string): boolean;
+  /** Names in a directory, or undefined when it cannot be listed. Optional: a host without it sees no installed metadata. */
+  listDir?(path: string): string[] | undefined;
 }

@@ -1,6 +1,23 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext, RuleFinding } from './types';
-import { entryExtent, hintKey, setBooleanEdit } from './util/annotations';
+import { booleanLiteral, entryExtent, hint, hintKey, setBooleanEdit } from './util/annotations';
+import type { AnnotationEntry } from '../analysis/model';
+import type { Edit } from './types';
+import { insertAt, spanText } from './util/source';
+
+/**
+ * Inserts another hint after `entry`, written the way the entry is (`readOnlyHint: true`, `"readOnlyHint": True`,
+ * `read_only_hint=True`), or undefined when the entry's text is not one of those.
+ */
+function siblingHintEdit(tool: ToolDefinition, ctx: RuleContext, entry: AnnotationEntry, key: string, value: boolean): Edit | undefined {
+  const ext = entryExtent(entry);
+  const text = spanText(ctx, ext);
+  if (text === undefined) return undefined;
+  const snake = key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  const m = /^(["']?)(readOnlyHint|read_only_hint)\1(\s*[:=]\s*)(true|false|True|False)$/.exec(text.trim());
+  if (!m) return undefined;
+  return insertAt(ext.file, ext.end, `, ${m[1]}${m[2] === 'readOnlyHint' ? key : snake}${m[1]}${m[3]}${booleanLiteral(tool, value)}`);
+}
 import { finding } from './util/finding';
 import { nameIntent, toolWrites } from './util/tool-intent';
 
@@ -30,7 +47,17 @@ export const annotationContradictsName: Rule = {
       if (to === undefined) continue;
       const fixes: Fix[] = [];
       const edit = setBooleanEdit(tool, ctx, e, to);
-      if (edit) fixes.push({ title: `Set ${e.key} to ${to}`, edits: [edit], safe: true });
+      // readOnlyHint: false with no destructiveHint makes the tool destructive (the spec default). Right for a delete;
+      // for a write that destroys nothing (an update, a sleep) the fix says destructiveHint: false too.
+      const needsDestructive = key === 'readOnlyHint' && !w.destructive && !hint(tool, 'destructiveHint').present;
+      const sibling = needsDestructive ? siblingHintEdit(tool, ctx, e, 'destructiveHint', false) : undefined;
+      if (edit && (!needsDestructive || sibling))
+        fixes.push({
+          title: needsDestructive ? `Set ${e.key} to ${to} (and destructiveHint: false)` : `Set ${e.key} to ${to}`,
+          edits: sibling ? [edit, sibling] : [edit],
+          // "Not destructive" is read from the name and the handler: the author confirms it.
+          safe: !needsDestructive,
+        });
       out.push(finding(tool, entryExtent(e), message, fixes));
     }
     return out;

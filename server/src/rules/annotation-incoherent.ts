@@ -9,7 +9,7 @@ export const annotationIncoherent: Rule = {
   id: 'annotation-incoherent',
   defaultSeverity: 'warning',
   languages: ['typescript', 'python'],
-  summary: 'readOnlyHint: true together with destructive/idempotent hints, or a hint that is not a boolean.',
+  summary: 'readOnlyHint: true together with destructiveHint: true, or a hint that is not a boolean.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
     const entries = tool.annotations?.entries ?? [];
     const readOnly = entries.some((e) => hintKey(e.key) === 'readOnlyHint' && e.value === true);
@@ -36,16 +36,17 @@ export const annotationIncoherent: Rule = {
         );
         continue;
       }
-      if (readOnly && (key === 'destructiveHint' || key === 'idempotentHint')) {
+      // destructiveHint: false and idempotentHint next to readOnlyHint: true agree with it (the spec ignores them for
+      // read-only tools, and saying "not destructive" again is harmless); only destructiveHint: true contradicts it.
+      if (readOnly && key === 'destructiveHint' && e.value === true) {
         const edit = removeEntry(ctx, entryExtent(e));
         out.push(
           finding(
             tool,
             entryExtent(e),
-            `${e.key} means nothing when readOnlyHint is true (the spec only reads it for tools that write)` +
-              (key === 'destructiveHint' && e.value === true ? ', and destructiveHint: true contradicts read-only outright' : '') +
-              '. Remove it, or set readOnlyHint: false if the tool does write.',
-            edit ? [{ title: `Remove ${e.key}`, edits: [edit], safe: e.value !== true || key === 'idempotentHint' }] : [],
+            `${e.key}: true contradicts readOnlyHint: true: a tool cannot both only read and destroy data, and clients decide ` +
+              'whether to ask the user from these hints. Remove the one that is wrong (readOnlyHint if the tool does write).',
+            edit ? [{ title: `Remove ${e.key}`, edits: [edit], safe: false }] : [],
           ),
         );
       }

@@ -62,6 +62,8 @@ export const descriptionMissing: Rule = {
   checkTool(tool, ctx) {
     const d = tool.description;
     if (d && (d.value === undefined || d.value.trim() !== '')) return [];
+    // A tool the analysis could not read (a list_tools entry built by a call) may well have one: unresolved, not missing.
+    if (tool.unresolved.some((u) => u.part === 'tool' || u.part === 'description')) return [];
     const how =
       tool.language === 'typescript'
         ? 'Add a description to the config: what it does, when to use it (and when not), what it returns.'

@@ -8,6 +8,7 @@ import { FRAMEWORKS } from '../../../common/frameworks';
 export const descriptionNoReturnInfo: Rule = {
   id: 'description-no-return-info',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'The description never says what comes back (and no output schema says it either).',
   checkTool(tool, ctx) {

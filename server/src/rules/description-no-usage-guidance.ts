@@ -7,6 +7,7 @@ import { appendSentence } from './util/string-literals';
 export const descriptionNoUsageGuidance: Rule = {
   id: 'description-no-usage-guidance',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'The description says what the tool does but never when to use it (or when not to).',
   checkTool(tool, ctx) {

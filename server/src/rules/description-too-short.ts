@@ -5,6 +5,7 @@ import { descriptionText, isPlaceholder } from './util/description';
 export const descriptionTooShort: Rule = {
   id: 'description-too-short',
   defaultSeverity: 'warning',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'Description under toolsmith.thresholds.descriptionMinLength characters (40).',
   checkTool(tool, ctx) {

@@ -13,6 +13,7 @@ const WHAT: Record<string, string> = {
 export const errorLeaksInternals: Rule = {
   id: 'error-leaks-internals',
   defaultSeverity: 'warning',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'Stack traces or raw exception text (String(err), JSON.stringify(err), traceback) are sent to the model.',
   checkTool(tool: ToolDefinition) {

@@ -9,6 +9,7 @@ const advice = 'Say what was wrong and how to fix the call, e.g. "Order ORD-99 n
 export const errorMessageNotActionable: Rule = {
   id: 'error-message-not-actionable',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'An error message gives the model no way forward ("Invalid", "Error", "500").',
   checkTool(tool: ToolDefinition) {

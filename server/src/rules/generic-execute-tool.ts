@@ -25,7 +25,7 @@ const PAYLOAD = new Set([
   'terminal',
 ]);
 const ALONE = new Set(['sql', 'shell', 'bash', 'eval', 'exec', 'execute', 'terminal', 'python', 'run_code', 'repl']);
-const RAW_PARAM = /^(sql|raw_sql|sql_query|query_sql|command|cmd|shell_command|command_line|script|code|source_code|python_code|js_code|statement|bash|expression)$/;
+const RAW_PARAM = /^(sql|raw_sql|sql_query|query_sql|command|cmd|shell_command|command_line|script|code|source_code|python_code|js_code|statement|bash)$/;
 
 export const genericExecuteTool: Rule = {
   id: 'generic-execute-tool',

@@ -2,6 +2,7 @@ import type { AnalysisResult, FileFacts, Span, ToolDefinition } from '../analysi
 import type { Edit, Finding, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { RULES } from './catalog';
 import { memoByText, withRuleMemo } from './util/memo';
+import type { Preset } from '../../../common/settings';
 
 export { RULES } from './catalog';
 
@@ -21,6 +22,11 @@ function languageOfFile(file: string, result: AnalysisResult): 'typescript' | 'p
  */
 export function runRules(result: AnalysisResult, ctx: RuleContext, onRuleError?: (ruleId: string, err: unknown) => void, rules: readonly Rule[] = RULES): Finding[] {
   return withRuleMemo(() => runRulesOnce(result, ctx, onRuleError, rules));
+}
+
+/** Whether a rule runs under a preset when the settings do not name it: strict runs every rule. */
+export function inPreset(rule: Pick<Rule, 'preset'>, preset: Preset | undefined): boolean {
+  return preset === 'strict' || rule.preset !== 'strict';
 }
 
 interface FileGroup {
@@ -52,6 +58,7 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
   for (const rule of rules) {
     const setting = ctx.settings.rules[rule.id];
     if (setting === 'off') continue;
+    if (setting === undefined && !inPreset(rule, ctx.settings.preset)) continue;
     const severity = setting ?? rule.defaultSeverity;
     for (const group of groups) {
       const { language, tools, facts } = group;

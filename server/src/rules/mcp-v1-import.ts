@@ -2,6 +2,7 @@ import type { FileFacts, ToolDefinition } from '../analysis/model';
 import type { Edit, Rule, RuleContext } from './types';
 import { finding } from './util/finding';
 import { replace, spanText } from './util/source';
+import { pinsMcp1 } from '../../../common/frameworks';
 
 /** `from mcp.server.fastmcp import FastMCP` -> `from mcp.server import MCPServer` (and the submodules likewise). */
 function rewriteV1Import(text: string): string {
@@ -19,7 +20,7 @@ export const mcpV1Import: Rule = {
     if (f.language !== 'python' || f.v1Imports.length === 0) return [];
     // A workspace that pins mcp 1.x runs this import fine.
     const version = tools.find((t) => t.file === f.file && t.frameworkVersion)?.frameworkVersion;
-    if (version && /^\D*1\./.test(version)) return [];
+    if (version && pinsMcp1(version)) return [];
     const edits: Edit[] = [];
     for (const imp of f.v1Imports) {
       const text = spanText(ctx, imp.span) ?? imp.text;

@@ -28,6 +28,7 @@ const VAGUE_PY_RETURN = /^(Any|typing\.Any|object)$/;
 export const outputSchemaMissing: Rule = {
   id: 'output-schema-missing',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'The handler returns structured data but the tool declares no outputSchema (TS) / return type (Py).',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {

@@ -19,7 +19,7 @@ function fitsType(value: JsonValue, types: Set<string>): boolean {
 
 export const paramDefaultMismatch: Rule = {
   id: 'param-default-mismatch',
-  defaultSeverity: 'error',
+  defaultSeverity: 'warning',
   languages: ['typescript', 'python'],
   summary: 'Default not of the declared type, or not in the enum.',
   checkTool(tool) {

@@ -15,7 +15,8 @@ const LIST = `(${ITEM}(?:${SEP}${ITEM})+)`;
 // Compiled once: listedValues runs on every string parameter's description.
 const SEP_RE = new RegExp(SEP);
 const WHOLE_SEP_RE = new RegExp(`^${SEP}$`);
-const EXAMPLES_RE = /\b(e\.g\.|for example|for instance|such as|like|ex\.|par exemple|comme)\b/i;
+// "e.g.," has no word boundary after its dot: the abbreviations end at the dot.
+const EXAMPLES_RE = /\b(e\.g\.|i\.e\.|ex\.)|\b(eg|for example|for instance|such as|like|par exemple|comme)\b/i;
 const ONE_OF_RE = new RegExp(String.raw`\b(?:one of|either|must be one of|parmi)\s*:?\s*` + LIST, 'i');
 const QUOTED_RE = /["'`]([A-Za-z0-9][A-Za-z0-9_.-]{0,29})["'`]/g;
 const LIST_PATTERNS = [
@@ -31,10 +32,18 @@ const LIST_PATTERNS = [
 ];
 
 function splitList(list: string): string[] {
-  return list
-    .split(SEP_RE)
-    .map((s) => s.trim().replace(/^["'`]|["'`]$/g, ''))
-    .filter(Boolean);
+  return (
+    list
+      .split(SEP_RE)
+      // A sentence's full stop is not part of its last value ("asc or desc." -> desc).
+      .map((s) =>
+        s
+          .trim()
+          .replace(/\.$/, '')
+          .replace(/^["'`]|["'`]$/g, ''),
+      )
+      .filter(Boolean)
+  );
 }
 
 function valid(values: string[]): string[] | undefined {

@@ -41,6 +41,7 @@ const SLIPS: Record<Kind, string> = {
 export const paramFormatHintMissing: Rule = {
   id: 'param-format-hint-missing',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'The description promises a date, date-time, email, URL or UUID but the schema has no format.',
   checkTool(tool, ctx) {

@@ -24,6 +24,7 @@ function suggestion(tool: ToolDefinition, name: string): string {
 export const paramNameAmbiguous: Rule = {
   id: 'param-name-ambiguous',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'Parameter names like id, data, obj, info, user, or single letters.',
   checkTool(tool) {

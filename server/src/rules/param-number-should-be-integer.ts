@@ -9,13 +9,15 @@ import { zodBase } from './util/zod';
 export const paramNumberShouldBeInteger: Rule = {
   id: 'param-number-should-be-integer',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A count-like parameter typed number / float.',
   checkTool(tool, ctx) {
     const out: RuleFinding[] = [];
     const root = inputSchemaOf(tool);
+    const siblings = tool.parameters.map((q) => q.name);
     for (const p of tool.parameters) {
-      if (!isCountLike(p.name) || !schemaTypes(p.schema, root).has('number')) continue;
+      if (!isCountLike(p.name, siblings) || !schemaTypes(p.schema, root).has('number')) continue;
       const fixes: Fix[] = [];
       if (tool.language === 'typescript') {
         const base = zodBase(ctx, p);

@@ -1,22 +1,24 @@
 import type { Fix, Rule, RuleFinding } from './types';
 import { finding, toolLabel } from './util/finding';
-import { countMaximum, countMinimum, isCountLike } from './util/param-names';
+import { countMaximum, countMinimum, isCountLike, statedBounds } from './util/param-names';
 import { addFieldKeywords } from './util/python-edits';
-import { inputSchemaOf, keywordValue, mainType, schemaTypes } from './util/json-schema';
+import { inputSchemaOf, keywordValue, mainType, paramDescription, schemaTypes } from './util/json-schema';
 import { insertAt } from './util/source';
 import { zodBase } from './util/zod';
 
 export const paramUnboundedNumber: Rule = {
   id: 'param-unbounded-number',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A count-like number (limit, count, page, size, days, max_*) without min and max.',
   checkTool(tool, ctx) {
     const out: RuleFinding[] = [];
     const root = inputSchemaOf(tool);
+    const siblings = tool.parameters.map((q) => q.name);
     for (const p of tool.parameters) {
       const type = mainType(p.schema, root);
-      if (!isCountLike(p.name) || (type !== 'number' && type !== 'integer')) continue;
+      if (!isCountLike(p.name, siblings) || (type !== 'number' && type !== 'integer')) continue;
       // zod 4's .int() publishes ±Number.MAX_SAFE_INTEGER as bounds: that is no bound for the model.
       const bound = (kw: string) => {
         const v = keywordValue(p.schema, kw, root);
@@ -25,8 +27,10 @@ export const paramUnboundedNumber: Rule = {
       const hasMin = bound('minimum') || bound('exclusiveMinimum');
       const hasMax = bound('maximum') || bound('exclusiveMaximum');
       if (hasMin && hasMax) continue;
-      const lo = countMinimum(p.name);
-      const hi = countMaximum(p.name);
+      // What the description documents wins over the guess: `le=100` on "up to 3600 seconds" rejects valid calls.
+      const stated = statedBounds(paramDescription(p));
+      const lo = stated.min ?? countMinimum(p.name);
+      const hi = stated.max ?? countMaximum(p.name);
       const isInteger = !schemaTypes(p.schema, root).has('number');
       const fixes: Fix[] = [];
       let spelled: string;

@@ -9,6 +9,7 @@ import { zodBase } from './util/zod';
 export const paramUnboundedString: Rule = {
   id: 'param-unbounded-string',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A free-text string (query, text, name, body...) without a max length.',
   checkTool(tool, ctx) {

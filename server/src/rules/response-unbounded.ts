@@ -1,8 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
-import type { Fix, Rule, RuleContext } from './types';
+import type { Rule } from './types';
 import { finding, toolSpan } from './util/finding';
 import { nameTokens, snakeCase } from './util/names';
-import { addParameterEdits, parameterName } from './util/new-parameter';
 
 const LIST_VERBS = new Set(['list', 'search', 'find', 'query', 'browse', 'scan', 'grep', 'lookup', 'filter', 'enumerate']);
 const COLLECTION_VERBS = new Set(['get', 'fetch', 'read', 'retrieve', 'load', 'export', 'show', 'view']);
@@ -24,21 +23,14 @@ function isListTool(tool: ToolDefinition): boolean {
 export const responseUnbounded: Rule = {
   id: 'response-unbounded',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A list/search tool has no limit or page parameter.',
-  checkTool(tool: ToolDefinition, ctx: RuleContext) {
+  checkTool(tool: ToolDefinition) {
     if (!isListTool(tool)) return [];
     if (tool.parameters.some((p) => BOUND.test(snakeCase(p.name)))) return [];
     if (tool.unresolved.some((u) => u.part === 'inputSchema' || u.part.startsWith('inputSchema.properties'))) return [];
-    const fixes: Fix[] = [];
-    const edits = addParameterEdits(tool, ctx, {
-      name: 'limit',
-      zod: 'z.number().int().min(1).max(100).default(20).describe("Maximum number of results to return (1-100)")',
-      pyAnnotation: 'Annotated[int, Field(ge=1, le=100, description="Maximum number of results to return (1-100)")]',
-      pyDefault: '20',
-    });
-    // Not safe: the handler still has to honour the new parameter.
-    if (edits) fixes.push({ title: `Add a bounded \`${parameterName(tool, 'limit')}\` parameter (1-100, default 20)`, edits, safe: false });
+    // No quick fix: a `limit` parameter the handler ignores still returns everything. Applying it is the handler's work.
     return [
       finding(
         tool,
@@ -46,7 +38,7 @@ export const responseUnbounded: Rule = {
         `${tool.name.value ?? 'This tool'} returns a list but takes no limit or page parameter: one call can return thousands of ` +
           "items, which fills the model's context (and your bill) and pushes out the conversation. " +
           'Add a bounded `limit` (e.g. 1-100, default 20) and apply it in the handler; add a cursor or page if results go further.',
-        fixes,
+        [],
       ),
     ];
   },

@@ -12,7 +12,9 @@ export const structuredContentWithoutText: Rule = {
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
     const out: RuleFinding[] = [];
     for (const r of tool.handler?.returns ?? []) {
-      if (!r.hasStructuredContent || r.hasTextContent) continue;
+      // A text block held in a variable, content passed through, an image: the model does not get an empty result,
+      // and a JSON copy would duplicate the text or stringify an image.
+      if (!r.hasStructuredContent || r.hasTextContent || r.hasOtherContent) continue;
       const fixes: Fix[] = [];
       const expr = spanText(ctx, r.structuredContentSpan);
       if (expr !== undefined) {

@@ -3,9 +3,13 @@ import { finding } from './util/finding';
 import { ACTION_VERBS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
 import { renameEdit } from './util/string-literals';
 
+// prettier-ignore
+const SELF_CONTAINED_VERBS = new Set(['echo', 'ping', 'fetch', 'search', 'find', 'lookup', 'calculate', 'compute', 'evaluate', 'greet', 'add', 'sum', 'translate', 'summarize', 'summarise', 'convert', 'wait', 'sleep', 'think']);
+
 export const toolNameNotVerbObject: Rule = {
   id: 'tool-name-not-verb-object',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'Tool name is not an action verb followed by an object (style verb_object), or not domain.verb (style domain.verb).',
   checkTool(tool, ctx) {
@@ -23,7 +27,10 @@ export const toolNameNotVerbObject: Rule = {
       const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
       if (!ok && verbAt >= 0 && tokens.length > 1) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
     } else {
-      ok = tokens.length >= 2 && ACTION_VERBS.has(tokens[0]);
+      // A verb whose object goes without saying (`fetch` a URL, `search`, `echo`, `calculate`) is a whole name; one
+      // that acts on something unnamed (`purge`, `reset`, `archive`) is not. `auto_fit_…` starts with its verb.
+      const head = tokens[0] === 'auto' && tokens.length > 1 ? 1 : 0;
+      ok = ACTION_VERBS.has(tokens[head] ?? '') && (tokens.length >= 2 || SELF_CONTAINED_VERBS.has(tokens[0]));
       const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
       if (!ok && verbAt > 0) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
     }

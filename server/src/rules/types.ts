@@ -1,5 +1,5 @@
 import type { FileFacts, Span, ToolDefinition } from '../analysis/model';
-import type { Severity, ToolsmithSettings } from '../../../common/settings';
+import type { Preset, Severity, ToolsmithSettings } from '../../../common/settings';
 
 /** A text edit expressed on source offsets (converted to LSP/CLI positions by the caller). */
 export interface Edit {
@@ -36,6 +36,11 @@ export interface RuleContext {
 export interface Rule {
   id: string;
   defaultSeverity: Severity;
+  /**
+   * `strict`: the rule runs only with `toolsmith.preset: "strict"` (or when `toolsmith.rules` names it): on the
+   * labelled real-world set it was wrong too often for the default. Without it the rule is in `recommended`.
+   */
+  preset?: Preset;
   /** Languages the rule applies to. */
   languages: ('typescript' | 'python')[];
   /** One line: what the rule checks (shown in docs/CLI). */

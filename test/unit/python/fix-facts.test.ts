@@ -113,7 +113,8 @@ test('raises: what the raised message leaks (str(e), f-string of e, traceback); 
 // ---- the fixes these facts enable, through the real engine
 
 function analyse(src: string) {
-  return analyzeFile(FILE, src, host, DEFAULT_SETTINGS);
+  // Every rule (strict preset): these tests check each rule's fixes, whichever preset it is in.
+  return analyzeFile(FILE, src, host, { ...DEFAULT_SETTINGS, preset: 'strict' });
 }
 function fixOf(src: string, rule: string, tool?: string) {
   const f = analyse(src).findings.find((x) => x.ruleId === rule && (tool === undefined || x.tool === tool));
@@ -139,23 +140,11 @@ test('error returned as success: `return {"error": msg}` and json.dumps become `
   }
 });
 
-test('a fix adding a parameter (dry_run / limit) appends it after the last one, and the contract gains it', () => {
-  const src = `${HEAD}@mcp.tool(annotations={"destructiveHint": True})\ndef delete_tickets(\n    status: Annotated[str, Field(description="Status to purge, e.g. closed", max_length=20)],\n) -> str:\n    """Deletes every ticket in one status. Use to purge closed tickets. Returns how many were deleted."""\n    return "0"\n`;
-  const f = fixOf(src, 'risky-tool-without-dry-run');
-  assert.ok(f.fixes.length > 0, 'the dry_run fix is offered');
-  const fixed = applyEdits(src, f.fixes[0].edits, FILE);
-  const t = tools(fixed)[0];
-  assert.deepEqual(
-    t.parameters.map((p) => p.name),
-    ['status', 'dry_run'],
-  );
-  assert.deepEqual((t.contract.inputSchema as { properties: Record<string, unknown> }).properties.dry_run, {
-    default: false,
-    description: 'If true, only report what would change; change nothing',
-    title: 'Dry Run',
-    type: 'boolean',
-  });
-  assert.equal(analyse(fixed).findings.filter((x) => x.ruleId === 'risky-tool-without-dry-run').length, 0);
+test('no fix adds a parameter the handler would ignore (dry_run, limit): the findings stay, without a one-click fix', () => {
+  const src = `${HEAD}@mcp.tool(annotations={"destructiveHint": True})\ndef delete_tickets(\n    status: Annotated[str, Field(description="Status to purge, e.g. closed", max_length=20)],\n) -> str:\n    """Deletes every ticket in one status. Use to purge closed tickets. Returns how many were deleted."""\n    return "0"\n\n\n@mcp.tool(annotations={"readOnlyHint": True})\ndef list_tickets() -> list[str]:\n    """Lists the open tickets. Use when the user asks what is open. Returns their ids."""\n    return []\n`;
+  // A `dry_run=True` the handler ignores still deletes; a `limit` it ignores still returns everything.
+  assert.deepEqual(fixOf(src, 'risky-tool-without-dry-run').fixes, []);
+  assert.deepEqual(fixOf(src, 'response-unbounded').fixes, []);
 });
 
 test('annotation-incoherent: the fix removing a contradicting hint removes the whole entry and the file still parses', () => {

@@ -129,14 +129,17 @@ export function result(src: Src, tools: ToolDefinition[]): AnalysisResult {
   return { tools, files: [facts] };
 }
 
-export function ctxFor(src: Src, settings: ToolsmithSettings | Record<string, unknown> = DEFAULT_SETTINGS): RuleContext {
-  const s = 'thresholds' in settings && 'naming' in settings ? (settings as ToolsmithSettings) : normalizeSettings(settings);
+/** The rule tests run every rule (the strict preset) unless a test passes its own settings. */
+const STRICT: ToolsmithSettings = { ...DEFAULT_SETTINGS, preset: 'strict' };
+
+export function ctxFor(src: Src, settings: ToolsmithSettings | Record<string, unknown> = STRICT): RuleContext {
+  const s = 'thresholds' in settings && 'naming' in settings ? (settings as ToolsmithSettings) : normalizeSettings({ preset: 'strict', ...settings });
   return { settings: s, textOf: (f) => (f === src.file ? src.text : undefined) };
 }
 
 /** Runs the given rules (default: one rule) over hand-built tools and returns the findings. */
 export function check(src: Src, tools: ToolDefinition[], rules: readonly Rule[], settings?: Record<string, unknown>): Finding[] {
-  return runRules(result(src, tools), ctxFor(src, settings ? normalizeSettings(settings) : DEFAULT_SETTINGS), undefined, rules);
+  return runRules(result(src, tools), ctxFor(src, settings ? normalizeSettings({ preset: 'strict', ...settings }) : STRICT), undefined, rules);
 }
 
 /** The text a finding's span covers. */

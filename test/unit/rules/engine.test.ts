@@ -171,6 +171,7 @@ test('docs: every rule has docs/rules/<id>.md with its severity, languages, why,
     assert.match(md, new RegExp(`^# ${r.id}\\n`), r.id);
     const languages = LANGUAGES[[...r.languages].sort().reverse().join(',')];
     assert.ok(md.includes(`Default severity: **${r.defaultSeverity}** · ${languages}`), `${r.id}: severity ${r.defaultSeverity}, ${languages}`);
+    assert.ok(md.includes(r.preset === 'strict' ? 'Preset: **strict** only' : 'Preset: **recommended**'), `${r.id}: which preset it is in`);
     assert.match(md, /## What it checks/, r.id);
     assert.match(md, /## Why it matters/, r.id);
     if (r.languages.includes('typescript')) assert.match(md, /```ts\n/, `${r.id}: a TypeScript example`);
@@ -179,6 +180,17 @@ test('docs: every rule has docs/rules/<id>.md with its severity, languages, why,
     if (r.languages.includes('python')) assert.ok(md.includes(`# toolsmith: disable=${r.id}`), `${r.id}: Python suppression`);
     if (r.languages.includes('typescript')) assert.ok(md.includes(`// toolsmith-disable-next-line ${r.id}`), `${r.id}: TypeScript suppression`);
   }
+});
+
+test('docs: the README "Presets" section lists exactly the strict-only rules', () => {
+  const readme = fs.readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Presets'), readme.indexOf('## CLI'));
+  const strictLine = section.slice(section.indexOf('**`strict`**'));
+  const listed = [...strictLine.slice(0, strictLine.indexOf('\n\n')).matchAll(/\[`([a-z0-9-]+)`\]/g)].map((m) => m[1]);
+  assert.deepEqual(
+    listed,
+    RULES.filter((r) => r.preset === 'strict').map((r) => r.id),
+  );
 });
 
 test('docs: the README "Rules" table lists the areas and their rules in catalogue order', () => {

@@ -24,6 +24,9 @@ import type { FileAnalysis } from '../../../server/src/service';
 import type { Finding, Rule } from '../../../server/src/rules/types';
 import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../../common/settings';
 
+/** Every rule on: the rule tests check what each rule finds, whichever preset it is in. */
+export const STRICT_SETTINGS: ToolsmithSettings = { ...DEFAULT_SETTINGS, preset: 'strict' };
+
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/rules');
 
 export const diskHost = {
@@ -35,7 +38,7 @@ export const diskHost = {
  * Front-end then rules, as service.ts#analyzeFile runs them, except that a rule that throws fails the caller
  * (analyzeFile only logs it, and the language server keeps going). `rules` lets a test inject its own.
  */
-export function analyse(file: string, text: string, settings: ToolsmithSettings = DEFAULT_SETTINGS, rules: readonly Rule[] = RULES): FileAnalysis {
+export function analyse(file: string, text: string, settings: ToolsmithSettings = STRICT_SETTINGS, rules: readonly Rule[] = RULES): FileAnalysis {
   const result = analyzeSource(file, text, diskHost);
   const crashes: string[] = [];
   const findings = runRules(
@@ -112,7 +115,8 @@ export function parseMarks(text: string): { clean: boolean; marks: Mark[]; setti
     } else if (bang) marks.push({ ruleId: bang[1], line: lastCode, fix: !!bang[2] });
     else lastCode = i;
   });
-  return { clean, marks, settings: normalizeSettings(raw) };
+  // Fixtures pin every rule's findings: the strict preset runs them all unless the fixture says otherwise.
+  return { clean, marks, settings: normalizeSettings({ preset: 'strict', ...(raw && typeof raw === 'object' ? raw : {}) }) };
 }
 
 /** 0-based line and column of an offset. */

@@ -13,6 +13,8 @@ function read(host: FileHost, file: string): string | undefined {
 
 /** The version of the PyPI package `pkg` (a framework profile's versionPackage) the workspace pins. */
 export function frameworkVersion(host: FileHost, file: string, pkg: string): string | undefined {
+  const installed = installedRequirement(host, file, pkg);
+  if (installed) return installed;
   let dir = path.dirname(file);
   for (let i = 0; i < 8; i++) {
     const found = versionIn(host, dir, pkg);
@@ -23,6 +25,24 @@ export function frameworkVersion(host: FileHost, file: string, pkg: string): str
     dir = up;
   }
   return undefined;
+}
+
+/**
+ * A file of an installed distribution (`site-packages/<top>/…`): its pins are the `Requires-Dist` lines of its
+ * `<name>-<version>.dist-info/METADATA` (what pip read from its pyproject.toml when it installed it).
+ */
+function installedRequirement(host: FileHost, file: string, pkg: string): string | undefined {
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf('site-packages');
+  if (at < 0 || at + 2 > parts.length - 1 || !host.listDir) return undefined;
+  const sitePackages = parts.slice(0, at + 1).join(path.sep) || path.sep;
+  const top = normalize(parts[at + 1]);
+  const distInfo = host.listDir(sitePackages)?.find((d) => d.endsWith('.dist-info') && normalize(d.replace(/-[^-]*\.dist-info$/, '')) === top);
+  if (!distInfo) return undefined;
+  const metadata = read(host, path.join(sitePackages, distInfo, 'METADATA'));
+  if (!metadata) return undefined;
+  const lines = [...metadata.matchAll(/^Requires-Dist:\s*(.+)$/gm)].map((m) => m[1].replace(/\s*\((.*)\)/, '$1'));
+  return fromRequirementLines(lines, pkg);
 }
 
 function versionIn(host: FileHost, dir: string, pkg: string): string | undefined {

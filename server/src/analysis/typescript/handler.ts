@@ -8,6 +8,9 @@ import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '
 import { evaluateDetached, type EvalContext } from './evaluate';
 import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
 
+/** Callee names of path guards: validate/sanitize/ensure/assert/check + path/dir/file/inside/within/allowed, or safe…Path. */
+const VALIDATOR_CALLEE = /(^|\.)((validate|sanitize|sanitise|ensure|assert|check|verify|guard)\w*(path|dir|directory|file|inside|within|allowed|root)\w*|(resolve|get|to)?safe\w*path\w*)$/i;
+
 const SK = ts.SyntaxKind;
 
 type FnNode = ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration | ts.MethodDeclaration;
@@ -147,6 +150,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
 
   // Walk state, saved and restored around subtrees: inside a nested function (its returns are not the handler's),
   // inside the try block of a try/catch of this handler (a throw there does not reach the SDK).
+  let hasValidatorCall = false;
   let inNested = false;
   let inTry = false;
   const visit = (n: ts.Node): void => {
@@ -219,6 +223,9 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
     if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
     if (/(^|\.)(startsWith|relative)$/.test(callee)) hasWithinTest = true;
+    // A helper named for the check (`validatePath(args.path)`, `resolveSafePath`, `assertInsideRoot`) given a
+    // parameter: its body lives elsewhere (often another module), and its name is the author's statement of intent.
+    if (params.size && VALIDATOR_CALLEE.test(callee)) hasValidatorCall = true;
     return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent) };
   };
   if (body) {
@@ -234,7 +241,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     calls,
     returns,
     raises,
-    hasPathContainmentCheck: hasResolve && hasWithinTest,
+    hasPathContainmentCheck: (hasResolve && hasWithinTest) || hasValidatorCall,
   };
 }
 
@@ -401,6 +408,8 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
     const keys: string[] = [];
     const texts: string[] = [];
     let hasText = false;
+    // content items that are not a literal text block: a variable, a spread, an image/audio/resource block.
+    let hasOtherContent = false;
     let isError: boolean | undefined;
     let looksLikeError = false;
     let structuredNode: ts.Expression | undefined;
@@ -422,14 +431,21 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
       if (k === 'isError' && ts.isPropertyAssignment(p)) isError = p.initializer.kind === ts.SyntaxKind.TrueKeyword ? true : p.initializer.kind === ts.SyntaxKind.FalseKeyword ? false : undefined;
       if (k === 'content' && ts.isPropertyAssignment(p)) {
         const arr = skipOuter(p.initializer);
+        if (!ts.isArrayLiteralExpression(arr)) hasOtherContent = true;
         if (ts.isArrayLiteralExpression(arr)) {
           contentArray = arr;
           for (const item of arr.elements) {
             const o = skipOuter(item);
-            if (!ts.isObjectLiteralExpression(o)) continue;
+            if (!ts.isObjectLiteralExpression(o)) {
+              hasOtherContent = true;
+              continue;
+            }
             const type = o.properties.find((q) => propName(q, pf) === 'type');
             const typeValue = type && ts.isPropertyAssignment(type) ? staticString(type.initializer, pf, ctx) : undefined;
-            if (typeValue !== 'text') continue;
+            if (typeValue !== 'text') {
+              hasOtherContent = true;
+              continue;
+            }
             hasText = true;
             const text = o.properties.find((q) => propName(q, pf) === 'text');
             if (text && ts.isPropertyAssignment(text)) {
@@ -460,6 +476,7 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
       span,
       keys,
       hasTextContent: hasText,
+      ...(hasOtherContent ? { hasOtherContent } : {}),
       hasStructuredContent: keys.includes('structuredContent'),
       isError,
       texts,

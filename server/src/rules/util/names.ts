@@ -86,6 +86,9 @@ export const ACTION_VERBS = new Set([
   'encrypt', 'decrypt', 'hash', 'compress', 'resize', 'crop', 'transcribe', 'record', 'log', 'increment', 'decrement',
   'attach', 'detach', 'bulk', 'batch', 'apply', 'commit', 'push', 'pull', 'clone', 'fork', 'checkout', 'run', 'execute',
   'call', 'invoke', 'trigger', 'process', 'handle', 'do', 'make', 'perform', 'sum', 'ask', 'answer', 'confirm',
+  // seen on the real-world corpus (test/corpus/labels.json): verbs the list missed
+  'echo', 'greet', 'toggle', 'expand', 'replace', 'simulate', 'fit', 'autofit', 'gzip', 'gunzip', 'zip', 'unzip',
+  'navigate', 'click', 'scroll', 'hover', 'select', 'upsert', 'join', 'wait', 'sleep', 'tail', 'print', 'think',
   // French infinitives
   'rechercher', 'chercher', 'trouver', 'lire', 'lister', 'obtenir', 'afficher', 'consulter', 'ajouter', 'creer',
   'créer', 'modifier', 'mettre', 'supprimer', 'effacer', 'envoyer', 'publier', 'reserver', 'réserver', 'annuler',

@@ -36,11 +36,38 @@ const COUNT_WORDS = new Set([
 ]);
 
 /** limit, count, page, page_size, maxResults, top_k, days, num_items... */
-export function isCountLike(name: string): boolean {
+export function isCountLike(name: string, siblings: readonly string[] = []): boolean {
   const t = nameTokens(name);
   if (t.length === 0) return false;
   if (t[0] === 'max' || t[0] === 'num' || t[0] === 'min') return true;
-  return COUNT_WORDS.has(t[t.length - 1]);
+  const last = t[t.length - 1];
+  // font_size, icon_size: a dimension, not how many results; `top` next to `bottom`/`left`: a side (padding, margin).
+  if (last === 'size' && t.length > 1 && DIMENSION_OF.has(t[t.length - 2])) return false;
+  if (name === 'top' && siblings.some((s) => /^(bottom|left|right)$/.test(s))) return false;
+  return COUNT_WORDS.has(last);
+}
+
+// prettier-ignore
+const DIMENSION_OF = new Set(['font', 'icon', 'image', 'img', 'text', 'point', 'pt', 'border', 'marker', 'symbol', 'line', 'brush', 'pen', 'tile', 'thumbnail', 'cell', 'paper']);
+
+/**
+ * The bounds a parameter's description states ("between 1 and 20", "up to 3600", "max 500", "at least 1"): a
+ * proposed bound must not contradict them.
+ */
+export function statedBounds(description: string | undefined): { min?: number; max?: number } {
+  if (!description) return {};
+  const d = description.replace(/(\d),(\d{3})\b/g, '$1$2');
+  const between = /\b(?:between|from)\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|-)\s+(-?\d+(?:\.\d+)?)/i.exec(d);
+  const max = /\b(?:up to|at most|max(?:imum)?(?: of| is)?|no more than|<=?|≤)\s*:?\s*(\d+(?:\.\d+)?)/i.exec(d);
+  const min = /\b(?:at least|min(?:imum)?(?: of| is)?|no less than|>=?|≥)\s*:?\s*(-?\d+(?:\.\d+)?)/i.exec(d);
+  const out: { min?: number; max?: number } = {};
+  if (between) {
+    out.min = Number(between[1]);
+    out.max = Number(between[2]);
+  }
+  if (max) out.max = Number(max[1]);
+  if (min) out.min = Number(min[1]);
+  return out;
 }
 
 /** Lower bound proposed for a count-like parameter (offsets start at 0, everything else at 1). */

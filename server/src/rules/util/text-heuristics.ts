@@ -34,7 +34,8 @@ export function hasReturnInfo(text: string): boolean {
 const PLACEHOLDER = [
   /\b(TODO|FIXME|TBD|XXX)\b/, /^\s*(\.{2,}|…)\s*$/, /^\s*(tool )?description\.?\s*$/i, /^\s*(a |the )?tool\.?\s*$/i,
   /\blorem ipsum\b/i, /\bplaceholder\b/i, /\b(add|write|insert) (a |the )?description (here)?\b/i, /^\s*(description|desc) here\b/i,
-  /<[a-z][a-z ,/'-]*>/, /^\s*(n\/a|none|null|undefined|test|tbd|-+)\s*\.?$/i,
+  // <what it does>, <your key>: a template slot has words; <id>, <revision> in a worked example is syntax.
+  /<[a-z][a-z,/'-]* [a-z ,/'-]*>/, /^\s*(n\/a|none|null|undefined|test|tbd|-+)\s*\.?$/i,
 ];
 
 // prettier-ignore

@@ -31,7 +31,7 @@ const WRITE = new Set([
   'comment', 'import', 'sync', 'merge', 'approve', 'reject', 'close', 'reopen', 'start', 'stop', 'restart', 'deploy',
   'install', 'grant', 'invite', 'mark', 'tag', 'label', 'link', 'submit', 'apply', 'commit', 'push', 'upsert', 'replace',
   'store', 'record', 'log', 'increment', 'decrement', 'toggle', 'share', 'subscribe', 'unsubscribe', 'order', 'buy',
-  'purchase', 'sign', 'lock', 'unlock', 'activate', 'provision', 'scale', 'trigger', 'launch', 'enqueue',
+  'purchase', 'sign', 'lock', 'unlock', 'activate', 'provision', 'scale', 'launch', 'enqueue',
   'migrate', 'restore', 'rollback', 'revert', 'fork', 'clone', 'generate', 'make', 'new', 'build',
 ]);
 /** Writes that, repeated with the same arguments, change nothing more (a set, not an append). */

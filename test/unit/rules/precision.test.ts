@@ -1,0 +1,150 @@
+/**
+ * Issue 14: the false-positive patterns of the labelled real-world set (test/corpus/labels.json), each as the
+ * smallest source that shows it, next to the true positive the rule must keep — and the fixes that broke code.
+ */
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyse, STRICT_SETTINGS } from './harness';
+import { applyEdits } from '../../../server/src/rules';
+import { DEFAULT_SETTINGS, normalizeSettings } from '../../../common/settings';
+import { majorOf, pinsMcp1 } from '../../../common/frameworks';
+import { isCountLike, statedBounds } from '../../../server/src/rules/util/param-names';
+import { listedValues } from '../../../server/src/rules/param-enum-in-description';
+import { placeholderReason } from '../../../server/src/rules/util/text-heuristics';
+
+const ts = (body: string) =>
+  `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nimport * as fs from "node:fs/promises";\nconst server = new McpServer({ name: "s", version: "1" });\n${body}\n`;
+const ids = (file: string, text: string, settings = STRICT_SETTINGS) => analyse(file, text, settings).findings.map((f) => f.ruleId);
+
+test('presets: recommended (the default) skips the strict-only rules; strict and a named rule run them', () => {
+  const src = ts(
+    `server.registerTool("list_notes", { description: "Lists every note of the user, newest first. Use when the user asks for their notes. Returns titles.", inputSchema: {}, annotations: { readOnlyHint: true } }, async () => ({ content: [{ type: "text", text: "[]" }] }));`,
+  );
+  assert.ok(ids('/tmp/p.ts', src, STRICT_SETTINGS).includes('response-unbounded'));
+  assert.ok(!ids('/tmp/p.ts', src, DEFAULT_SETTINGS).includes('response-unbounded'));
+  assert.ok(ids('/tmp/p.ts', src, normalizeSettings({ rules: { 'response-unbounded': 'warning' } })).includes('response-unbounded'));
+  assert.equal(normalizeSettings({}).preset, 'recommended');
+  assert.equal(normalizeSettings({ preset: 'strict' }).preset, 'strict');
+  assert.equal(normalizeSettings({ preset: 'loud' }).preset, 'recommended');
+});
+
+test('annotation-incoherent: destructiveHint: false / idempotentHint next to readOnlyHint agree; destructiveHint: true contradicts', () => {
+  const tool = (a: string) =>
+    ts(
+      `server.registerTool("get_note", { description: "Reads one note by its id. Use when the user names a note. Returns its text.", inputSchema: { id: z.string().describe("Note id") }, annotations: { ${a} } }, async ({ id }) => ({ content: [{ type: "text", text: id }] }));`,
+    );
+  assert.ok(!ids('/tmp/a.ts', tool('readOnlyHint: true, destructiveHint: false, idempotentHint: true')).includes('annotation-incoherent'));
+  assert.ok(ids('/tmp/a.ts', tool('readOnlyHint: true, destructiveHint: true')).includes('annotation-incoherent'));
+});
+
+test('structured-content-without-text: a text block in a variable, content passed through, an image: no finding and no JSON copy', () => {
+  const tool = (ret: string) =>
+    ts(
+      `server.registerTool("get_weather", { description: "Reads the weather of a city. Use when asked. Returns it.", inputSchema: { city: z.string().max(80).describe("City name") }, outputSchema: { t: z.number() } }, async ({ city }) => { const block = { type: "text", text: city }; const img = { type: "image", data: "AA==", mimeType: "image/png" }; ${ret} });`,
+    );
+  for (const ret of [
+    'return { content: [block], structuredContent: { t: 1 } };',
+    'return { content: [img], structuredContent: { t: 1 } };',
+    'return { content: [{ type: "image", data: "AA==", mimeType: "image/png" }], structuredContent: { t: 1 } };',
+  ])
+    assert.ok(!ids('/tmp/s.ts', tool(ret)).includes('structured-content-without-text'), ret);
+  assert.ok(ids('/tmp/s.ts', tool('return { content: [], structuredContent: { t: 1 } };')).includes('structured-content-without-text'));
+});
+
+test('path-param-unchecked: a path through validatePath() is checked; a raw one is not', () => {
+  const tool = (body: string) =>
+    ts(
+      `declare function validatePath(p: string): Promise<string>;\nserver.registerTool("read_note_file", { description: "Reads a note file. Use when asked. Returns its text.", inputSchema: { path: z.string().describe("File path") } }, async (args) => { ${body} return { content: [{ type: "text", text: "ok" }] }; });`,
+    );
+  assert.ok(!ids('/tmp/f.ts', tool('const valid = await validatePath(args.path); await fs.readFile(valid, "utf8");')).includes('path-param-unchecked'));
+  assert.ok(ids('/tmp/f.ts', tool('await fs.readFile(args.path, "utf8");')).includes('path-param-unchecked'));
+});
+
+test('mcp-v1-import: a workspace pinning mcp<2 (pyproject range) runs the import; one on mcp 2 gets the error', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-pin-'));
+  try {
+    const file = path.join(dir, 'server.py');
+    const src =
+      'from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("calc")\n\n\n@mcp.tool()\ndef add_numbers(x: int, y: int) -> int:\n    """Adds two integers. Use for arithmetic. Returns the sum."""\n    return x + y\n';
+    fs.writeFileSync(file, src);
+    fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "calc"\ndependencies = ["mcp>=1.4.1,<2"]\n');
+    assert.ok(!ids(file, src).includes('mcp-v1-import'), 'pinned below 2: no finding, so no fix that breaks the import');
+    fs.writeFileSync(path.join(dir, 'pyproject.toml'), '[project]\nname = "calc"\ndependencies = ["mcp>=2.0"]\n');
+    assert.ok(ids(file, src).includes('mcp-v1-import'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  for (const v of ['1.29.0', '<2,>=1.4.1', '>=1.4,<2.0', '~=1.9', '<=1.30', '^1.2']) assert.ok(pinsMcp1(v), v);
+  for (const v of ['2.0.0', '>=2', '<3', '>=1.4']) assert.ok(!pinsMcp1(v), v);
+  assert.equal(majorOf('<2,>=1.4.1'), 1);
+  assert.equal(majorOf('<2'), 1);
+  assert.equal(majorOf('>=2.3'), 2);
+});
+
+test('param-unbounded-number: dimensions are not counts; a fix never contradicts the range the description states', () => {
+  assert.ok(!isCountLike('font_size'));
+  assert.ok(!isCountLike('top', ['top', 'bottom', 'left', 'right']));
+  assert.ok(isCountLike('top'));
+  assert.ok(isCountLike('page_size'));
+  assert.deepEqual(statedBounds('Timeout in seconds, up to 3600.'), { max: 3600 });
+  assert.deepEqual(statedBounds('Maximum number of results, between 1 and 20 (default: 10).'), { min: 1, max: 20 });
+  const file = '/tmp/wait.py';
+  const src = `from mcp.server import MCPServer\nfrom pydantic import Field\nfrom typing import Annotated\n\nmcp = MCPServer("w")\n\n@mcp.tool()\ndef list_jobs(max_results: Annotated[int, Field(description="How many jobs to return, up to 3600.")] = 60) -> list[str]:\n    """Lists the recent jobs. Use when the user asks about jobs. Returns their ids."""\n    return []\n`;
+  const found = analyse(file, src).findings.find((f) => f.ruleId === 'param-unbounded-number');
+  assert.ok(found, 'the finding stays');
+  const fixed = applyEdits(src, found.fixes[0]?.edits ?? []);
+  assert.match(fixed, /le=3600/, 'the documented maximum, not le=100');
+});
+
+test('param-enum-in-description: "(e.g., 000000)" is an example, not the allowed values', () => {
+  assert.equal(listedValues('Text color as hex (e.g., 000000)'), undefined);
+  assert.equal(listedValues("Handle (e.g., 'user.bsky.social')"), undefined);
+  assert.deepEqual(listedValues('Sort order: asc or desc.'), ['asc', 'desc']);
+});
+
+test('description-placeholder: <revision> in a worked example is syntax; <what it does> is a template slot', () => {
+  assert.equal(placeholderReason('Shows the contents of a commit, or of a file given as <revision>:<path>', 'git_show'), undefined);
+  assert.equal(placeholderReason('Expand a shortened ref://<id> link token back into the full URL.', 'expand_link'), undefined);
+  assert.ok(placeholderReason('<what it does>. Use when <situation>.', 'x'));
+});
+
+test('tool-name-not-verb-object: one-word verbs and verbs the list missed are verb names; a noun is not', () => {
+  const named = (n: string) =>
+    ts(
+      `server.registerTool("${n}", { description: "Echoes the given message back unchanged. Use to test the connection. Returns the message.", inputSchema: { message: z.string().max(200).describe("Message") }, annotations: { readOnlyHint: true } }, async ({ message }) => ({ content: [{ type: "text", text: message }] }));`,
+    );
+  for (const n of ['echo', 'fetch', 'toggle_logging', 'replace_block', 'auto_fit_columns']) assert.ok(!ids('/tmp/n.ts', named(n)).includes('tool-name-not-verb-object'), n);
+  assert.ok(ids('/tmp/n.ts', named('weather_report')).includes('tool-name-not-verb-object'));
+});
+
+test('annotation-contradicts-name: setting readOnlyHint: false also says destructiveHint, and is not a fix-all fix; "trigger" alone is no write', () => {
+  const src = ts(
+    `server.registerTool("update_profile", { description: "Updates the display name. Use when asked. Returns the new name.", inputSchema: { name: z.string().max(80).describe("New name") }, annotations: { readOnlyHint: true } }, async ({ name }) => ({ content: [{ type: "text", text: name }] }));`,
+  );
+  const f = analyse('/tmp/c.ts', src).findings.find((x) => x.ruleId === 'annotation-contradicts-name');
+  assert.ok(f);
+  const fix = f.fixes[0];
+  assert.equal(fix.safe, false);
+  assert.match(applyEdits(src, fix.edits), /annotations: \{ readOnlyHint: false, destructiveHint: false \}/);
+  const trigger = ts(
+    `server.registerTool("trigger-long-running-operation", { description: "Sleeps and reports progress. Use to test progress. Returns when done.", inputSchema: { steps: z.number().int().min(1).max(10).describe("Steps") }, annotations: { readOnlyHint: true } }, async () => { await new Promise((r) => setTimeout(r, 10)); return { content: [{ type: "text", text: "done" }] }; });`,
+  );
+  assert.ok(!ids('/tmp/t.ts', trigger).includes('annotation-contradicts-name'));
+});
+
+test('risky-tool-without-dry-run: no one-click fix (a dry_run parameter the handler ignores still deletes)', () => {
+  const src = ts(
+    `server.registerTool("delete_all_notes", { description: "Deletes every note. Use only when the user asks. Returns the count.", inputSchema: {}, annotations: { readOnlyHint: false, destructiveHint: true } }, async () => ({ content: [{ type: "text", text: "0" }] }));`,
+  );
+  const f = analyse('/tmp/r.ts', src).findings.find((x) => x.ruleId === 'risky-tool-without-dry-run');
+  assert.ok(f, 'still reported (strict)');
+  assert.deepEqual(f.fixes, []);
+});
+
+test('description-missing: a tool the analysis cannot read is unresolved, not missing a description', () => {
+  const src = `from mcp.server.lowlevel import Server\nimport mcp.types as types\n\napp = Server("x")\n\n@app.list_tools()\nasync def list_tools() -> list[types.Tool]:\n    return [handler.get_tool_description()]\n`;
+  assert.ok(!ids('/tmp/lowlevel.py', src).includes('description-missing'));
+});
