@@ -31,6 +31,8 @@ def judge(x):
     if r == 'description-too-long':
         return 'keep', 'over 1,500 characters sent on every turn; much of it is usage essay that could be trimmed'
     if r == 'description-placeholder':
+        if t == 'merge_pull_request':
+            return 'keep', '"Merge a pull request" only repeats the tool name merge_pull_request: nothing on when to use it or what it needs (mergeable state, method)'
         return 'kill', '<revision> / ref://<id> is syntax in a worked example, not an unfilled template'
     if r == 'description-missing':
         return 'kill', 'the tool list is built by tool_handler.get_tool_description(): the description exists, the analysis cannot see it'
