@@ -5,6 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -14,6 +15,16 @@ export const cli = path.join(root, 'dist/cli.js');
 
 /** One tool of a tools/list answer or of the CLI's prediction (both plain JSON). */
 export type Tool = Record<string, unknown>;
+
+/** The fixture servers of a folder: each .ts file, and each subfolder's main.ts (a server across several files). */
+export function fixtureServers(dir: string): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (e.isFile() && e.name.endsWith('.ts')) out.push(path.join(dir, e.name));
+    else if (e.isDirectory() && fs.existsSync(path.join(dir, e.name, 'main.ts'))) out.push(path.join(dir, e.name, 'main.ts'));
+  }
+  return out.sort();
+}
 
 export interface ServerCommand {
   command: string;

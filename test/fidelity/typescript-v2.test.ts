@@ -12,19 +12,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { compareTools, predictedTools, root, type Tool } from './compare';
+import { compareTools, fixtureServers, predictedTools, root, type Tool } from './compare';
 
 const fixtures = path.join(root, 'test/fixtures/ts-v2');
 const SERVER_PACKAGE = path.join(root, 'node_modules/@modelcontextprotocol/server/package.json');
 
-function entries(): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(fixtures, { withFileTypes: true })) {
-    if (e.isFile() && e.name.endsWith('.ts')) out.push(path.join(fixtures, e.name));
-    else if (e.isDirectory() && fs.existsSync(path.join(fixtures, e.name, 'main.ts'))) out.push(path.join(fixtures, e.name, 'main.ts'));
-  }
-  return out.sort();
-}
+const entries = (): string[] => fixtureServers(fixtures);
 
 async function liveTools(file: string): Promise<Tool[]> {
   const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', file], cwd: root, stderr: 'pipe' });

@@ -10,18 +10,11 @@ import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compareTools, liveTools as startAndList, predictedTools, root, type Tool } from './compare';
+import { compareTools, fixtureServers, liveTools as startAndList, predictedTools, root, type Tool } from './compare';
 
 const fixtures = path.join(root, 'test/fixtures/ts');
 
-function entries(): string[] {
-  const out: string[] = [];
-  for (const e of fs.readdirSync(fixtures, { withFileTypes: true })) {
-    if (e.isFile() && e.name.endsWith('.ts')) out.push(path.join(fixtures, e.name));
-    else if (e.isDirectory() && fs.existsSync(path.join(fixtures, e.name, 'main.ts'))) out.push(path.join(fixtures, e.name, 'main.ts'));
-  }
-  return out.sort();
-}
+const entries = (): string[] => fixtureServers(fixtures);
 
 /** Folders pinning their own packages (the zod 3 fixture) get them installed once into an ignored node_modules. */
 before(() => {

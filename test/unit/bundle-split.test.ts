@@ -92,7 +92,8 @@ test('activation-side code does not load the MCP stack until a session is create
   // Under tsx these are the sources themselves (CommonJS), so require.cache shows what they pulled in.
   const req = createRequire(__filename);
   const loaded = (re: RegExp) => Object.keys(req.cache).some((f) => re.test(f));
-  const SDK_CLIENT = /@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]\w+[\\/]client[\\/]index\.js$/;
+  // The playground's client is @modelcontextprotocol/client (SDK v2): its CommonJS entry.
+  const SDK_CLIENT = /@modelcontextprotocol[\\/]client[\\/]dist[\\/]index\.cjs$/;
   const AJV = /node_modules[\\/]ajv[\\/]/;
   const { ServerManager } = req('../../client/src/servers/manager') as typeof import('../../client/src/servers/manager');
   req('../../client/src/servers/treeModel'); // the tree's vscode-free half (tree.ts itself needs vscode)

@@ -10,10 +10,9 @@
  */
 import { normalizeObjectSchema, objectFromShape } from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
-import { toJSONSchema as z4ToJSONSchema } from 'zod/v4/core';
 import type { JsonSchema, JsonValue } from '../../analysis/model';
 import type { ContractBuilder } from '../../../../common/frameworks';
-import { convertSchemaV2, unrepresentableSchemasV2 } from './v2';
+import { convertSchemaV2, unrepresentableSchemasV2, zod4UnrepresentableSites } from './v2';
 
 /** The TypeScript builders: @modelcontextprotocol/sdk 1.x (zod-compat) and @modelcontextprotocol/server 2.x (Standard Schema). */
 export type TsContractBuilder = Extract<ContractBuilder, 'sdk-zod-compat' | 'sdk-standard-schema'>;
@@ -175,20 +174,7 @@ export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', build
     return [];
   }
   if (!obj || !('_zod' in obj)) return [];
-  const hits: object[] = [];
-  try {
-    z4ToJSONSchema(obj as import('zod/v4/core').$ZodType, {
-      target: 'draft-7',
-      io,
-      unrepresentable: (info: { zodSchema: object }) => {
-        hits.push(info.zodSchema);
-        return 'any';
-      },
-    });
-  } catch {
-    /* another kind of failure (cycles...): reported as unresolved by the caller, nothing to locate here */
-  }
-  return hits;
+  return zod4UnrepresentableSites(obj, 'draft-7', io);
 }
 
 /**

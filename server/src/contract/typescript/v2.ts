@@ -153,10 +153,15 @@ export function unrepresentableSchemasV2(v: unknown, io: 'input' | 'output'): ob
     return [];
   }
   if (!stored || !('_zod' in stored)) return [];
+  return zod4UnrepresentableSites(stored, V2_JSON_SCHEMA_TARGET, io);
+}
+
+/** The zod 4 schema instances zod's `unrepresentable` hook reports while converting `schema` (both SDK lines use it). */
+export function zod4UnrepresentableSites(schema: object, target: 'draft-7' | typeof V2_JSON_SCHEMA_TARGET, io: 'input' | 'output'): object[] {
   const hits: object[] = [];
   try {
-    z4CoreToJSONSchema(stored as import('zod/v4/core').$ZodType, {
-      target: V2_JSON_SCHEMA_TARGET,
+    z4CoreToJSONSchema(schema as import('zod/v4/core').$ZodType, {
+      target,
       io,
       unrepresentable: (info: { zodSchema: object }) => {
         hits.push(info.zodSchema);
