@@ -3,7 +3,6 @@
  * the module, a wrong working folder, a command that is not there) and what to do, for the toast and the Servers
  * tree, without vscode. What it cannot tell is said as such ("see the log"), never guessed.
  */
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 export type StartFailureCause = 'missing-module' | 'wrong-python' | 'wrong-cwd' | 'missing-file' | 'command-not-found' | 'permission-denied' | 'no-initialize' | 'unknown';
@@ -19,8 +18,6 @@ export interface StartFailureInput {
   /** The working folder it was started in, and whether it exists (spawn reports a missing cwd as ENOENT too). */
   cwd?: string;
   cwdExists?: boolean;
-  /** Whether the command resolves (a path that exists, or a name on PATH); undefined when not checked. */
-  commandFound?: boolean;
 }
 
 export interface StartFailure {
@@ -54,9 +51,8 @@ export function classifyStartFailure(input: StartFailureInput): StartFailure {
   if (input.cwd && input.cwdExists === false) {
     return { cause: 'wrong-cwd', summary: `its working folder ${input.cwd} does not exist: fix "cwd" in the server's configuration.`, evidence: last() };
   }
-  // A command that does not resolve is the cause whatever the session called it (the SDK's transport can report a
-  // failed spawn as a process that ended, with nothing on stderr).
-  if (input.errorKind === 'spawn-failed' || (input.commandFound === false && lines.length === 0)) {
+  // The session reports a failed spawn (ENOENT / EACCES) as spawn-failed.
+  if (input.errorKind === 'spawn-failed') {
     if (/permission denied|EACCES/.test(input.message)) {
       return { cause: 'permission-denied', summary: `"${input.command}" is not executable (permission denied): check the path or chmod +x it.`, evidence: last() };
     }
@@ -143,21 +139,10 @@ export interface FailedSessionView {
   spec: { command: string; args?: string[]; cwd?: string; env?: Record<string, string> };
 }
 
-/** Whether `command` resolves as spawn would: a path (from `cwd`) that exists, or a name found on PATH. */
-export function commandResolves(command: string, cwd: string | undefined, pathVar = process.env.PATH ?? ''): boolean {
-  if (command.includes('/') || command.includes('\\')) return fs.existsSync(path.resolve(cwd ?? '.', command));
-  const exts = process.platform === 'win32' ? ['', '.exe', '.cmd', '.bat'] : [''];
-  return pathVar
-    .split(path.delimiter)
-    .filter(Boolean)
-    .some((dir) => exts.some((e) => fs.existsSync(path.join(dir, command + e))));
-}
-
 /** Why the session's last start failed (or why it crashed); undefined while it has not failed. */
 export function sessionFailure(s: FailedSessionView | undefined, cwdExists: (dir: string) => boolean): StartFailure | undefined {
   if (!s?.lastError || (s.status !== 'failed' && s.status !== 'crashed')) return undefined;
   const cwd = s.spec.cwd;
-  const pathVar = s.spec.env?.PATH ?? process.env.PATH;
   return classifyStartFailure({
     errorKind: s.lastError.kind,
     message: s.lastError.message,
@@ -166,6 +151,5 @@ export function sessionFailure(s: FailedSessionView | undefined, cwdExists: (dir
     args: s.spec.args ?? [],
     cwd,
     cwdExists: cwd ? cwdExists(cwd) : undefined,
-    commandFound: commandResolves(s.spec.command, cwd, pathVar),
   });
 }
