@@ -16,14 +16,37 @@ export function ensureVenvAt(dir, requirementsFile) {
   const python = path.join(dir, 'bin', 'python');
   const wanted = crypto.createHash('sha256').update(fs.readFileSync(requirementsFile)).digest('hex');
   const stamp = path.join(dir, '.toolsmith-requirements');
-  if (fs.existsSync(python) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted) return python;
+  const ready = () => fs.existsSync(python) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted;
+  if (ready()) return python;
+  // Several test runs (worktrees sharing one .cache) may ask at once: one builds, the others wait for it.
+  const lock = `${dir}.lock`;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  for (;;) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      // A lock older than 15 minutes belongs to a run that died.
+      if (Date.now() - fs.statSync(lock).mtimeMs > 15 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+    }
+  }
+  try {
+    if (!ready()) build(dir, python, stamp, wanted, requirementsFile);
+  } finally {
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+  return python;
+}
+
+function build(dir, python, stamp, wanted, requirementsFile) {
   const basePython = process.env.TOOLSMITH_PYTHON || 'python3';
   console.log(`[toolsmith] creating Python venv at ${path.relative(root, dir)} (${basePython})...`);
   fs.rmSync(dir, { recursive: true, force: true });
   execFileSync(basePython, ['-m', 'venv', dir], { stdio: 'inherit' });
   execFileSync(python, ['-m', 'pip', 'install', '-q', '--disable-pip-version-check', '-r', requirementsFile], { stdio: 'inherit' });
   fs.writeFileSync(stamp, wanted);
-  return python;
 }
 
 export function ensureVenv() {
