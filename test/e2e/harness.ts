@@ -103,6 +103,37 @@ function findFiles(dir: string, match: (name: string) => boolean): string[] {
   return out;
 }
 
+/**
+ * Puts the extension, installed by code-server's own `--install-extension`, into `extensionsDir`. The install runs once
+ * per .vsix (keyed by its size and mtime) into .cache/e2e/installed-<key>; each workbench gets a copy, with the
+ * absolute paths code-server wrote into extensions.json moved to the copy — a workbench start then costs no install.
+ */
+function copyInstalledExtension(vsix: string, extensionsDir: string, install: (dir: string) => void): void {
+  const st = fs.statSync(vsix);
+  const template = path.join(path.dirname(e2eVsix), `installed-${st.size}-${Math.round(st.mtimeMs)}`);
+  if (!fs.existsSync(path.join(template, '.complete'))) {
+    const building = `${template}.${process.pid}.tmp`;
+    fs.rmSync(building, { recursive: true, force: true });
+    fs.mkdirSync(building, { recursive: true });
+    install(building);
+    rewriteExtensionPaths(building, template);
+    fs.writeFileSync(path.join(building, '.complete'), vsix);
+    // Another test process may have finished first: either copy is a whole install.
+    fs.rmSync(template, { recursive: true, force: true });
+    fs.renameSync(building, template);
+  }
+  fs.cpSync(template, extensionsDir, { recursive: true });
+  fs.rmSync(path.join(extensionsDir, '.complete'), { force: true });
+  rewriteExtensionPaths(extensionsDir, extensionsDir, template);
+}
+
+/** extensions.json names each extension's folder by absolute path: point it at `to` (from `from`, default: where it is). */
+function rewriteExtensionPaths(dir: string, to: string, from = dir): void {
+  const manifest = path.join(dir, 'extensions.json');
+  if (!fs.existsSync(manifest)) return;
+  fs.writeFileSync(manifest, fs.readFileSync(manifest, 'utf8').split(from).join(to));
+}
+
 export class Workbench {
   private constructor(
     private readonly serverOutput: () => string,
@@ -147,10 +178,16 @@ export class Workbench {
     };
     const common = ['--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', extensionsDir];
 
-    const install = spawnSync(node, [entry, ...common, '--install-extension', vsix, '--force'], { encoding: 'utf8', env, timeout: 120_000 });
-    if (install.status !== 0 || !/successfully installed/i.test(install.stdout + install.stderr)) {
-      throw new Error(`installing ${vsix} into code-server failed (exit ${install.status}):\n${install.stdout}\n${install.stderr}`);
-    }
+    copyInstalledExtension(vsix, extensionsDir, (dir) => {
+      const install = spawnSync(node, [entry, '--config', configFile, '--user-data-dir', userDataDir, '--extensions-dir', dir, '--install-extension', vsix, '--force'], {
+        encoding: 'utf8',
+        env,
+        timeout: 120_000,
+      });
+      if (install.status !== 0 || !/successfully installed/i.test(install.stdout + install.stderr)) {
+        throw new Error(`installing ${vsix} into code-server failed (exit ${install.status}):\n${install.stdout}\n${install.stderr}`);
+      }
+    });
 
     const port = await freePort();
     const args = [

@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { LspClient, fileUri } from '../../protocol/harness';
 import { ToolsRequest, ToolFindingsRequest } from '../../../common/protocol';
 import { buildPreview } from '../../../common/preview-model';
@@ -49,8 +49,22 @@ test('every fixture tool: preview JSON == toolsmith contract --json', { timeout:
   const tokenizer = await getTokenizer();
   let tools = 0;
   const mismatches: string[] = [];
+  // One CLI process per fixture, two at a time (the machine's cores), started ahead of the LSP queries.
+  const cliRuns = new Map<string, Promise<{ status: number; stdout: string; stderr: string }>>();
+  const runCli = (file: string) =>
+    new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8', cwd: path.dirname(file), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+        resolve({ status: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+  const chain: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  fixtures.forEach((file, i) => {
+    const run = chain[i % 2].then(() => runCli(file));
+    chain[i % 2] = run;
+    cliRuns.set(file, run);
+  });
   for (const file of fixtures) {
-    const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8', cwd: path.dirname(file) });
+    const r = await cliRuns.get(file)!;
     assert.equal(r.status, 0, `${file}: ${r.stderr}`);
     const expected = (JSON.parse(r.stdout) as { tools: JsonSchema[] }).tools;
     const uri = fileUri(file);
