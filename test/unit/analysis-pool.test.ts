@@ -194,9 +194,15 @@ test('overlays reach a worker once; a closed document leaves it', async () => {
   }
 });
 
-test('the time budget setting: toolsmith.analysis.timeBudgetSeconds, 10 s when absent or invalid', () => {
+test('the time budget setting: toolsmith.analysis.timeBudgetSeconds, 10 s when absent or invalid, at most 600 s', () => {
   assert.equal(timeBudgetMsOf({ analysis: { timeBudgetSeconds: 2.5 } }), 2_500);
   assert.equal(timeBudgetMsOf({}), 10_000);
   assert.equal(timeBudgetMsOf({ analysis: { timeBudgetSeconds: -1 } }), 10_000);
   assert.equal(timeBudgetMsOf(null), 10_000);
+  assert.equal(timeBudgetMsOf({ analysis: { timeBudgetSeconds: 1e9 } }), 600_000, 'capped');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json') as { contributes: { configuration: { properties: Record<string, { default?: unknown; maximum?: unknown }> } } };
+  const contributed = pkg.contributes.configuration.properties['toolsmith.analysis.timeBudgetSeconds'];
+  assert.equal(contributed?.default, 10);
+  assert.equal(contributed?.maximum, 600);
 });

@@ -287,8 +287,11 @@ function leastLoaded(free: Slot[]): Slot {
 
 /** The time budget of one analysis, from the `toolsmith` settings section (`analysis.timeBudgetSeconds`). */
 export const DEFAULT_TIME_BUDGET_SECONDS = 10;
+export const MAX_TIME_BUDGET_SECONDS = 600;
 export function timeBudgetMsOf(section: unknown): number {
   const analysis = section && typeof section === 'object' ? (section as { analysis?: unknown }).analysis : undefined;
   const seconds = analysis && typeof analysis === 'object' ? (analysis as { timeBudgetSeconds?: unknown }).timeBudgetSeconds : undefined;
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_TIME_BUDGET_SECONDS * 1000;
+  if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) return DEFAULT_TIME_BUDGET_SECONDS * 1000;
+  // A workspace may raise it, not to forever: both workers held by two such files would hold every other document.
+  return Math.min(seconds, MAX_TIME_BUDGET_SECONDS) * 1000;
 }
