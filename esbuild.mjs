@@ -57,7 +57,7 @@ const builds = [
   },
   { ...nodeCommon, entryPoints: { playground: 'client/src/playground/playground-bundle.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { tokenizer: 'client/src/preview/tokenizer-bundle.ts' }, outdir: 'dist' },
-  { ...nodeCommon, entryPoints: { server: 'server/src/server.ts' }, outdir: 'dist' },
+  { ...nodeCommon, entryPoints: { server: 'server/src/main.ts' }, outdir: 'dist' },
   { ...nodeCommon, entryPoints: { cli: 'server/src/cli.ts' }, outdir: 'dist', banner: { js: '#!/usr/bin/env node' }, plugins: [typescriptFrontEndOutOfCli] },
   { ...nodeCommon, entryPoints: { 'cli-typescript': 'server/src/analysis/typescript/index.ts' }, outdir: 'dist' },
   {

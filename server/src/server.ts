@@ -16,6 +16,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { Worker } from 'node:worker_threads';
 import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
 import { MAX_SOURCE_BYTES, formatBytes } from './sourceFile';
@@ -44,8 +45,9 @@ import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
 import { createGuardedConnection } from './lsp/frameGuard';
-import { analyzeFull, analyzeIncremental } from './lsp/incremental';
 import { OpenDocuments, type DocumentAnalysis, type OpenDocument } from './lsp/openDocuments';
+import { AnalysisPool, DEFAULT_TIME_BUDGET_SECONDS, timeBudgetMsOf, type AnalysisOutcome } from './lsp/analysisPool';
+import { ANALYSIS_WORKER_ROLE, type AnalysisJob } from './lsp/analysisJob';
 import { toolFindings } from './lsp/toolFindings';
 
 const connection = createGuardedConnection();
@@ -57,6 +59,8 @@ interface ServerState {
   settings: ToolsmithSettings;
   /** Bumped on every settings change so cached analyses made under the old settings are not reused. */
   settingsGeneration: number;
+  /** How long one analysis of an open document may run (toolsmith.analysis.timeBudgetSeconds). */
+  timeBudgetMs: number;
   workspaceScan: boolean;
   workspaceFolders: string[];
   shuttingDown: boolean;
@@ -67,6 +71,7 @@ interface ServerState {
 const server: ServerState = {
   settings: DEFAULT_SETTINGS,
   settingsGeneration: 0,
+  timeBudgetMs: DEFAULT_TIME_BUDGET_SECONDS * 1000,
   workspaceScan: true,
   workspaceFolders: [],
   shuttingDown: false,
@@ -106,43 +111,111 @@ function analyze(file: string, text: string): FileAnalysis {
   }
 }
 
-/** A document's text through the incremental pipeline (full analysis when the edit does not allow a partial one). */
-function analyzeDocumentText(open: OpenDocument, file: string, text: string): FileAnalysis {
-  const log = (m: string) => logger.once(`${file}\n${m.split('\n')[0]}`, m);
-  try {
-    const prev = open.incremental;
-    const step = (prev && prev.file === file ? analyzeIncremental(prev, text, host, server.settings, log) : undefined) ?? analyzeFull(file, text, host, server.settings, log);
-    open.incremental = step.state;
-    return step.analysis;
-  } catch (err) {
-    open.incremental = undefined;
-    logger.once(`incremental:${file}\n${String(err)}`, `incremental analysis of ${file} failed, analysing the whole file: ${errorText(err)}`);
-    return analyze(file, text);
-  }
+/**
+ * Open documents are analysed by the analysis workers (lsp/analysisPool.ts), off this thread: a long analysis holds
+ * nothing but its own document. The worker is this same bundle, started with the worker role (main.ts).
+ */
+const pool = new AnalysisPool({
+  spawn: () => {
+    const worker = new Worker(__filename, { workerData: { role: ANALYSIS_WORKER_ROLE }, stdout: true, stderr: true });
+    // stdout is the LSP channel: what a worker prints goes to the log instead.
+    worker.stdout.on('data', (d: Buffer) => connection.console.log(`analysis worker: ${d.toString().trimEnd()}`));
+    worker.stderr.on('data', (d: Buffer) => connection.console.log(`analysis worker: ${d.toString().trimEnd()}`));
+    return worker;
+  },
+  budgetMs: () => server.timeBudgetMs,
+  overlays: function* () {
+    for (const doc of documents.all()) {
+      const file = openDocuments.get(doc.uri)?.file;
+      if (file) yield [file, doc.getText()];
+    }
+  },
+  log: (m) => connection.console.log(m),
+});
+
+const seconds = (ms: number) => `${Math.round(ms / 100) / 10} s`;
+
+/** The one diagnostic of a version the worker gave up on. */
+function abandonedMessage(outcome: Extract<AnalysisOutcome, { kind: 'over-budget' | 'crashed' }>): string {
+  if (outcome.kind === 'crashed') return `Toolsmith: analysis stopped: ${outcome.reason}. Other documents are still analysed; the next edit tries again.`;
+  return `Toolsmith: analysis stopped after ${seconds(outcome.ms)}: this file took longer than the time budget for one analysis (${seconds(outcome.budgetMs)}; generated or unusually large code?), so other documents are served first. Raise "toolsmith.analysis.timeBudgetSeconds" to analyse it.`;
 }
 
-/** The analysis of a document's current version (cached; analysed now when the cache is stale). */
-function analysisOf(doc: TextDocument): DocumentAnalysis | undefined {
+let nextJobId = 1;
+
+/**
+ * The analysis of a document's current version: the cached one, the job in flight for it, or a new job.
+ * Undefined when the job was superseded (a newer version or a close) before it finished.
+ */
+function analysisOf(doc: TextDocument): Promise<DocumentAnalysis | undefined> {
   const open = openDocuments.get(doc.uri);
   const file = open?.file;
-  if (!open || !file) return undefined;
+  if (!open || !file) return Promise.resolve(undefined);
   const cached = open.analysis;
-  if (cached && cached.version === doc.version && cached.settingsGeneration === server.settingsGeneration) return cached;
+  const generation = server.settingsGeneration;
+  if (cached && cached.version === doc.version && cached.settingsGeneration === generation && cached.epoch === open.epoch) return Promise.resolve(cached);
+  const pending = open.pending;
+  if (pending && pending.version === doc.version && pending.settingsGeneration === generation && pending.epoch === open.epoch) return pending.promise;
   const text = doc.getText();
-  // The budget of one analysis: an open document larger than the file host reads (a bundle, generated code) is not
-  // analysed; a 4 MB single line held every request of every document for ~30 s (test/protocol/budget.test.ts).
+  const base = { uri: doc.uri, file, version: doc.version, text, settingsGeneration: generation, epoch: open.epoch };
+  // The size budget: an open document larger than the file host reads (a bundle, generated code) is not analysed;
+  // a 4 MB single line held every request of every document for ~30 s (test/protocol/budget.test.ts).
   const bytes = text.length > MAX_SOURCE_BYTES / 4 ? Buffer.byteLength(text, 'utf8') : text.length;
-  const skipped =
-    bytes > MAX_SOURCE_BYTES
-      ? `Toolsmith: not analysed: ${formatBytes(bytes)} is over the ${formatBytes(MAX_SOURCE_BYTES)} limit for one file (a bundle or generated code, not a tool definition).`
-      : undefined;
-  if (skipped) logger.once(`too-large:${file}:${formatBytes(bytes)}`, `${file} not analysed: ${formatBytes(bytes)} is over the ${formatBytes(MAX_SOURCE_BYTES)} limit`);
-  const analysis = skipped ? EMPTY_ANALYSIS(file) : analyzeDocumentText(open, file, text);
-  if (skipped) open.incremental = undefined;
-  const entry: DocumentAnalysis = { uri: doc.uri, file, version: doc.version, text, settingsGeneration: server.settingsGeneration, analysis, skipped };
-  open.analysis = entry;
-  index.set({ file, uri: doc.uri, text, analysis: entry.analysis, open: true });
+  if (bytes > MAX_SOURCE_BYTES) {
+    logger.once(`too-large:${file}:${formatBytes(bytes)}`, `${file} not analysed: ${formatBytes(bytes)} is over the ${formatBytes(MAX_SOURCE_BYTES)} limit`);
+    const skipped = `Toolsmith: not analysed: ${formatBytes(bytes)} is over the ${formatBytes(MAX_SOURCE_BYTES)} limit for one file (a bundle or generated code, not a tool definition).`;
+    pool.cancel(doc.uri);
+    pool.forget(file);
+    return Promise.resolve(record(open, { ...base, analysis: EMPTY_ANALYSIS(file), skipped }));
+  }
+  const job: AnalysisJob = { ...base, settings: server.settings };
+  const id = nextJobId++;
+  const promise = pool.analyze(job).then((outcome) => {
+    if (open.pending?.id === id) open.pending = undefined;
+    if (openDocuments.get(open.uri) !== open || outcome.kind === 'cancelled') return undefined;
+    if (outcome.kind === 'done') {
+      for (const l of outcome.logs) logger.once(l.key, l.message);
+      return record(open, { ...base, analysis: outcome.analysis });
+    }
+    logger.once(
+      `abandoned:${file}:${outcome.kind}`,
+      `${file} (version ${job.version}): ${outcome.kind === 'crashed' ? outcome.reason : `analysis stopped after ${seconds(outcome.ms)} (time budget ${seconds(outcome.budgetMs)})`}`,
+    );
+    return record(open, { ...base, analysis: EMPTY_ANALYSIS(file), skipped: abandonedMessage(outcome) });
+  });
+  open.pending = { id, version: job.version, settingsGeneration: generation, epoch: open.epoch, promise };
+  return promise;
+}
+
+/** Keeps a finished analysis as the document's last one (unless a newer one finished first) and in the index. */
+function record(open: OpenDocument, entry: DocumentAnalysis): DocumentAnalysis {
+  const last = open.analysis;
+  if (!last || last.version < entry.version || (last.version === entry.version && (last.settingsGeneration < entry.settingsGeneration || last.epoch <= entry.epoch))) {
+    open.analysis = entry;
+    index.set({ file: entry.file, uri: entry.uri, text: entry.text, analysis: entry.analysis, open: true });
+  }
   return entry;
+}
+
+/** How long a request waits for the current version's analysis before it answers from the last one. */
+const STALE_ANSWER_AFTER_MS = 300;
+
+/**
+ * What hover, code lens and code actions answer from: the current version's analysis when it is there (or comes
+ * within STALE_ANSWER_AFTER_MS), else the last one, so a long analysis never holds them. Waits only when there is
+ * no earlier analysis at all (a document just opened).
+ */
+async function answeringAnalysis(doc: TextDocument): Promise<DocumentAnalysis | undefined> {
+  const current = analysisOf(doc);
+  const last = () => openDocuments.get(doc.uri)?.analysis;
+  if (!last()) return (await current) ?? last();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), STALE_ANSWER_AFTER_MS)));
+  try {
+    return (await Promise.race([current, late])) ?? last();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function mapperFor(file: string, text: string): SpanMapper {
@@ -297,8 +370,7 @@ function reanalyzeDependents(file: string): void {
   for (const dependent of index.dependentsOf(file)) {
     const open = openDocuments.ofFile(dependent);
     if (open) {
-      open.analysis = undefined;
-      open.incremental = undefined; // what it imports changed: every tool may differ
+      open.epoch++; // what it imports changed: every tool may differ
       scheduler.schedule(open.uri, 0);
     } else {
       analyzeDisk(dependent);
@@ -314,8 +386,20 @@ async function analyzeAndPublish(uri: string, token: CancellationToken): Promise
   const doc = documents.get(uri);
   if (!doc || token.isCancellationRequested) return;
   const version = doc.version;
-  const entry = analysisOf(doc);
-  if (!entry) return;
+  // A newer version (or settings, or imports) cancels this run: its job is abandoned in the pool too.
+  let cancelled!: () => void;
+  const onCancel = new Promise<undefined>((resolve) => (cancelled = () => resolve(undefined)));
+  const subscription = token.onCancellationRequested(() => {
+    pool.cancel(uri, version);
+    cancelled();
+  });
+  let entry: DocumentAnalysis | undefined;
+  try {
+    entry = await Promise.race([analysisOf(doc), onCancel]);
+  } finally {
+    subscription.dispose();
+  }
+  if (!entry || token.isCancellationRequested) return;
   // Let queued didChange notifications in: a newer version supersedes this one and publishes itself.
   await yieldTurn();
   if (token.isCancellationRequested || documents.get(uri)?.version !== version) return;
@@ -366,12 +450,15 @@ async function applySettings(pushed: unknown): Promise<void> {
     try {
       const pulled: unknown = await connection.workspace.getConfiguration('toolsmith');
       server.settings = normalizeSettings(pulled);
+      server.timeBudgetMs = timeBudgetMsOf(pulled);
     } catch (err) {
       logger.once(`config:${String(err)}`, `could not read the toolsmith settings: ${errorText(err)}`);
       if (pushed !== undefined) server.settings = normalizeSettings(pushed);
+      if (pushed !== undefined) server.timeBudgetMs = timeBudgetMsOf(pushed);
     }
   } else if (pushed !== undefined) {
     server.settings = normalizeSettings(pushed);
+    server.timeBudgetMs = timeBudgetMsOf(pushed);
   }
   server.settingsGeneration++;
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
@@ -383,6 +470,7 @@ async function applySettings(pushed: unknown): Promise<void> {
 connection.onInitialize((params): InitializeResult => {
   const init = (params.initializationOptions ?? {}) as ToolsmithInitializationOptions;
   if (init.settings) server.settings = normalizeSettings(init.settings);
+  if (init.settings) server.timeBudgetMs = timeBudgetMsOf(init.settings);
   if (typeof init.diagnosticsDelayMs === 'number' && Number.isFinite(init.diagnosticsDelayMs)) scheduler.delayMs = Math.max(0, init.diagnosticsDelayMs);
   if (init.workspaceScan === false) server.workspaceScan = false;
   const c = params.capabilities;
@@ -409,6 +497,7 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(() => {
+  pool.warm();
   if (server.capabilities.registerConfiguration) void connection.client.register(DidChangeConfigurationNotification.type, { section: 'toolsmith' });
   if (server.capabilities.registerWatchers) {
     void connection.client.register(DidChangeWatchedFilesNotification.type, {
@@ -435,6 +524,7 @@ connection.onInitialized(() => {
 
 connection.onShutdown(() => {
   server.shuttingDown = true;
+  pool.dispose();
   lensSync.dispose();
 });
 
@@ -476,6 +566,8 @@ documents.onDidClose((e) => {
   const file = openDocuments.close(uri)?.file;
   lensSync.closed(uri);
   scheduler.cancel(uri);
+  pool.cancel(uri);
+  if (file) pool.forget(file);
   notifiedTools.delete(uri);
   if (!file) return;
   if (!uri.startsWith('file:')) {
@@ -493,11 +585,16 @@ documents.onDidClose((e) => {
   });
 });
 
-connection.onRequest(ToolsRequest, (params) => {
+/** The current version's analysis for requests that want it exact (the tools and findings the preview shows). */
+async function currentAnalysis(doc: TextDocument): Promise<DocumentAnalysis | undefined> {
+  return (await analysisOf(doc)) ?? openDocuments.get(doc.uri)?.analysis;
+}
+
+connection.onRequest(ToolsRequest, async (params) => {
   try {
     const doc = documents.get(params.uri);
     if (doc) {
-      const entry = analysisOf(doc);
+      const entry = await currentAnalysis(doc);
       return { tools: entry ? toolSummaries(entry.analysis, doc.uri, mapperFor(entry.file, entry.text)) : [] };
     }
     const file = uriToFile(params.uri);
@@ -514,10 +611,10 @@ connection.onRequest(ToolsRequest, (params) => {
 });
 
 // Preview: the findings of one tool (same document lookup as toolsmith/tools).
-connection.onRequest(ToolFindingsRequest, (params) => {
+connection.onRequest(ToolFindingsRequest, async (params) => {
   try {
     const doc = documents.get(params.uri);
-    const entry = doc ? analysisOf(doc) : undefined;
+    const entry = doc ? await currentAnalysis(doc) : undefined;
     const file = entry?.file ?? uriToFile(params.uri);
     const text = entry?.text ?? index.get(file)?.text ?? host.readFile(file);
     if (text === undefined || !sourceKindOf(file)) return { findings: [] };
@@ -535,7 +632,7 @@ connection.onRequest(WorkspaceToolsRequest, async () => {
   for (const entry of index.all()) {
     if (entry.analysis.result.tools.length === 0) continue;
     const doc = entry.open ? documents.get(entry.uri) : undefined;
-    const current = doc ? analysisOf(doc) : undefined;
+    const current = doc ? await currentAnalysis(doc) : undefined;
     const analysis = current?.analysis ?? entry.analysis;
     const text = current?.text ?? entry.text;
     tools.push(...toolSummaries(analysis, entry.uri, mapperFor(entry.file, text)));
@@ -543,28 +640,29 @@ connection.onRequest(WorkspaceToolsRequest, async () => {
   return { tools };
 });
 
-connection.onHover((params) => {
+connection.onHover(async (params) => {
   const doc = documents.get(params.textDocument.uri);
-  const entry = doc && analysisOf(doc);
+  const entry = doc && (await answeringAnalysis(doc));
   if (!entry) return null;
   return hoverAt(entry.analysis, entry.file, params.position, mapperFor(entry.file, entry.text));
 });
 
 // Answered from the current text, analysed now if the scheduled analysis has not run yet (analysisOf): the very
-// first request, sent right after didOpen, gets the lenses.
-connection.onCodeLens((params) => {
+// first request, sent right after didOpen, gets the lenses. While a long analysis runs, the last lenses answer.
+connection.onCodeLens(async (params) => {
   const doc = documents.get(params.textDocument.uri);
-  const entry = doc && analysisOf(doc);
+  const entry = doc && (await answeringAnalysis(doc));
   if (!entry) return [];
   const lenses = codeLenses(entry.analysis, entry.file, entry.uri, mapperFor(entry.file, entry.text));
   lensSync.answered(entry.uri, lensKey(lenses));
   return lenses;
 });
 
-connection.onCodeAction((params) => {
+connection.onCodeAction(async (params) => {
   const doc = documents.get(params.textDocument.uri);
-  const entry = doc && analysisOf(doc);
-  if (!entry) return [];
+  const entry = doc && (await answeringAnalysis(doc));
+  // An earlier version's fixes would edit text that has moved since: none until the current one is analysed.
+  if (!entry || entry.version !== documents.get(params.textDocument.uri)?.version) return [];
   // Findings in this file: its own, and those of files importing it (a schema file shows its importers' findings).
   const foreign = index.all().flatMap((e) => (e.file === entry.file ? [] : e.analysis.findings.filter((f) => f.span.file === entry.file)));
   return codeActions(params, [...entry.analysis.findings, ...foreign], entry.file, mapperFor(entry.file, entry.text));

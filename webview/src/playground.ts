@@ -23,6 +23,7 @@ import {
   type WebviewToHost,
 } from '../../common/playground-messages';
 import { riskLabel } from '../../common/risk';
+import { joinSecretArgs, splitSecretArgs } from '../../common/secret-args';
 import { SchemaForm } from './form/index';
 import { button, h, setDisabled } from './form/dom';
 import { renderResult } from './playground/results';
@@ -42,6 +43,11 @@ declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
 const persisted: PersistedState = vscode.getState() ?? {};
+// A draft stored by an earlier version may hold a secret in clear: what its names show is scrubbed at once.
+if (persisted.drafts) {
+  persisted.drafts = Object.fromEntries(Object.entries(persisted.drafts).map(([tool, draft]) => [tool, splitSecretArgs(draft, undefined).clear]));
+  vscode.setState(persisted);
+}
 const post = (m: WebviewToHost) => vscode.postMessage(m);
 
 const state = {
@@ -127,9 +133,11 @@ rawToggle.addEventListener('change', () => {
 formHost.addEventListener('change', () => saveDraft());
 formHost.addEventListener('input', () => saveDraft());
 
+/** The form's unsent arguments, in the webview state (a plain file): secret values stay out (common/secret-args.ts). */
 function saveDraft(): void {
   if (!state.form || !state.selected) return;
-  persisted.drafts = { ...(persisted.drafts ?? {}), [state.selected]: state.form.getArgs() };
+  const clear = splitSecretArgs(state.form.getArgs(), currentTool()?.inputSchema).clear;
+  persisted.drafts = { ...(persisted.drafts ?? {}), [state.selected]: clear };
   persisted.selected = state.selected;
   vscode.setState(persisted);
 }
@@ -210,7 +218,10 @@ function selectTool(name: string | undefined, args?: JsonObject): void {
     tool.description ? h('p', { class: 'description' }, tool.description) : '',
   );
   state.form = new SchemaForm(tool.inputSchema);
-  const start = args ?? persisted.drafts?.[tool.name] ?? state.lastArgs[tool.name];
+  // A draft holds placeholders for its secrets: they come back from the last call's arguments (SecretStorage), else stay empty.
+  const draft = persisted.drafts?.[tool.name];
+  const last = state.lastArgs[tool.name];
+  const start = args ?? (draft ? joinSecretArgs(draft, last ? splitSecretArgs(last, tool.inputSchema).secrets : undefined) : last);
   if (start) state.form.setArgs(start);
   formHost.append(state.form.el);
   dryRunButton.hidden = !dryRunParameter(tool);

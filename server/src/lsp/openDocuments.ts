@@ -1,6 +1,5 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { FileAnalysis } from '../service';
-import type { IncrementalState } from './incremental';
 
 /** One analysis of an open document: valid for that version, made under that settings generation. */
 export interface DocumentAnalysis {
@@ -9,8 +8,10 @@ export interface DocumentAnalysis {
   version: number;
   text: string;
   settingsGeneration: number;
+  /** The document's import epoch it was made in (OpenDocument.epoch). */
+  epoch: number;
   analysis: FileAnalysis;
-  /** Why this version was not analysed (over the size budget): shown as the document's one diagnostic. */
+  /** Why this version was not analysed (over the size or time budget): shown as the document's one diagnostic. */
   skipped?: string;
 }
 
@@ -22,10 +23,15 @@ export interface OpenDocument {
   document: TextDocument;
   /** Opened, and its first content event not handled yet (that one is analysed without the debounce). */
   firstContentPending: boolean;
-  /** The last analysis, reused while the version and the settings are unchanged. */
+  /** The last analysis: reused while the version, the settings and the epoch are unchanged; answers requests while a newer one runs. */
   analysis?: DocumentAnalysis;
-  /** What the next keystroke's incremental analysis starts from. */
-  incremental?: IncrementalState;
+  /**
+   * Bumped when a file it imports changed: the analysis worker's incremental state (what the next keystroke starts
+   * from) and the last analysis no longer hold.
+   */
+  epoch: number;
+  /** The analysis job in flight for one version (shared by the scheduled run and the requests asking meanwhile). */
+  pending?: { id: number; version: number; settingsGeneration: number; epoch: number; promise: Promise<DocumentAnalysis | undefined> };
   /** The text its dependents were last re-analysed against (a re-analysis caused by a dependency does not propagate). */
   propagatedText?: string;
 }
@@ -36,7 +42,7 @@ export class OpenDocuments {
   private readonly byFile = new Map<string, OpenDocument>();
 
   open(document: TextDocument, file: string | undefined): OpenDocument {
-    const opened: OpenDocument = { uri: document.uri, file, document, firstContentPending: true };
+    const opened: OpenDocument = { uri: document.uri, file, document, firstContentPending: true, epoch: 0 };
     this.byUri.set(document.uri, opened);
     if (file) this.byFile.set(file, opened);
     return opened;
