@@ -18,21 +18,40 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-function wallMs(args: string[], env: NodeJS.ProcessEnv): number {
+/** CPU time (user + system, ms) of the children this process has waited for (Linux: /proc, 10 ms ticks); NaN elsewhere. */
+function childrenCpuMs(): number {
+  try {
+    // Fields after the command name: cutime and cstime are the 14th and 15th (clock ticks, 100 per second).
+    const fields = fs
+      .readFileSync('/proc/self/stat', 'utf8')
+      .replace(/^.*\) /s, '')
+      .split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Wall and CPU time of one whole process: on a shared machine the CPU time is the steadier of the two. */
+function timed(args: string[], env: NodeJS.ProcessEnv): { wall: number; cpu: number } {
+  const c0 = childrenCpuMs();
   const t0 = process.hrtime.bigint();
   const r = spawnSync(process.execPath, args, { env, encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+  return { wall, cpu: childrenCpuMs() - c0 };
 }
 
 export interface ContractTiming {
   file: string;
   runs: number;
+  /** Medians, wall clock. */
   nodeMs: number;
   warmMs: number;
   firstRunMs: number;
   uncachedMs: number;
+  /** Medians, CPU time (user + system). */
+  cpuMs: { node: number; warm: number; firstRun: number; uncached: number };
 }
 
 export function measureCliContract(opts: { runs?: number; cli?: string; file?: string } = {}): ContractTiming {
@@ -42,20 +61,34 @@ export function measureCliContract(opts: { runs?: number; cli?: string; file?: s
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-cli-contract-'));
   const warmEnv = { ...process.env, TOOLSMITH_CACHE_DIR: path.join(dir, 'warm') };
   const args = [cli, 'contract', file];
-  const times = { node: [] as number[], warm: [] as number[], first: [] as number[], uncached: [] as number[] };
+  const kinds = ['node', 'warm', 'firstRun', 'uncached'] as const;
+  const wall = Object.fromEntries(kinds.map((k) => [k, [] as number[]])) as Record<(typeof kinds)[number], number[]>;
+  const cpu = Object.fromEntries(kinds.map((k) => [k, [] as number[]])) as Record<(typeof kinds)[number], number[]>;
+  const add = (k: (typeof kinds)[number], t: { wall: number; cpu: number }) => {
+    wall[k].push(t.wall);
+    cpu[k].push(t.cpu);
+  };
   try {
-    wallMs(args, warmEnv); // writes the warm cache
+    timed(args, warmEnv); // writes the warm cache
     for (let i = 0; i < runs; i++) {
-      times.node.push(wallMs(['-e', '0'], process.env));
-      times.warm.push(wallMs(args, warmEnv));
-      times.first.push(wallMs(args, { ...process.env, TOOLSMITH_CACHE_DIR: path.join(dir, `first-${i}`) }));
-      times.uncached.push(wallMs(args, { ...process.env, TOOLSMITH_COMPILE_CACHE: '0' }));
+      add('node', timed(['-e', '0'], process.env));
+      add('warm', timed(args, warmEnv));
+      add('firstRun', timed(args, { ...process.env, TOOLSMITH_CACHE_DIR: path.join(dir, `first-${i}`) }));
+      add('uncached', timed(args, { ...process.env, TOOLSMITH_COMPILE_CACHE: '0' }));
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  const r = (x: number[]) => Math.round(median(x));
-  return { file: path.relative(root, file), runs, nodeMs: r(times.node), warmMs: r(times.warm), firstRunMs: r(times.first), uncachedMs: r(times.uncached) };
+  const m = (x: number[]) => Math.round(median(x));
+  return {
+    file: path.relative(root, file),
+    runs,
+    nodeMs: m(wall.node),
+    warmMs: m(wall.warm),
+    firstRunMs: m(wall.firstRun),
+    uncachedMs: m(wall.uncached),
+    cpuMs: { node: m(cpu.node), warm: m(cpu.warm), firstRun: m(cpu.firstRun), uncached: m(cpu.uncached) },
+  };
 }
 
 if (require.main === module) {

@@ -17,7 +17,7 @@ import { generateServer as generateTsServer, zodFloor } from './ts-analysis';
 import { analyzeFull, analyzeIncremental } from '../server/src/lsp/incremental';
 import { generatePythonServer } from './py-analysis';
 import { writeMixedWorkspace } from './corpus';
-import { comparePeers } from './cli-peers';
+import { comparePeers, comparePeersOnRealCorpus } from './cli-peers';
 import { measureCliContract } from './cli-contract';
 import { measureLspLatency } from './lsp-latency';
 import { LspClient } from '../test/protocol/harness';
@@ -33,7 +33,10 @@ function median(xs: number[]): number {
 }
 const round = (x: number, d = 2) => Math.round(x * 10 ** d) / 10 ** d;
 
-/** `--only=ts,lsp`: measure the figures whose key starts with one of these, print them, and write no file. */
+/**
+ * `--only=ts,lsp`: measure the figures whose key starts with one of these, print them, and write no file; with
+ * `--write` as well, merge them into bench/results.json (the other figures kept, named as older) and re-render BENCHMARKS.md.
+ */
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice('--only='.length)
@@ -232,6 +235,13 @@ async function main() {
     results['cli.detail'] = r;
   });
 
+  await measure('cli.real.overFastestPeer', async () => {
+    // Issue 13: the same three linters on the real-world corpus's Python files (scripts/ensure-corpus.mjs installs them).
+    const r = await comparePeersOnRealCorpus({ runs: quick ? 3 : 5 });
+    results['cli.real.overFastestPeer'] = r.overFastestPeer;
+    results['cli.real.detail'] = r;
+  });
+
   await measure('playground', async () => {
     const modPath = path.join(root, 'bench', 'playground.ts');
     if (!fs.existsSync(modPath)) throw new Error('bench/playground.ts is missing');
@@ -294,9 +304,18 @@ async function main() {
   });
   results.notes = notes;
   fs.rmSync(tmp, { recursive: true, force: true });
-  if (only) {
+  if (only && !process.argv.includes('--write')) {
     console.log(JSON.stringify(results, null, 2));
     return;
+  }
+  if (only) {
+    const file = path.join(root, 'bench', 'results.json');
+    const previous = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+    const fresh = Object.keys(results).filter((k) => k !== 'date' && k !== 'machine' && k !== 'notes');
+    const kept = Object.keys(previous).filter((k) => !(k in results) && k !== 'date' && k !== 'machine' && k !== 'notes' && k !== 'partial');
+    results.partial = { measured: fresh, keptFrom: previous.date ?? null, kept };
+    Object.assign(results, Object.fromEntries(kept.map((k) => [k, previous[k]])));
+    console.log(JSON.stringify(Object.fromEntries(fresh.map((k) => [k, results[k]])), null, 2));
   }
   fs.writeFileSync(path.join(root, 'bench', 'results.json'), JSON.stringify(results, null, 2) + '\n');
   fs.writeFileSync(path.join(root, 'BENCHMARKS.md'), renderMarkdown());
@@ -316,6 +335,7 @@ const TARGETS: [string, string, string][] = [
   ['workspace.rssMB', '', 'server memory after the scan'],
   ['cli.contractTsMs', '≤ 300', '`toolsmith contract` on one TypeScript file, whole process, code cache warm (see "CLI start-up")'],
   ['cli.overFastestPeer', '≤ 0.5', 'toolsmith check / fastest of fastmcp-lint, mcpolish (whole process)'],
+  ['cli.real.overFastestPeer', '≤ 1', 'the same on the real-world corpus\'s Python files (25 files of 12 PyPI packages, see "Peer linters")'],
   ['playground.callOverheadRatio', '≤ 1.2', 'tools/call through the playground session / bare SDK client'],
   ['playground.formRenderMs', '', '100-field form rendered in headless Chromium'],
   ['bundle.clientKB', '≤ 300', 'dist/client.js'],
@@ -326,6 +346,14 @@ const TARGETS: [string, string, string][] = [
   ['rules.precisionInfo', '≥ 0.75', 'same for info findings'],
   ['rules.findingsPerTool', '', 'findings per tool on the corpus entries (default preset)'],
 ];
+
+/** A run with `--only ... --write` re-measured some figures: say which, and how old the others are. */
+function partialNote(): string[] {
+  const p = results.partial as { measured: string[]; keptFrom: string | null } | undefined;
+  if (!p) return [];
+  const top = p.measured.filter((k) => TARGETS.some(([t]) => t === k));
+  return [`Only ${top.map((k) => `\`${k}\``).join(', ')} were measured on that date; the other figures are from ${p.keptFrom ?? 'an earlier run'}.`, ''];
+}
 
 function cell(key: string): string {
   const v = results[key] as Figure | undefined;
@@ -344,6 +372,7 @@ function renderMarkdown(): string {
     `Measured by \`npm run bench\` on ${results.machine as string}, ${results.date as string}. Medians of interleaved runs in one process;`,
     'ratios are the figures to compare (the machine is shared and noisy). Raw data: bench/results.json.',
     '',
+    ...partialNote(),
     '| figure | value | target | what |',
     '| --- | --- | --- | --- |',
     ...TARGETS.map(([k, t, what]) => `| \`${k}\` | ${cell(k)} | ${t} | ${what} |`),
@@ -371,6 +400,24 @@ function renderMarkdown(): string {
       '',
     );
   }
+  const contract = results['cli.contract'] as import('./cli-contract').ContractTiming | undefined;
+  if (contract) {
+    lines.push(
+      '## CLI start-up: `toolsmith contract` on one TypeScript file',
+      '',
+      `\`toolsmith contract ${contract.file}\`, whole process, medians of ${contract.runs} interleaved runs. dist/cli-typescript.js (the TypeScript`,
+      'compiler, zod and the front-end) is compiled with a V8 code cache kept in the user cache directory (server/src/cli/compile-cache.ts),',
+      'written by the first run. `node -e 0` is what any Node process costs on this machine at that moment.',
+      '',
+      '| run | wall ms | CPU ms (user + system) |',
+      '| --- | --- | --- |',
+      `| \`node -e 0\` | ${contract.nodeMs} | ${contract.cpuMs.node} |`,
+      `| code cache in place (every run after the first) | ${contract.warmMs} | ${contract.cpuMs.warm} |`,
+      `| first run (empty cache directory: compiles, then writes the cache) | ${contract.firstRunMs} | ${contract.cpuMs.firstRun} |`,
+      `| \`TOOLSMITH_COMPILE_CACHE=0\` | ${contract.uncachedMs} | ${contract.cpuMs.uncached} |`,
+      '',
+    );
+  }
   const cli = results['cli.detail'] as { files: number; tools: number; medianMs: Record<string, number>; findings: Record<string, { total: number; byTool: Record<string, string[]> }> } | undefined;
   if (cli) {
     lines.push(
@@ -386,6 +433,17 @@ function renderMarkdown(): string {
     for (const [name, ms] of Object.entries(cli.medianMs)) {
       const f = cli.findings[name];
       lines.push(`| ${name} | ${ms} | ${f?.total ?? 0} | ${f ? Object.keys(f.byTool).length : 0} |`);
+    }
+    const real = results['cli.real.detail'] as import('./cli-peers').RealCorpusComparison | undefined;
+    if (real) {
+      lines.push(
+        '',
+        `On the real-world corpus's Python files (${real.files} files, ${real.lines} lines: the entry files of ${real.packages.join(', ')}):`,
+        '',
+        '| linter | median ms (whole process) | findings |',
+        '| --- | --- | --- |',
+        ...Object.entries(real.medianMs).map(([name, ms]) => `| ${name} | ${ms} | ${real.findings[name]?.total ?? 0} |`),
+      );
     }
     lines.push('', 'What each linter reports on one tool of each shape (first file):', '', '| tool | toolsmith | fastmcp-lint | mcpolish |', '| --- | --- | --- | --- |');
     // Tools 0..5 of the first file: one of each shape, whichever linter reported something on it (or none did).

@@ -6,7 +6,7 @@
  * by calling only allow-listed zod functions and methods with statically known arguments. Anything else throws
  * `Unresolved` with the span and a reason; the caller turns it into an `unresolved` entry.
  */
-import ts from 'typescript';
+import ts from './ts';
 import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
 import type { Span } from '../model';
