@@ -32,20 +32,16 @@ export interface PeerComparison {
   findings: Record<string, { total: number; byTool: Record<string, string[]> }>;
 }
 
-export async function comparePeers(opts: { files?: number; toolsPerFile?: number; runs?: number } = {}): Promise<PeerComparison> {
-  const files = opts.files ?? 20;
-  const toolsPerFile = opts.toolsPerFile ?? 12;
-  const runs = opts.runs ?? 5;
+async function peerVenv(): Promise<string> {
   // Imported lazily: plain .mjs helper shared with the test scripts.
   const { ensureVenvAt } = (await import(path.join(root, 'scripts', 'ensure-venv.mjs'))) as {
     ensureVenvAt: (dir: string, req: string) => string;
   };
-  const python = ensureVenvAt(path.join(root, '.cache', 'venv-bench'), path.join(root, 'bench', 'python-requirements.txt'));
-  const bin = path.dirname(python);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-peers-'));
-  const corpus = writePythonCorpus(path.join(dir, 'corpus'), files, toolsPerFile);
-  const rel = corpus.map((f) => path.relative(dir, f));
+  return path.dirname(ensureVenvAt(path.join(root, '.cache', 'venv-bench'), path.join(root, 'bench', 'python-requirements.txt')));
+}
 
+/** The three linters on the Python files under `dir/corpus` (`rel`: those files, relative to `dir`), interleaved. */
+function timePeers(bin: string, dir: string, rel: string[], runs: number): Pick<PeerComparison, 'medianMs' | 'overFastestPeer' | 'findings'> {
   const commands: Record<string, [string, string[]]> = {
     toolsmith: [process.execPath, [path.join(root, 'dist', 'cli.js'), 'check', 'corpus', '--format', 'json']],
     'fastmcp-lint': [path.join(bin, 'fastmcp-lint'), ['--json', ...rel]],
@@ -71,15 +67,74 @@ export async function comparePeers(opts: { files?: number; toolsPerFile?: number
     (findings[linter].byTool[tool] ??= []).push(rule);
   };
   for (const f of JSON.parse(outputs.toolsmith || '[]') as { ruleId: string; tool: string | null }[]) add('toolsmith', f.tool ?? '<server>', f.ruleId);
-  for (const t of JSON.parse(outputs['fastmcp-lint'] || '[]') as { tool: string; issues: { code: string }[] }[]) {
+  const fl = JSON.parse(outputs['fastmcp-lint'] || '[]') as { tool: string; issues: { code: string }[] }[] | Record<string, unknown>;
+  for (const t of Array.isArray(fl) ? fl : []) {
     for (const issue of t.issues) add('fastmcp-lint', t.tool, issue.code);
   }
   const mp = JSON.parse(outputs.mcpolish || '{}') as { diagnostics?: { rule_id: string; tool_name?: string | null }[] };
   for (const d of mp.diagnostics ?? []) add('mcpolish', d.tool_name ?? '<server>', d.rule_id);
-  fs.rmSync(dir, { recursive: true, force: true });
-  return { files, tools: files * toolsPerFile, medianMs, overFastestPeer: +(medianMs.toolsmith / fastestPeer).toFixed(3), findings };
+  return { medianMs, overFastestPeer: +(medianMs.toolsmith / fastestPeer).toFixed(3), findings };
+}
+
+export async function comparePeers(opts: { files?: number; toolsPerFile?: number; runs?: number } = {}): Promise<PeerComparison> {
+  const files = opts.files ?? 20;
+  const toolsPerFile = opts.toolsPerFile ?? 12;
+  const bin = await peerVenv();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-peers-'));
+  try {
+    const corpus = writePythonCorpus(path.join(dir, 'corpus'), files, toolsPerFile);
+    const rel = corpus.map((f) => path.relative(dir, f));
+    return { files, tools: files * toolsPerFile, ...timePeers(bin, dir, rel, opts.runs ?? 5) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export interface RealCorpusComparison {
+  packages: string[];
+  files: number;
+  lines: number;
+  medianMs: Record<string, number>;
+  overFastestPeer: number;
+  findings: Record<string, { total: number }>;
+}
+
+/**
+ * The same comparison on the real-world corpus's Python files (test/corpus/packages.json: each PyPI package's entry
+ * files, the published .py with the tools, installed by scripts/ensure-corpus.mjs), copied with their package paths
+ * into one folder so the three linters read the same files.
+ */
+export async function comparePeersOnRealCorpus(opts: { runs?: number } = {}): Promise<RealCorpusComparison> {
+  const corpusScript = (await import(path.join(root, 'scripts', 'ensure-corpus.mjs'))) as {
+    readManifest: () => { name: string; version: string; registry: string; entries: string[] }[];
+    locate: (pkg: { name: string; version: string; registry: string }) => { root: string };
+  };
+  const bin = await peerVenv();
+  const pkgs = corpusScript.readManifest().filter((p) => p.registry === 'pypi');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-peers-real-'));
+  try {
+    const rel: string[] = [];
+    let lines = 0;
+    for (const pkg of pkgs) {
+      const from = corpusScript.locate(pkg).root;
+      for (const entry of pkg.entries) {
+        const src = path.join(from, entry);
+        if (!fs.existsSync(src)) throw new Error(`the real-world corpus is not installed (${pkg.name}@${pkg.version}: ${entry}): run node scripts/ensure-corpus.mjs`);
+        const to = path.join('corpus', entry);
+        fs.mkdirSync(path.dirname(path.join(dir, to)), { recursive: true });
+        fs.copyFileSync(src, path.join(dir, to));
+        lines += fs.readFileSync(src, 'utf8').split('\n').length;
+        rel.push(to);
+      }
+    }
+    const r = timePeers(bin, dir, rel, opts.runs ?? 5);
+    const findings = Object.fromEntries(Object.entries(r.findings).map(([k, v]) => [k, { total: v.total }]));
+    return { packages: pkgs.map((p) => `${p.name}@${p.version}`), files: rel.length, lines, medianMs: r.medianMs, overFastestPeer: r.overFastestPeer, findings };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 if (require.main === module) {
-  void comparePeers().then((r) => console.log(JSON.stringify(r, null, 2)));
+  void (process.argv.includes('--real') ? comparePeersOnRealCorpus() : comparePeers()).then((r) => console.log(JSON.stringify(r, null, 2)));
 }

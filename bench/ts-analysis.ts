@@ -10,10 +10,12 @@ import type { FileHost } from '../server/src/analysis/model';
 import { z } from 'zod';
 import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 
-export function generateServer(tools = 200, targetLines = 5000): string {
+/** `sdk`: the SDK the server is written for, 1.x (`@modelcontextprotocol/sdk`) or v2 (`@modelcontextprotocol/server`). */
+export function generateServer(tools = 200, targetLines = 5000, sdk: 'v1' | 'v2' = 'v1'): string {
   const head = [
-    'import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";',
-    'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+    ...(sdk === 'v2'
+      ? ['import { McpServer } from "@modelcontextprotocol/server";', 'import { StdioServerTransport } from "@modelcontextprotocol/server/stdio";']
+      : ['import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";', 'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";']),
     'import { z } from "zod";',
     '',
     'const server = new McpServer({ name: "bench", version: "1.0.0" });',

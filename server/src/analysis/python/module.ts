@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import type { SyntaxNode, Tree } from '@lezer/common';
-import { parser } from '@lezer/python';
+import { parsePython } from './parse';
 import type { FileHost, JsonValue, Span } from '../model';
 import type { ClassField, ClassInfo, FieldInfo, PyType, ScalarName } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type LiteralResult } from './syntax';
@@ -36,7 +36,7 @@ export class PyModule {
     readonly program: PyProgram,
     tree?: Tree,
   ) {
-    this.tree = tree ?? parser.parse(text);
+    this.tree = tree ?? parsePython(file, text);
     this.index();
   }
 

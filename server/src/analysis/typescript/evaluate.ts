@@ -6,12 +6,9 @@
  * by calling only allow-listed zod functions and methods with statically known arguments. Anything else throws
  * `Unresolved` with the span and a reason; the caller turns it into an `unresolved` entry.
  */
-import ts from 'typescript';
+import ts from './ts';
 import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
-import * as arktype from 'arktype';
-import * as valibot from 'valibot';
-import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type { Span } from '../model';
 import type { Framework } from '../../../../common/frameworks';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
@@ -554,7 +551,12 @@ const ZOD_MODULES: Record<string, 3 | 4 | 'bare' | 'mini'> = {
  * and these methods of a Type are called for real. Anything else stays unresolved.
  */
 const ARKTYPE_MODULE = 'arktype';
-const ARKTYPE_EXPORTS = { type: arktype.type } as const;
+/** Loaded on the first file that imports ArkType: its start-up (~0.3 s, it compiles its own scope) is not every contract's. */
+let arktypeExports: { type: unknown } | undefined;
+function arktypeExportsLoaded(): { type: unknown } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (arktypeExports ??= { type: (require('arktype') as typeof import('arktype')).type });
+}
 // prettier-ignore
 const ARKTYPE_METHODS = new Set(['describe', 'array', 'or', 'and', 'optional', 'default', 'merge', 'omit', 'pick', 'partial', 'required', 'atLeastLength', 'atMostLength', 'moreThan', 'lessThan', 'atLeast', 'atMost', 'divisibleBy', 'matching', 'configure', 'brand', 'onUndeclaredKey']);
 
@@ -564,11 +566,17 @@ const ARKTYPE_METHODS = new Set(['describe', 'array', 'or', 'and', 'optional', '
  */
 // prettier-ignore
 const VALIBOT_FUNCTIONS = new Set(['object', 'strictObject', 'looseObject', 'string', 'number', 'boolean', 'null', 'nullable', 'nullish', 'optional', 'exactOptional', 'array', 'tuple', 'strictTuple', 'union', 'picklist', 'literal', 'enum', 'record', 'variant', 'intersect', 'pipe', 'any', 'unknown', 'date', 'minLength', 'maxLength', 'length', 'nonEmpty', 'minValue', 'maxValue', 'gtValue', 'ltValue', 'integer', 'multipleOf', 'email', 'url', 'uuid', 'regex', 'isoDate', 'isoDateTime', 'isoTime', 'isoTimestamp', 'ipv4', 'ipv6', 'hexadecimal', 'trim', 'toLowerCase', 'toUpperCase', 'description', 'title', 'metadata', 'examples', 'minEntries', 'maxEntries']);
-const VALIBOT_MODULES: Record<string, Record<string, unknown>> = {
-  valibot: valibot,
-  '@valibot/to-json-schema': { toStandardJsonSchema },
-};
 const VALIBOT_ALLOWED: Record<string, Set<string>> = { valibot: VALIBOT_FUNCTIONS, '@valibot/to-json-schema': new Set(['toStandardJsonSchema']) };
+/** The modules above, each loaded on the first file that imports it (like ArkType). */
+const valibotModules: Record<string, Record<string, unknown> | undefined> = {};
+function valibotModule(module: string): Record<string, unknown> {
+  return (valibotModules[module] ??=
+    module === 'valibot'
+      ? // eslint-disable-next-line @typescript-eslint/no-require-imports
+        (require('valibot') as Record<string, unknown>)
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports
+        { toStandardJsonSchema: (require('@valibot/to-json-schema') as typeof import('@valibot/to-json-schema')).toStandardJsonSchema });
+}
 
 /** `import * as v from "valibot"`: its allow-listed functions are read as `v.name`. */
 export class LibNs {
@@ -576,8 +584,8 @@ export class LibNs {
 }
 
 function valibotFn(module: string, name: string, at: ts.Node, pf: ParsedFile): ZodFn {
-  if (!VALIBOT_ALLOWED[module].has(name) || typeof VALIBOT_MODULES[module][name] !== 'function') return fail(`\`${name}\` of ${module} is not a supported function`, at, pf);
-  return new ZodFn(VALIBOT_MODULES[module], name, 4, true, 'valibot');
+  if (!VALIBOT_ALLOWED[module].has(name) || typeof valibotModule(module)[name] !== 'function') return fail(`\`${name}\` of ${module} is not a supported function`, at, pf);
+  return new ZodFn(valibotModule(module), name, 4, true, 'valibot');
 }
 
 /** An ArkType Type (a callable carrying `~standard` with vendor "arktype"). */
@@ -640,12 +648,12 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
         const f = Object.prototype.hasOwnProperty.call(staticModule, d.imported) ? staticModule[d.imported] : undefined;
         return f ?? fail(`\`${d.imported}\` of "${d.module}" is not evaluated statically`, at, pf);
       }
-      if (VALIBOT_MODULES[d.module]) {
+      if (Object.prototype.hasOwnProperty.call(VALIBOT_ALLOWED, d.module)) {
         if (d.imported === '*') return new LibNs(d.module);
         return valibotFn(d.module, d.imported, at, pf);
       }
       if (d.module === ARKTYPE_MODULE) {
-        if (d.imported === 'type') return new ZodFn(ARKTYPE_EXPORTS, 'type', 4, true, 'arktype');
+        if (d.imported === 'type') return new ZodFn(arktypeExportsLoaded(), 'type', 4, true, 'arktype');
         return fail(`\`${d.imported}\` of arktype is not supported (only \`type(...)\`)`, at, pf);
       }
       const kind = ZOD_MODULES[d.module];
@@ -959,7 +967,7 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
       }
       if (d.kind === 'param' && isWithin(d.node, node)) return;
       if (d.kind === 'import') {
-        if (d.module === ARKTYPE_MODULE || VALIBOT_MODULES[d.module]) {
+        if (d.module === ARKTYPE_MODULE || Object.prototype.hasOwnProperty.call(VALIBOT_ALLOWED, d.module)) {
           parts.push(`${name}=${d.module}:${d.imported}`);
           return;
         }

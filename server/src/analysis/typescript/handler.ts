@@ -3,7 +3,7 @@
  * them, `shell: true`, awaits; every return with its keys, text contents, isError, error-looking payloads and
  * leaked error internals; whether a path containment check is written.
  */
-import ts from 'typescript';
+import ts from './ts';
 import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '../model';
 import { evaluateDetached, type EvalContext } from './evaluate';
 import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';

@@ -6,7 +6,7 @@
  * into helpers (`registerUserTools(server)`, in this file or imported) so that the contract of an entry file lists
  * the same tools in the same order as the live server. Registrations no call reaches are added afterwards.
  */
-import ts from 'typescript';
+import ts from './ts';
 import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';

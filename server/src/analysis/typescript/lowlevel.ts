@@ -5,7 +5,7 @@
  * entry. What cannot be read (a list built at run time, a handler returning in several places) is a tool whose
  * parts are unresolved with the reason, never dropped: the file says it has a server whose tools it cannot see.
  */
-import ts from 'typescript';
+import ts from './ts';
 import type { Framework, JsonSchema, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
 import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
 import { evaluate, Unresolvable, type EvalContext, type ServerRef } from './evaluate';

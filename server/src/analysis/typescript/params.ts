@@ -3,7 +3,7 @@
  * types it, and every constraint written in its chain (`.max(100)`, `.describe("...")`, `.default(5)`...).
  * The values themselves come from the converted JSON Schema (the truth the model sees); this module only locates them.
  */
-import ts from 'typescript';
+import ts from './ts';
 import type { ConstraintFact, JsonSchema, JsonValue, ParameterDefinition, Span } from '../model';
 import { evaluateDetached, Unresolvable, ZodFn, ZodNs, type EvalContext } from './evaluate';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile } from './project';

@@ -6,7 +6,7 @@
  * files, barrel `index.ts`, re-exports). Only top-level declarations are indexed; inner scopes are looked up on demand.
  */
 import * as path from 'node:path';
-import ts from 'typescript';
+import ts from './ts';
 import type { FileHost, Span } from '../model';
 import { FRAMEWORKS } from '../../../../common/frameworks';
 
