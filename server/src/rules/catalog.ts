@@ -50,6 +50,7 @@ import { mcpV1Import } from './mcp-v1-import';
 import { decoratorNotCalled } from './decorator-not-called';
 import { deprecatedServerTool } from './deprecated-server-tool';
 import { tsSdkV1Import } from './ts-sdk-v1-import';
+import { xMcpHeaderInvalid } from './x-mcp-header-invalid';
 
 /** One area of the catalogue: a row of the README's "Rules" table. */
 interface RuleArea {
@@ -92,7 +93,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Schema and output',
-    rules: [inputSchemaNotObject, schemaUnrepresentable, outputSchemaMissing, structuredContentWithoutText, outputSchemaWithoutStructuredContent, responseUnbounded],
+    rules: [inputSchemaNotObject, schemaUnrepresentable, outputSchemaMissing, structuredContentWithoutText, outputSchemaWithoutStructuredContent, responseUnbounded, xMcpHeaderInvalid],
   },
   {
     title: 'Annotations and risk',
