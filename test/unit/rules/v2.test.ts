@@ -112,3 +112,18 @@ test('v2: server.tool(...) on an SDK v2 McpServer is reported as missing, and th
   assert.match(out, /server\.registerTool\("get_time", \{ description: "Get the current time in a time zone\.", inputSchema: \{ tz: z\.string\(\)\.describe\("IANA zone"\) \} \}, async/);
   assert.doesNotMatch(out, /server\.tool\(/);
 });
+
+test('v2: a non-object inputSchema (tools/list throws on SDK v2) is reported by input-schema-not-object, with the zod fix', () => {
+  const file = path.join(V2, 'inline-not-object.ts');
+  const text = [
+    'import { McpServer } from "@modelcontextprotocol/server";',
+    'import * as z from "zod";',
+    'const server = new McpServer({ name: "x", version: "1.0.0" });',
+    'server.registerTool("echo_text", { description: "Echo the text back.", inputSchema: z.string().max(100) }, async (t) => ({ content: [{ type: "text", text: String(t) }] }));',
+    '',
+  ].join('\n');
+  const f = analyse(file, text).findings.find((x) => x.ruleId === 'input-schema-not-object');
+  assert.ok(f, 'no input-schema-not-object finding');
+  assert.match(f.message, /SDK v2 throws "MCP tool and prompt schemas must describe objects"/);
+  assert.match(applied(text, file, f.fixes[0]), /inputSchema: z\.object\(\{ value: z\.string\(\)\.max\(100\) \}\)/);
+});
