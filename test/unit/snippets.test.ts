@@ -88,6 +88,14 @@ import { z } from 'zod';
 const server = new McpServer({ name: 'snippet-check', version: '0.0.0' });
 
 `;
+/** The same minimal server on the TypeScript SDK v2: every tool snippet must be clean and type-check on both lines. */
+const TS_V2_PREAMBLE = `import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
+
+const server = new McpServer({ name: 'snippet-check', version: '0.0.0' });
+
+`;
 const TS_POSTAMBLE = `
 
 await server.connect(new StdioServerTransport());
@@ -111,10 +119,10 @@ function load(language: 'typescript' | 'python'): [string, Snippet][] {
 }
 
 /** The file a person gets: a whole-file snippet alone, a tool snippet inside a minimal server file. */
-function asFile(language: 'typescript' | 'python', snippet: Snippet): string {
+function asFile(language: 'typescript' | 'python', snippet: Snippet, sdk: 'v1' | 'v2' = 'v1'): string {
   const body = expandSnippet(Array.isArray(snippet.body) ? snippet.body.join('\n') : snippet.body);
   const wholeFile = /^(import |from |"""|')/m.test(body.split('\n')[0]) || /^from \w/m.test(body);
-  if (language === 'typescript') return wholeFile ? body : TS_PREAMBLE + body + TS_POSTAMBLE;
+  if (language === 'typescript') return wholeFile ? body : (sdk === 'v2' ? TS_V2_PREAMBLE : TS_PREAMBLE) + body + TS_POSTAMBLE;
   return wholeFile ? body + '\n' : PY_PREAMBLE + body + '\n';
 }
 
@@ -152,28 +160,38 @@ for (const language of ['typescript', 'python'] as const) {
     }
   });
 
-  for (const [name, snippet] of snippets) {
-    test(`${language} snippet "${name}": expanded with its defaults, a tool with zero findings`, () => {
-      const text = asFile(language, snippet);
-      // A virtual file at the repository root: the workspace's package.json pins the SDK and zod versions.
-      const file = path.join(root, `snippet-check.${language === 'typescript' ? 'mts' : 'py'}`);
-      const analysis = analyzeFile(
-        file,
-        text,
-        createFileHost((f) => (f === file ? text : undefined)),
-        DEFAULT_SETTINGS,
-      );
-      assert.equal(analysis.internalError, undefined);
-      assert.ok(analysis.result.tools.length >= 1, `the analyser finds a tool in:\n${text}`);
-      const findings = analysis.findings.map((f) => `${f.ruleId} (${f.severity}) on ${f.tool}: ${f.message}`);
-      assert.deepEqual(findings, [], `zero findings expected in:\n${text}`);
+  const variants = (snippet: Snippet): ('v1' | 'v2')[] => {
+    const first = (Array.isArray(snippet.body) ? snippet.body[0] : snippet.body).trimStart();
+    return language === 'typescript' && first.startsWith('server.') ? ['v1', 'v2'] : ['v1'];
+  };
+  for (const [name, snippet] of snippets)
+    for (const sdk of variants(snippet)) {
+      test(`${language} snippet "${name}"${sdk === 'v2' ? ' on SDK v2' : ''}: expanded with its defaults, a tool with zero findings`, () => {
+        const text = asFile(language, snippet, sdk);
+        // A virtual file at the repository root: the workspace's package.json pins the SDK and zod versions.
+        const file = path.join(root, `snippet-check.${language === 'typescript' ? 'mts' : 'py'}`);
+        const analysis = analyzeFile(
+          file,
+          text,
+          createFileHost((f) => (f === file ? text : undefined)),
+          DEFAULT_SETTINGS,
+        );
+        assert.equal(analysis.internalError, undefined);
+        assert.ok(analysis.result.tools.length >= 1, `the analyser finds a tool in:\n${text}`);
+        if (sdk === 'v2')
+          assert.ok(
+            analysis.result.tools.every((t) => t.framework === 'ts-sdk-v2'),
+            'analysed as an SDK v2 tool',
+          );
+        const findings = analysis.findings.map((f) => `${f.ruleId} (${f.severity}) on ${f.tool}: ${f.message}`);
+        assert.deepEqual(findings, [], `zero findings expected in:\n${text}`);
 
-      if (language === 'typescript') {
-        assert.deepEqual(typeErrors(file, text), [], `the expanded snippet type-checks:\n${text}`);
-      } else {
-        const r = spawnSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: text, encoding: 'utf8' });
-        assert.equal(r.status, 0, `the expanded snippet parses as Python:\n${r.stderr}`);
-      }
-    });
-  }
+        if (language === 'typescript') {
+          assert.deepEqual(typeErrors(file, text), [], `the expanded snippet type-checks:\n${text}`);
+        } else {
+          const r = spawnSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: text, encoding: 'utf8' });
+          assert.equal(r.status, 0, `the expanded snippet parses as Python:\n${r.stderr}`);
+        }
+      });
+    }
 }

@@ -1,8 +1,8 @@
-// Helpdesk MCP server — the TypeScript half of the MCP Toolsmith demo.
+// Helpdesk MCP server (TypeScript SDK v2: @modelcontextprotocol/server, zod 4) — the TypeScript half of the MCP Toolsmith demo.
 // It works, but its contract carries a few deliberate flaws for Toolsmith to flag (marked "flaw:" below).
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { z } from 'zod';
+import { McpServer } from '@modelcontextprotocol/server';
+import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import * as z from 'zod';
 import { getTicket, searchTickets } from './tickets.js';
 
 const server = new McpServer({ name: 'helpdesk', version: '0.1.0' });
@@ -13,10 +13,10 @@ server.registerTool(
   'query',
   {
     description: 'Searches the tickets.',
-    inputSchema: {
+    inputSchema: z.object({
       text: z.string(),
       limit: z.number().default(10),
-    },
+    }),
     annotations: { readOnlyHint: true, openWorldHint: false },
   },
   async ({ text, limit }) => {
@@ -34,10 +34,10 @@ server.registerTool(
     description:
       'Appends an internal note to a helpdesk ticket. Use when you learned something about the issue that the next ' +
       'agent should know. Returns the number of notes the ticket now has.',
-    inputSchema: {
+    inputSchema: z.object({
       ticket_id: z.string().regex(/^T-\d+$/).describe('Ticket id as shown by the search, e.g. "T-1001".'),
       note: z.string().min(1).max(2000).describe('The note text, in plain sentences.'),
-    },
+    }),
   },
   async ({ ticket_id, note }) => {
     const ticket = getTicket(ticket_id);
@@ -58,10 +58,10 @@ server.registerTool(
     description:
       'Closes a helpdesk ticket once the customer problem is solved. Use only after confirming the fix with the ' +
       'customer; do not use to hide duplicates. Returns a confirmation line with the ticket id.',
-    inputSchema: {
+    inputSchema: z.object({
       ticket_id: z.string().regex(/^T-\d+$/).describe('Ticket id as shown by the search, e.g. "T-1001".'),
       resolution: z.string().min(1).max(500).describe('One sentence on how the problem was solved.'),
-    },
+    }),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   async ({ ticket_id, resolution }) => {

@@ -220,8 +220,12 @@ export interface FileFacts {
   file: string;
   language: Language;
   framework?: Framework;
-  /** Python `from mcp.server.fastmcp import FastMCP` — the removed 1.x import. */
-  v1Imports: { span: Span; text: string }[];
+  /**
+   * Python `from mcp.server.fastmcp import FastMCP` — the removed 1.x import. TypeScript: every import declaration
+   * of the 1.x package `@modelcontextprotocol/sdk` (its v2 successors are other packages), with the module
+   * specifier (`moduleSpan`: the string literal, quotes included) and the named imports.
+   */
+  v1Imports: { span: Span; text: string; module?: string; moduleSpan?: Span; names?: { imported: string; local: string; span: Span }[]; typeOnly?: boolean }[];
   /** Servers created/used in the file. */
   servers: { id: string; variable: string; name?: string; span: Span; constructorSpan?: Span }[];
   /** Files this file's tools depend on (imported schema modules), for re-analysis on change. */

@@ -49,6 +49,8 @@ import { tooManyTools } from './too-many-tools';
 import { mcpV1Import } from './mcp-v1-import';
 import { decoratorNotCalled } from './decorator-not-called';
 import { deprecatedServerTool } from './deprecated-server-tool';
+import { tsSdkV1Import } from './ts-sdk-v1-import';
+import { xMcpHeaderInvalid } from './x-mcp-header-invalid';
 
 /** One area of the catalogue: a row of the README's "Rules" table. */
 interface RuleArea {
@@ -91,7 +93,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Schema and output',
-    rules: [inputSchemaNotObject, schemaUnrepresentable, outputSchemaMissing, structuredContentWithoutText, outputSchemaWithoutStructuredContent, responseUnbounded],
+    rules: [inputSchemaNotObject, schemaUnrepresentable, outputSchemaMissing, structuredContentWithoutText, outputSchemaWithoutStructuredContent, responseUnbounded, xMcpHeaderInvalid],
   },
   {
     title: 'Annotations and risk',
@@ -111,7 +113,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Framework and migration',
-    rules: [mcpV1Import, decoratorNotCalled, deprecatedServerTool],
+    rules: [mcpV1Import, decoratorNotCalled, deprecatedServerTool, tsSdkV1Import],
   },
 ];
 

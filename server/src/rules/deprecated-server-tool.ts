@@ -2,6 +2,7 @@ import type { Span, ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
 import { finding } from './util/finding';
 import { insertAt, replace, spanText } from './util/source';
+import { FRAMEWORKS } from '../../../common/frameworks';
 
 const inside = (outer: Span, s: Span | undefined) => s === undefined || (s.file === outer.file && s.start >= outer.start && s.end <= outer.end);
 
@@ -37,18 +38,16 @@ export const deprecatedServerTool: Rule = {
   id: 'deprecated-server-tool',
   defaultSeverity: 'warning',
   languages: ['typescript'],
-  summary: '`server.tool(...)` overloads are deprecated; use registerTool.',
+  summary: '`server.tool(...)` overloads are deprecated in SDK 1.x and removed in v2; use registerTool.',
   checkTool(tool: ToolDefinition, ctx: RuleContext) {
     if (tool.registration.kind !== 'tool') return [];
     const fix = rewrite(tool, ctx);
-    return [
-      finding(
-        tool,
-        tool.registration.calleeSpan,
-        '`server.tool(...)` is deprecated: its positional overloads guess whether an object is a schema or annotations, and it cannot declare a title or an outputSchema. ' +
-          'Use `server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler)`.',
-        fix ? [fix] : [],
-      ),
-    ];
+    // SDK v2's McpServer has no `tool` method at all (removed, not deprecated).
+    const message = FRAMEWORKS[tool.framework].hasToolMethod
+      ? '`server.tool(...)` is deprecated: its positional overloads guess whether an object is a schema or annotations, and it cannot declare a title or an outputSchema. ' +
+        'Use `server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler)`.'
+      : `\`server.tool(...)\` does not exist in ${FRAMEWORKS[tool.framework].name} (${FRAMEWORKS[tool.framework].versionPackage}): the call throws "server.tool is not a function" ` +
+        'when the server starts, so it never lists a tool. Use `server.registerTool(name, { title, description, inputSchema, outputSchema, annotations }, handler)`.';
+    return [finding(tool, tool.registration.calleeSpan, message, fix ? [fix] : [])];
   },
 };

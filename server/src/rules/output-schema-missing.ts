@@ -1,5 +1,6 @@
 import type { ReturnFact, ToolDefinition } from '../analysis/model';
 import type { Fix, Rule, RuleContext } from './types';
+import { schemaLibraryOf, type SchemaLibrary } from './util/schema-library';
 import { finding, toolSpan } from './util/finding';
 import { insertFirstProperty } from './util/object-edits';
 
@@ -22,6 +23,14 @@ function shapeFromReturns(returns: ReturnFact[]): string | undefined {
   return `{ ${props.join(', ')} }`;
 }
 
+const OUTPUT_EXAMPLE: Record<SchemaLibrary | 'zod-v2', string> = {
+  zod: '{ total: z.number(), items: z.array(Item) }',
+  'zod-v2': 'z.object({ total: z.number(), items: z.array(Item) })',
+  arktype: 'type({ total: "number", items: Item.array() })',
+  valibot: 'toStandardJsonSchema(v.object({ total: v.number(), items: v.array(Item) }))',
+  'json-schema': 'fromJsonSchema({ type: "object", properties: { total: { type: "number" } } })',
+};
+
 /** Python return annotations that say nothing about the shape (the SDK publishes no useful outputSchema). */
 const VAGUE_PY_RETURN = /^(Any|typing\.Any|object)$/;
 
@@ -41,10 +50,12 @@ export const outputSchemaMissing: Rule = {
       const structured = h.returns.filter((r) => r.hasStructuredContent && r.isError !== true);
       if (structured.length === 0) return [];
       const fixes: Fix[] = [];
-      const shape = shapeFromReturns(structured);
+      const lib = schemaLibraryOf(tool, ctx);
+      // The shape is written in zod: only for a file whose schemas are zod. SDK v2 deprecates raw shapes: z.object(...).
+      const shape = lib === 'zod' ? shapeFromReturns(structured) : undefined;
       const cfg = tool.registration.configSpan;
       if (shape && cfg && tool.registration.kind === 'registerTool') {
-        const edit = insertFirstProperty(ctx, tool.file, cfg.start + 1, `outputSchema: ${shape}`);
+        const edit = insertFirstProperty(ctx, tool.file, cfg.start + 1, `outputSchema: ${tool.framework === 'ts-sdk-v2' ? `z.object(${shape})` : shape}`);
         // Not safe: once declared, the SDK validates every structuredContent against it.
         if (edit) fixes.push({ title: 'Add outputSchema from the returned shape', edits: [edit], safe: false });
       }
@@ -54,7 +65,7 @@ export const outputSchemaMissing: Rule = {
           span,
           `${name} returns structuredContent but declares no outputSchema. Without it the model and the client cannot know ` +
             `the shape of the result before calling, and the SDK does not check what you return. ` +
-            `Declare it in the config, e.g. \`outputSchema: { total: z.number(), items: z.array(Item) }\`.`,
+            `Declare it in the config, e.g. \`outputSchema: ${OUTPUT_EXAMPLE[tool.framework === 'ts-sdk-v2' && lib === 'zod' ? 'zod-v2' : lib]}\`.`,
           fixes,
         ),
       ];

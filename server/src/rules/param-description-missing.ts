@@ -3,6 +3,7 @@ import { finding, toolLabel } from './util/finding';
 import { addFieldKeywords } from './util/python-edits';
 import { insertAt } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
+import { schemaLibraryOf, spell } from './util/schema-library';
 
 export const paramDescriptionMissing: Rule = {
   id: 'param-description-missing',
@@ -22,7 +23,7 @@ export const paramDescriptionMissing: Rule = {
       if (!d && docstring === 'parsed' && tool.docstring?.argsSectionSpan) continue;
       const how =
         tool.language === 'typescript'
-          ? `Add .describe("…") with its meaning, format and an example`
+          ? `Add ${spell(schemaLibraryOf(tool, ctx), { kind: 'description' })} with its meaning, format and an example`
           : docstring === 'parsed'
             ? `Write it as Annotated[T, Field(description="…")] or add a "${p.name}:" entry under Args: in the docstring`
             : `Write it as Annotated[T, Field(description="…")] (this SDK ignores docstring Args: sections)`;

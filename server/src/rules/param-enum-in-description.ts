@@ -1,5 +1,6 @@
 import type { ParameterDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext, RuleFinding } from './types';
+import { schemaLibraryOf, spell } from './util/schema-library';
 import { finding, toolLabel } from './util/finding';
 import { enumValues, inputSchemaOf, mainType, paramDescription } from './util/json-schema';
 import { replacePythonType } from './util/python-edits';
@@ -134,7 +135,7 @@ export const paramEnumInDescription: Rule = {
       const values = d ? listedValues(d) : undefined;
       if (!values) continue;
       const fix = enumFix(ctx, p, values, tool.language);
-      const spelled = tool.language === 'typescript' ? `z.enum([${values.map((v) => JSON.stringify(v)).join(', ')}])` : `Literal[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
+      const spelled = tool.language === 'typescript' ? spell(schemaLibraryOf(tool, ctx), { kind: 'enum', values }) : `Literal[${values.map((v) => JSON.stringify(v)).join(', ')}]`;
       out.push(
         finding(
           tool,

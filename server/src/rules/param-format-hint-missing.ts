@@ -5,6 +5,7 @@ import { addPythonImports } from './util/python-imports';
 import { enumValues, hasKeyword, inputSchemaOf, mainType, paramDescription } from './util/json-schema';
 import { insertAt } from './util/source';
 import { usesZod3, zodBase } from './util/zod';
+import { schemaLibraryOf } from './util/schema-library';
 
 type Kind = 'date-time' | 'date' | 'email' | 'url' | 'uuid';
 
@@ -21,6 +22,13 @@ export function promisedFormat(name: string, description: string | undefined): K
 
 const ZOD4: Record<Kind, string> = { 'date-time': 'iso.datetime()', date: 'iso.date()', email: 'email()', url: 'url()', uuid: 'uuid()' };
 const ZOD3: Record<Kind, string> = { 'date-time': '.datetime()', date: '.date()', email: '.email()', url: '.url()', uuid: '.uuid()' };
+// The same formats in the other Standard Schema libraries SDK v2 takes, and in raw JSON Schema (fromJsonSchema).
+const OTHER: Record<'arktype' | 'valibot' | 'json-schema', Record<Kind, string>> = {
+  // ArkType's "string.url" is a predicate with no JSON Schema form (toJsonSchema throws): a regex publishes a pattern.
+  arktype: { 'date-time': '"string.date.iso"', date: '"string.date.iso"', email: '"string.email"', url: 'a regex such as /^https?:\\/\\//', uuid: '"string.uuid"' },
+  valibot: { 'date-time': 'v.isoTimestamp()', date: 'v.isoDate()', email: 'v.email()', url: 'v.url()', uuid: 'v.uuid()' },
+  'json-schema': { 'date-time': '"format": "date-time"', date: '"format": "date"', email: '"format": "email"', url: '"format": "uri"', uuid: '"format": "uuid"' },
+};
 const PY: Record<Kind, [string, string, string]> = {
   'date-time': ['datetime', 'datetime', 'datetime'],
   date: ['date', 'datetime', 'date'],
@@ -57,7 +65,8 @@ export const paramFormatHintMissing: Rule = {
       if (tool.language === 'typescript') {
         const base = zodBase(ctx, p);
         const v3 = usesZod3(ctx, p.nameSpan.file);
-        spelled = v3 ? `z.string()${ZOD3[kind]}` : `z.${ZOD4[kind]}`;
+        const lib = schemaLibraryOf(tool, ctx);
+        spelled = lib !== 'zod' ? OTHER[lib][kind] : v3 ? `z.string()${ZOD3[kind]}` : `z.${ZOD4[kind]}`;
         if (base && base.kind === 'string') {
           const edit: Edit = v3 ? insertAt(p.typeSpan!.file, base.end, ZOD3[kind]) : { span: { file: p.typeSpan!.file, start: base.start, end: base.end }, newText: `${base.ns}.${ZOD4[kind]}` };
           fixes.push({ title: `Use ${v3 ? `${base.ns}.string()${ZOD3[kind]}` : `${base.ns}.${ZOD4[kind]}`}`, edits: [edit], safe: false });

@@ -1,4 +1,5 @@
 import type { Fix, Rule, RuleFinding } from './types';
+import { schemaLibraryOf, spell } from './util/schema-library';
 import { finding, toolLabel } from './util/finding';
 import { isCountLike } from './util/param-names';
 import { replacePythonType } from './util/python-edits';
@@ -33,7 +34,7 @@ export const paramNumberShouldBeInteger: Rule = {
           tool,
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} counts things but is typed as a decimal number: the model may send 2.5 ` +
-            `and your code has to guess what that means. Declare it as an integer (${tool.language === 'typescript' ? '.int()' : 'int'}).`,
+            `and your code has to guess what that means. Declare it as an integer (${tool.language === 'typescript' ? spell(schemaLibraryOf(tool, ctx), { kind: 'integer' }) : 'int'}).`,
           fixes,
         ),
       );

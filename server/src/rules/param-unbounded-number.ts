@@ -5,6 +5,7 @@ import { addFieldKeywords } from './util/python-edits';
 import { inputSchemaOf, keywordValue, mainType, paramDescription, schemaTypes } from './util/json-schema';
 import { insertAt } from './util/source';
 import { zodBase } from './util/zod';
+import { schemaLibraryOf, spellBounds } from './util/schema-library';
 
 export const paramUnboundedNumber: Rule = {
   id: 'param-unbounded-number',
@@ -40,7 +41,8 @@ export const paramUnboundedNumber: Rule = {
         if (base && !isInteger && base.kind === 'number' && !base.chain.includes('int')) parts.push('.int()');
         if (!hasMin) parts.push(`.min(${lo})`);
         if (!hasMax) parts.push(`.max(${hi})`);
-        spelled = parts.join('');
+        const lib = schemaLibraryOf(tool, ctx);
+        spelled = lib === 'zod' ? parts.join('') : spellBounds(lib, hasMin ? undefined : lo, hasMax ? undefined : hi, true);
         if (base && (base.kind === 'number' || base.kind === 'int')) {
           fixes.push({ title: `Add ${spelled}`, edits: [insertAt(p.typeSpan!.file, base.end, spelled)], safe: false });
         }

@@ -5,6 +5,7 @@ import { addFieldKeywords } from './util/python-edits';
 import { enumValues, hasKeyword, inputSchemaOf, mainType } from './util/json-schema';
 import { insertAt } from './util/source';
 import { zodBase } from './util/zod';
+import { schemaLibraryOf, spell } from './util/schema-library';
 
 export const paramUnboundedString: Rule = {
   id: 'param-unbounded-string',
@@ -30,7 +31,7 @@ export const paramUnboundedString: Rule = {
         const edits = addFieldKeywords(ctx, p, `max_length=${max}`);
         if (edits) fixes.push({ title: `Add Field(max_length=${max})`, edits, safe: false });
       }
-      const spelled = tool.language === 'typescript' ? `.max(${max})` : `Field(max_length=${max})`;
+      const spelled = tool.language === 'typescript' ? spell(schemaLibraryOf(tool, ctx), { kind: 'maxLength', value: max }) : `Field(max_length=${max})`;
       out.push(
         finding(
           tool,

@@ -1,4 +1,5 @@
 import type { Rule, RuleFinding } from './types';
+import { schemaLibraryOf, spell } from './util/schema-library';
 import { finding, toolLabel } from './util/finding';
 
 export const paramUntyped: Rule = {
@@ -6,7 +7,7 @@ export const paramUntyped: Rule = {
   defaultSeverity: 'warning',
   languages: ['typescript', 'python'],
   summary: 'Python parameter without annotation; TS z.any() / z.unknown().',
-  checkTool(tool) {
+  checkTool(tool, ctx) {
     const out: RuleFinding[] = [];
     for (const p of tool.parameters) {
       if (!p.untyped) continue;
@@ -17,7 +18,7 @@ export const paramUntyped: Rule = {
           p.nameSpan,
           `Parameter "${p.name}" of ${toolLabel(tool)} ${what}: its schema carries no type, so the model sends whatever it ` +
             'guesses (a string for a number, an object for a list) and nothing validates it. Give it a precise type' +
-            (tool.language === 'typescript' ? ' (z.string(), z.number().int(), z.enum([...]), z.object({...})).' : ' (str, int, Literal[...], a pydantic model).'),
+            (tool.language === 'typescript' ? ` (${spell(schemaLibraryOf(tool, ctx), { kind: 'types' })}).` : ' (str, int, Literal[...], a pydantic model).'),
         ),
       );
     }

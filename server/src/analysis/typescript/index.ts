@@ -722,6 +722,18 @@ function syntaxErrors(pf: ParsedFile): FileFacts['syntaxErrors'] {
   return diags.map((d) => ({ message: ts.flattenDiagnosticMessageText(d.messageText, '\n'), span: { file: pf.file, start: d.start, end: d.start + d.length } }));
 }
 
+/** The import declarations of the 1.x SDK package (`@modelcontextprotocol/sdk/...`), for the migration rule. */
+function sdkV1Imports(pf: ParsedFile): FileFacts['v1Imports'] {
+  const out: FileFacts['v1Imports'] = [];
+  for (const st of pf.sf.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || frameworkOfModule(st.moduleSpecifier.text) !== 'ts-sdk') continue;
+    const bindings = st.importClause?.namedBindings;
+    const names = bindings && ts.isNamedImports(bindings) ? bindings.elements.map((e) => ({ imported: (e.propertyName ?? e.name).text, local: e.name.text, span: spanOf(e, pf) })) : [];
+    out.push({ span: spanOf(st, pf), text: st.getText(pf.sf), module: st.moduleSpecifier.text, moduleSpan: spanOf(st.moduleSpecifier, pf), names, typeOnly: st.importClause?.isTypeOnly === true });
+  }
+  return out;
+}
+
 function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] {
   return pf.serverDeclarations.map((n) => {
     const ref = serverOf(n.name as ts.Identifier, pf, ctx);
@@ -768,7 +780,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
     file,
     language: 'typescript',
     framework: tools[0]?.framework ?? importedFramework(pf) ?? (/@modelcontextprotocol\/sdk/.test(text) ? 'ts-sdk' : undefined),
-    v1Imports: [],
+    v1Imports: sdkV1Imports(pf),
     servers: serversCreated(pf, ctx),
     dependencies: [...project.dependencies].filter((f) => f !== file),
     syntaxErrors: syntaxErrors(pf),
