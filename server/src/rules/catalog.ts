@@ -49,6 +49,12 @@ import { tooManyTools } from './too-many-tools';
 import { mcpV1Import } from './mcp-v1-import';
 import { decoratorNotCalled } from './decorator-not-called';
 import { deprecatedServerTool } from './deprecated-server-tool';
+import { pathTraversalViaHelper } from './path-traversal-via-helper';
+import { urlParamUnrestricted } from './url-param-unrestricted';
+import { contextParamMistyped } from './context-param-mistyped';
+import { paramRangeNotInSchema } from './param-range-not-in-schema';
+import { paramListAsString } from './param-list-as-string';
+import { destructiveToolWithoutWarning } from './destructive-tool-without-warning';
 
 /** One area of the catalogue: a row of the README's "Rules" table. */
 interface RuleArea {
@@ -67,7 +73,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Description',
-    rules: [descriptionMissing, descriptionTooShort, descriptionNoUsageGuidance, descriptionNoReturnInfo, descriptionTooLong, descriptionPlaceholder, descriptionHiddenInstructions],
+    rules: [descriptionMissing, descriptionTooShort, descriptionNoUsageGuidance, descriptionNoReturnInfo, descriptionTooLong, descriptionPlaceholder, descriptionHiddenInstructions, destructiveToolWithoutWarning],
   },
   {
     title: 'Parameters',
@@ -87,6 +93,8 @@ export const RULE_AREAS: readonly RuleArea[] = [
       paramNameAmbiguous,
       paramIdempotencyKeyExposed,
       paramPrivateName,
+      paramRangeNotInSchema,
+      paramListAsString,
     ],
   },
   {
@@ -103,7 +111,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Security and I/O',
-    rules: [pathParamUnchecked, commandInjection, secretInContract, genericExecuteTool, syncIoInHandler],
+    rules: [pathParamUnchecked, commandInjection, secretInContract, genericExecuteTool, syncIoInHandler, pathTraversalViaHelper, urlParamUnrestricted],
   },
   {
     title: 'Server level',
@@ -111,7 +119,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Framework and migration',
-    rules: [mcpV1Import, decoratorNotCalled, deprecatedServerTool],
+    rules: [mcpV1Import, decoratorNotCalled, deprecatedServerTool, contextParamMistyped],
   },
 ];
 

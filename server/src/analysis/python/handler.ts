@@ -8,6 +8,9 @@ import type { CallFact, HandlerDefinition, ReturnFact } from '../model';
 import type { PyModule } from './module';
 import { argsOf, child, children, dottedName, kwargsWithNames, meaningful, stringValue } from './syntax';
 
+/** Calls that look at a URL's scheme or host (given a parameter): parsing it, a prefix test, a validator named for it. */
+const URL_CHECK = /(^|\.)(urlparse|urlsplit|startswith)$|valid\w*_?ur[li]|ur[li]\w*valid|safe_?ur[li]|check_?ur[li]|allowed_?(host|domain|url)/i;
+
 const ERROR_KEY = /^(error|errors|err|error_message)$/i;
 
 /** Calls whose result no longer carries the caller's text (numbers, lengths, shell-quoted words). */
@@ -31,6 +34,7 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     raises: facts.raises,
     returnAnnotation: retAnn ? mod.src(retAnn) : undefined,
     hasPathContainmentCheck: hasContainmentCheck(mod, fn, 0),
+    checksUrl: facts.calls.some((c) => c.paramsInArgs.length > 0 && URL_CHECK.test(c.callee)),
     ...parameterListEnd(fn),
   };
 }
@@ -249,7 +253,82 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
   // is itself a call (`Path(path).read_text()`) already has its own fact.
   const receiver = callee.name === 'MemberExpression' ? callee.firstChild : null;
   if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of locals.paramsIn(receiver)) reached.add(p);
-  return { callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression' };
+  const helper = callee.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
+  const joins = !!helper && reached.size > 0 && joinsUncheckedPath(mod, helper);
+  return { callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression', ...(joins ? { joinsUncheckedPath: true } : {}) };
+}
+
+const PATH_JOIN = /^(os\.path\.join|posixpath\.join|ntpath\.join|pathlib\.Path|pathlib\.PurePath|pathlib\.PurePosixPath|Path|PurePath)$/;
+const PATH_LIKE_OPERAND = /path|dir|root|base|folder|home|Path\(/i;
+const joinsPathMemo = new WeakMap<SyntaxNode, boolean>();
+
+/**
+ * Does the module-level function `helper` return a path joined from one of its parameters (`os.path.join(BASE, name)`,
+ * `Path(BASE) / name`, directly or through a local) without refusing what escapes the base? Its containment check
+ * is the one the handler check reads (`hasContainmentCheck`), so a helper that resolves and tests is never reported.
+ */
+function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): boolean {
+  const known = joinsPathMemo.get(helper);
+  if (known !== undefined) return known;
+  joinsPathMemo.set(helper, false); // recursion guard
+  const body = child(helper, 'Body');
+  const paramList = child(helper, 'ParamList');
+  const tainted = new Set<string>();
+  if (paramList) for (const n of children(paramList)) if (n.name === 'VariableName') tainted.add(mod.src(n));
+  tainted.delete('self');
+  let result = false;
+  if (body && tainted.size && !hasContainmentCheck(mod, helper, 0)) {
+    const joined = new Set<string>();
+    const mentions = (node: SyntaxNode, names: Set<string>): boolean => {
+      let yes = false;
+      node.cursor().iterate((n) => {
+        if (yes) return false;
+        if (n.name === 'VariableName' && names.has(mod.src(n))) yes = true;
+        return undefined;
+      });
+      return yes;
+    };
+    const hasJoin = (node: SyntaxNode): boolean => {
+      let yes = false;
+      node.cursor().iterate((n) => {
+        if (yes) return false;
+        if (n.name === 'VariableName' && joined.has(mod.src(n))) yes = true;
+        else if (n.name === 'CallExpression') {
+          const callee = n.node.firstChild;
+          const d = callee ? dottedName(callee, mod.text) : undefined;
+          const isJoin = !!d && PATH_JOIN.test(mod.qualifyName(d));
+          const isJoinPath = callee?.name === 'MemberExpression' && callee.lastChild?.name === 'PropertyName' && mod.src(callee.lastChild) === 'joinpath';
+          const args = child(n.node, 'ArgList');
+          if ((isJoin || isJoinPath) && args && mentions(args, tainted)) yes = true;
+        } else if (n.name === 'BinaryExpression') {
+          const parts = children(n.node);
+          if (parts.length === 3 && mod.src(parts[1]) === '/' && mentions(parts[2], tainted) && PATH_LIKE_OPERAND.test(mod.src(parts[0]))) yes = true;
+        }
+        return undefined;
+      });
+      return yes;
+    };
+    body.cursor().iterate((ref) => {
+      if (result) return false;
+      if (ref.name === 'FunctionDefinition' || ref.name === 'ClassDefinition' || ref.name === 'LambdaExpression') return false;
+      if (ref.name === 'AssignStatement') {
+        const parts = children(ref.node);
+        const value = parts[parts.length - 1];
+        if (!value || value.name === 'AssignOp') return undefined;
+        const targets = parts.slice(0, -1).filter((x) => x.name === 'VariableName').map((x) => mod.src(x));
+        if (hasJoin(value)) for (const t of targets) joined.add(t);
+        else if (mentions(value, tainted)) for (const t of targets) tainted.add(t);
+        return undefined;
+      }
+      if (ref.name === 'ReturnStatement') {
+        const value = meaningful(ref.node).find((x) => x.name !== 'return');
+        if (value && hasJoin(value)) result = true;
+      }
+      return undefined;
+    });
+  }
+  joinsPathMemo.set(helper, result);
+  return result;
 }
 
 function raiseFact(mod: PyModule, c: SyntaxNode, locals: Locals): HandlerDefinition['raises'][number] {

@@ -9,6 +9,8 @@ import { evaluateDetached, type EvalContext } from './evaluate';
 import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
 
 /** Callee names of path guards: validate/sanitize/ensure/assert/check + path/dir/file/inside/within/allowed, or safe…Path. */
+/** Calls that look at a URL (given a parameter): a validator named for URLs or hosts. */
+const URL_CHECK = /valid\w*ur[li]|ur[li]\w*valid|safe\w*ur[li]|check\w*ur[li]|allowed\w*(host|domain|url)/i;
 const VALIDATOR_CALLEE = /(^|\.)((validate|sanitize|sanitise|ensure|assert|check|verify|guard)\w*(path|dir|directory|file|inside|within|allowed|root)\w*|(resolve|get|to)?safe\w*path\w*)$/i;
 
 const SK = ts.SyntaxKind;
@@ -151,6 +153,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
   // Walk state, saved and restored around subtrees: inside a nested function (its returns are not the handler's),
   // inside the try block of a try/catch of this handler (a throw there does not reach the SDK).
   let hasValidatorCall = false;
+  let checksUrl = false;
   let inNested = false;
   let inTry = false;
   const visit = (n: ts.Node): void => {
@@ -183,6 +186,12 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
       case SK.CallExpression:
         calls.push(callFact(n as ts.CallExpression));
         break;
+      case SK.NewExpression: {
+        // `new URL(args.url)`: the handler parses the URL (and then reads its protocol / host).
+        const ne = n as ts.NewExpression;
+        if (ts.isIdentifier(ne.expression) && ne.expression.text === 'URL' && ne.arguments?.some((a) => sourcesOf(a).size > 0)) checksUrl = true;
+        break;
+      }
       case SK.ReturnStatement:
         if (!inNested) returns.push(returnFact((n as ts.ReturnStatement).expression, n, scope));
         break;
@@ -226,6 +235,8 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     // A helper named for the check (`validatePath(args.path)`, `resolveSafePath`, `assertInsideRoot`) given a
     // parameter: its body lives elsewhere (often another module), and its name is the author's statement of intent.
     if (params.size && VALIDATOR_CALLEE.test(callee)) hasValidatorCall = true;
+    if (params.size && URL_CHECK.test(callee)) checksUrl = true;
+    if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'startsWith' && sourcesOf(n.expression.expression).size) checksUrl = true;
     return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent) };
   };
   if (body) {
@@ -242,6 +253,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     returns,
     raises,
     hasPathContainmentCheck: (hasResolve && hasWithinTest) || hasValidatorCall,
+    checksUrl,
   };
 }
 
