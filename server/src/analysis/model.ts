@@ -99,6 +99,11 @@ export interface CallFact {
    * the result stays inside a root (no resolve + startswith / is_relative_to / commonpath in it).
    */
   joinsUncheckedPath?: boolean;
+  /**
+   * Optional (recall): parameters reaching the argument an HTTP client or a browser reads the URL from — the first
+   * positional argument (the second for `*.request(method, url)`), or a `url` keyword / property.
+   */
+  paramsInUrlArg?: string[];
 }
 
 /** A `return` (or the implicit final expression) of the handler. */

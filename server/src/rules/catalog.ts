@@ -55,6 +55,8 @@ import { contextParamMistyped } from './context-param-mistyped';
 import { paramRangeNotInSchema } from './param-range-not-in-schema';
 import { paramListAsString } from './param-list-as-string';
 import { destructiveToolWithoutWarning } from './destructive-tool-without-warning';
+import { toolNameVerbMixed } from './tool-name-verb-mixed';
+import { toolNameCollides } from './tool-name-collides';
 
 /** One area of the catalogue: a row of the README's "Rules" table. */
 interface RuleArea {
@@ -69,7 +71,7 @@ interface RuleArea {
 export const RULE_AREAS: readonly RuleArea[] = [
   {
     title: 'Naming',
-    rules: [toolNameInvalid, toolNameNotPortable, toolNameVague, toolNameNotVerbObject, toolNameDuplicate, toolNameStyleMixed],
+    rules: [toolNameInvalid, toolNameNotPortable, toolNameVague, toolNameNotVerbObject, toolNameDuplicate, toolNameStyleMixed, toolNameVerbMixed, toolNameCollides],
   },
   {
     title: 'Description',

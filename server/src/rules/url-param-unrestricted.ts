@@ -52,7 +52,7 @@ export const urlParamUnrestricted: Rule = {
     const out: RuleFinding[] = [];
     for (const c of h.calls) {
       const kind = opensUrl(c);
-      const param = kind && c.paramsInArgs.find((p) => urlParams.has(p));
+      const param = kind && c.paramsInUrlArg?.find((p) => urlParams.has(p));
       if (!kind || !param) continue;
       out.push(finding(tool, c.span, message(tool, param, c, kind)));
       break;

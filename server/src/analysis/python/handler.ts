@@ -253,9 +253,12 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
   // is itself a call (`Path(path).read_text()`) already has its own fact.
   const receiver = callee.name === 'MemberExpression' ? callee.firstChild : null;
   if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of locals.paramsIn(receiver)) reached.add(p);
+  const positional = args.filter((a) => !a.name);
+  const urlArg = args.find((a) => a.name === 'url')?.value ?? positional[/(^|\.)request$/.test(q) ? 1 : 0]?.value;
+  const inUrl = urlArg ? locals.paramsIn(urlArg) : [];
   const helper = callee.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
   const joins = !!helper && reached.size > 0 && joinsUncheckedPath(mod, helper);
-  return { callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression', ...(joins ? { joinsUncheckedPath: true } : {}) };
+  return { callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression', ...(joins ? { joinsUncheckedPath: true } : {}), ...(inUrl.length ? { paramsInUrlArg: inUrl } : {}) };
 }
 
 const PATH_JOIN = /^(os\.path\.join|posixpath\.join|ntpath\.join|pathlib\.Path|pathlib\.PurePath|pathlib\.PurePosixPath|Path|PurePath)$/;

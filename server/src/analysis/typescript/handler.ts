@@ -228,6 +228,15 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
         }
       }
     }
+    // The URL an HTTP client / a browser reads: `fetch(url)`, `axios.post(url, body)`, `x.request(method, url)`, `axios({ url })`.
+    const urlParams = new Set<string>();
+    const urlArg = n.arguments[/(^|\.)request$/.test(callee) && n.arguments.length > 1 ? 1 : 0];
+    if (urlArg) {
+      const obj = skipOuter(urlArg);
+      if (ts.isObjectLiteralExpression(obj)) {
+        for (const p of obj.properties) if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === 'url') sourcesInto(p, urlParams);
+      } else sourcesInto(urlArg, urlParams);
+    }
     let parent = n.parent;
     while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
     if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
@@ -237,7 +246,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     if (params.size && VALIDATOR_CALLEE.test(callee)) hasValidatorCall = true;
     if (params.size && URL_CHECK.test(callee)) checksUrl = true;
     if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'startsWith' && sourcesOf(n.expression.expression).size) checksUrl = true;
-    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent) };
+    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent), ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}) };
   };
   if (body) {
     visit(body);
