@@ -10,7 +10,7 @@ import { isFileSystemCall } from './path-param-unchecked';
 export const pathTraversalViaHelper: Rule = {
   id: 'path-traversal-via-helper',
   defaultSeverity: 'warning',
-  languages: ['python'],
+  languages: ['typescript', 'python'],
   summary: 'A parameter reaches a file path through a helper that joins it to a base folder with no containment check.',
   checkTool(tool) {
     const h = tool.handler;
@@ -19,6 +19,7 @@ export const pathTraversalViaHelper: Rule = {
     for (const c of h.calls) {
       if (!c.joinsUncheckedPath) continue;
       const param = c.paramsInArgs[0];
+      const py = tool.language === 'python';
       // path-param-unchecked already reports the same parameter at a file-system call of this handler.
       if (h.calls.some((o) => o !== c && isFileSystemCall(o) && o.paramsInArgs.includes(param))) continue;
       out.push(
@@ -26,9 +27,11 @@ export const pathTraversalViaHelper: Rule = {
           tool,
           c.span,
           `The parameter \`${param}\` becomes a file path through ${c.callee}(), which joins it to a base folder and never checks the result ` +
-            `stays inside it: "../../.ssh/id_rsa" (or an absolute path, which os.path.join and Path / keep as is) reaches every file the server can read or write, ` +
-            `in every tool that calls ${c.callee}(). Resolve and refuse in the helper: \`target = os.path.realpath(os.path.join(BASE, name))\` then ` +
-            '`if os.path.commonpath([target, os.path.realpath(BASE)]) != os.path.realpath(BASE): raise ValueError(...)`.',
+            `stays inside it: "../../.ssh/id_rsa" (or an absolute path, which os.path.join, Path / and path.resolve keep as is) reaches every file the server can read or write, ` +
+            `in every tool that calls ${c.callee}(). Resolve and refuse in the helper: ` +
+            (py
+              ? '`target = os.path.realpath(os.path.join(BASE, name))` then `if os.path.commonpath([target, os.path.realpath(BASE)]) != os.path.realpath(BASE): raise ValueError(...)`.'
+              : '`const target = path.resolve(ROOT, p); const rel = path.relative(ROOT, target); if (rel.startsWith("..") || path.isAbsolute(rel)) throw new Error(...)`.'),
         ),
       );
       break;

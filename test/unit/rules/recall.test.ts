@@ -253,3 +253,34 @@ def remove_duplicates_preview(board_id: str) -> str:
     ['delete_note', 'reset_board'],
   );
 });
+
+test('path-traversal-via-helper (TypeScript): a same-file helper returning path.join(ROOT, name); a helper that checks is silent', () => {
+  const ts = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import * as path from "node:path";
+import { readSheet } from "./sheets.js";
+const ROOT = process.env.SHEETS_DIR ?? "./sheets";
+function sheetPath(name: string): string {
+  return path.join(ROOT, name);
+}
+const checkedPath = (name: string): string => {
+  const target = path.resolve(ROOT, name);
+  if (path.relative(ROOT, target).startsWith("..")) throw new Error("outside the sheets folder");
+  return target;
+};
+const server = new McpServer({ name: "s", version: "1.0.0" });
+server.registerTool("read_sheet", { description: "Read a sheet.", inputSchema: { name: z.string() } }, async ({ name }) => {
+  const text = await readSheet(sheetPath(name));
+  return { content: [{ type: "text", text }] };
+});
+server.registerTool("read_sheet_checked", { description: "Read a sheet.", inputSchema: { name: z.string() } }, async ({ name }) => {
+  const text = await readSheet(checkedPath(name));
+  return { content: [{ type: "text", text }] };
+});
+`;
+  const f = findings('/w/s.ts', ts, 'path-traversal-via-helper');
+  assert.deepEqual(
+    f.map((x) => [x.tool, ts.slice(x.span.start, x.span.end)]),
+    [['read_sheet', 'sheetPath(name)']],
+  );
+});

@@ -8,9 +8,9 @@ import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '
 import { evaluateDetached, type EvalContext } from './evaluate';
 import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
 
-/** Callee names of path guards: validate/sanitize/ensure/assert/check + path/dir/file/inside/within/allowed, or safe…Path. */
 /** Calls that look at a URL (given a parameter): a validator named for URLs or hosts. */
 const URL_CHECK = /valid\w*ur[li]|ur[li]\w*valid|safe\w*ur[li]|check\w*ur[li]|allowed\w*(host|domain|url)/i;
+/** Callee names of path guards: validate/sanitize/ensure/assert/check + path/dir/file/inside/within/allowed, or safe…Path. */
 const VALIDATOR_CALLEE = /(^|\.)((validate|sanitize|sanitise|ensure|assert|check|verify|guard)\w*(path|dir|directory|file|inside|within|allowed|root)\w*|(resolve|get|to)?safe\w*path\w*)$/i;
 
 const SK = ts.SyntaxKind;
@@ -237,6 +237,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
         for (const p of obj.properties) if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === 'url') sourcesInto(p, urlParams);
       } else sourcesInto(urlArg, urlParams);
     }
+    const joins = params.size > 0 && ts.isIdentifier(n.expression) && joinsUncheckedPath(n.expression, pf);
     let parent = n.parent;
     while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
     if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
@@ -246,7 +247,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     if (params.size && VALIDATOR_CALLEE.test(callee)) hasValidatorCall = true;
     if (params.size && URL_CHECK.test(callee)) checksUrl = true;
     if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'startsWith' && sourcesOf(n.expression.expression).size) checksUrl = true;
-    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent), ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}) };
+    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent), ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}), ...(joins ? { joinsUncheckedPath: true } : {}) };
   };
   if (body) {
     visit(body);
@@ -264,6 +265,60 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     hasPathContainmentCheck: (hasResolve && hasWithinTest) || hasValidatorCall,
     checksUrl,
   };
+}
+
+const joinsMemo = new WeakMap<ts.Node, boolean>();
+
+/**
+ * Is `callee` a function of this file (`function resolvePath(p)` / `const resolvePath = (p) => ...`) that returns
+ * `path.join(ROOT, p)` / `path.resolve(ROOT, p)` of one of its parameters (directly or through a local) and never
+ * tests the result (`startsWith` / `path.relative` after a resolve, or a validator named for paths)?
+ */
+function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): boolean {
+  const d = lookupName(callee.text, callee, pf);
+  let fn: ts.FunctionLikeDeclaration | undefined;
+  if (d?.kind === 'function' && d.pf === pf) fn = d.node;
+  else if (d?.kind === 'var' && d.pf === pf && d.node.initializer) {
+    const init = skipOuter(d.node.initializer);
+    if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) fn = init;
+  }
+  if (!fn?.body) return false;
+  const known = joinsMemo.get(fn);
+  if (known !== undefined) return known;
+  const tainted = new Set<string>();
+  for (const p of fn.parameters) if (ts.isIdentifier(p.name)) tainted.add(p.name.text);
+  const joined = new Set<string>();
+  const mentions = (node: ts.Node, names: Set<string>): boolean => {
+    if (ts.isIdentifier(node)) return names.has(node.text);
+    return !!ts.forEachChild(node, (c) => mentions(c, names) || undefined);
+  };
+  const hasJoin = (node: ts.Node): boolean => {
+    if (ts.isIdentifier(node)) return joined.has(node.text);
+    if (ts.isCallExpression(node) && /(^|\.)path\.(join|resolve)$|^(path\.)?(join|resolve)$/.test(calleeName(node.expression, pf)) && node.arguments.some((a) => mentions(a, tainted))) return true;
+    return !!ts.forEachChild(node, (c) => hasJoin(c) || undefined);
+  };
+  let resolves = false;
+  let tests = false;
+  let returnsJoin = false;
+  const visit = (n: ts.Node): void => {
+    if (n !== fn && isFunctionLikeKind(n.kind)) return;
+    if (ts.isCallExpression(n)) {
+      const c = calleeName(n.expression, pf);
+      if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(c)) resolves = true;
+      if (/(^|\.)(startsWith|relative)$/.test(c) || VALIDATOR_CALLEE.test(c)) tests = true;
+    }
+    if (ts.isVariableDeclaration(n) && n.initializer && ts.isIdentifier(n.name)) {
+      if (hasJoin(n.initializer)) joined.add(n.name.text);
+      else if (mentions(n.initializer, tainted)) tainted.add(n.name.text);
+    }
+    if (ts.isReturnStatement(n) && n.expression && hasJoin(n.expression)) returnsJoin = true;
+    ts.forEachChild(n, visit);
+  };
+  visit(fn.body);
+  if (!ts.isBlock(fn.body) && hasJoin(fn.body)) returnsJoin = true;
+  const result = returnsJoin && !(resolves && tests) && !VALIDATOR_CALLEE.test(callee.text);
+  joinsMemo.set(fn, result);
+  return result;
 }
 
 /** `new Set([...a, ...b])`: a new set (a's members first), without the two intermediate arrays. */
