@@ -1,6 +1,7 @@
 import type { Rule, RuleFinding } from './types';
 import { finding } from './util/finding';
 import { isFileSystemCall } from './path-param-unchecked';
+import { enumValues, inputSchemaOf, mainType } from './util/json-schema';
 
 /**
  * The recall case path-param-unchecked cannot see: the handler hands its argument to a helper of the same module
@@ -15,10 +16,16 @@ export const pathTraversalViaHelper: Rule = {
   checkTool(tool) {
     const h = tool.handler;
     if (!h || h.hasPathContainmentCheck) return [];
+    const root = inputSchemaOf(tool);
     const out: RuleFinding[] = [];
     for (const c of h.calls) {
       if (!c.joinsUncheckedPath) continue;
-      const param = c.paramsInArgs[0];
+      // Only free text can carry "../": an enum, a number or a boolean cannot.
+      const param = c.paramsInArgs.find((name) => {
+        const p = tool.parameters.find((q) => q.name === name);
+        return !!p && mainType(p.schema, root) === 'string' && !enumValues(p, root);
+      });
+      if (!param) continue;
       const py = tool.language === 'python';
       // path-param-unchecked already reports the same parameter at a file-system call of this handler.
       if (h.calls.some((o) => o !== c && isFileSystemCall(o) && o.paramsInArgs.includes(param))) continue;

@@ -223,14 +223,14 @@ server.registerTool("get_issues", { description: "Get issues by id.", inputSchem
   );
 });
 
-test('destructive-tool-without-warning: a delete tool with a plain description; a warned or read-only one is silent', () => {
+test('destructive-tool-without-warning: a destructive tool whose description hides it; one that names the deletion, warns, or is read-only is silent', () => {
   const py = `from mcp.server import MCPServer
 
 mcp = MCPServer("s")
 
 @mcp.tool()
 def delete_note(note_id: str) -> str:
-    """Delete a note."""
+    """Tidy up the notebook by one note."""
     return "ok"
 
 @mcp.tool()
@@ -239,8 +239,12 @@ def delete_project(project_id: str) -> str:
     return "ok"
 
 @mcp.tool(annotations={"destructiveHint": True})
-def reset_board(board_id: str) -> str:
-    """Reset a board to its template."""
+def apply_template(board_id: str) -> str:
+    """Apply the template to a board."""
+
+@mcp.tool()
+def delete_card(card_id: str) -> str:
+    """Delete a card."""
     return "ok"
 
 @mcp.tool(annotations={"readOnlyHint": True})
@@ -250,7 +254,7 @@ def remove_duplicates_preview(board_id: str) -> str:
 `;
   assert.deepEqual(
     findings('/w/s.py', py, 'destructive-tool-without-warning').map((f) => f.tool),
-    ['delete_note', 'reset_board'],
+    ['delete_note', 'apply_template'],
   );
 });
 

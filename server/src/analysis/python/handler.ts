@@ -301,8 +301,10 @@ function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): boolean {
           const d = callee ? dottedName(callee, mod.text) : undefined;
           const isJoin = !!d && PATH_JOIN.test(mod.qualifyName(d));
           const isJoinPath = callee?.name === 'MemberExpression' && callee.lastChild?.name === 'PropertyName' && mod.src(callee.lastChild) === 'joinpath';
-          const args = child(n.node, 'ArgList');
-          if ((isJoin || isJoinPath) && args && mentions(args, tainted)) yes = true;
+          // A join of two parts or more, a later one from the caller: `os.path.join(BASE, name)`, `Path(BASE, name)`, `base.joinpath(name)`.
+          const args = argsOf(child(n.node, 'ArgList'));
+          if (isJoinPath && args.some((a) => mentions(a.value, tainted))) yes = true;
+          else if (isJoin && args.length >= 2 && args.slice(1).some((a) => mentions(a.value, tainted))) yes = true;
         } else if (n.name === 'BinaryExpression') {
           const parts = children(n.node);
           if (parts.length === 3 && mod.src(parts[1]) === '/' && mentions(parts[2], tainted) && PATH_LIKE_OPERAND.test(mod.src(parts[0]))) yes = true;
@@ -324,8 +326,14 @@ function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): boolean {
         return undefined;
       }
       if (ref.name === 'ReturnStatement') {
-        const value = meaningful(ref.node).find((x) => x.name !== 'return');
-        if (value && hasJoin(value)) result = true;
+        // The returned value is the path itself (or `str(...)` / `os.path.normpath(...)` of it), not a text mentioning it.
+        let value = meaningful(ref.node).find((x) => x.name !== 'return');
+        while (value?.name === 'CallExpression' && value.firstChild && /^(str|os\.path\.(normpath|abspath)|Path|pathlib\.Path)$/.test(mod.qualifyName(dottedName(value.firstChild, mod.text) ?? ''))) {
+          const a = argsOf(child(value, 'ArgList'));
+          if (a.length !== 1) break;
+          value = a[0].value;
+        }
+        if (value && (value.name === 'VariableName' ? joined.has(mod.src(value)) : (value.name === 'CallExpression' || value.name === 'BinaryExpression') && hasJoin(value))) result = true;
       }
       return undefined;
     });

@@ -294,8 +294,10 @@ function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): boolean {
   };
   const hasJoin = (node: ts.Node): boolean => {
     if (ts.isIdentifier(node)) return joined.has(node.text);
-    if (ts.isCallExpression(node) && /(^|\.)path\.(join|resolve)$|^(path\.)?(join|resolve)$/.test(calleeName(node.expression, pf)) && node.arguments.some((a) => mentions(a, tainted))) return true;
-    return !!ts.forEachChild(node, (c) => hasJoin(c) || undefined);
+    // `path.join(ROOT, name)`: two parts or more, a later one from the caller.
+    if (ts.isCallExpression(node) && /(^|\.)path\.(join|resolve)$|^(path\.)?(join|resolve)$/.test(calleeName(node.expression, pf))) return node.arguments.length >= 2 && node.arguments.slice(1).some((a) => mentions(a, tainted));
+    if (ts.isParenthesizedExpression(node) || ts.isAwaitExpression(node)) return hasJoin(node.expression);
+    return false;
   };
   let resolves = false;
   let tests = false;
