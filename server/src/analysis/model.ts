@@ -94,11 +94,12 @@ export interface CallFact {
   /** Awaited (TS `await x()`, Python `await x()`). */
   awaited: boolean;
   /**
-   * Optional (recall): the callee is a function of the same module that returns a file-system path joined from one
-   * of its arguments (`os.path.join(BASE, name)`, `Path(BASE) / name`, `path.join(ROOT, p)`) and never checks that
-   * the result stays inside a root (no resolve + startswith / is_relative_to / commonpath in it).
+   * Optional (recall): the callee is a function of the same module that returns a file-system path joined from some of
+   * its arguments (`os.path.join(BASE, name)`, `Path(BASE) / name`, `path.join(ROOT, p)`) and never checks that the
+   * result stays inside a root (no resolve + startswith / is_relative_to / commonpath in it): the handler parameters
+   * that reach those arguments.
    */
-  joinsUncheckedPath?: boolean;
+  joinsUncheckedPath?: string[];
   /**
    * Optional (recall): parameters reaching the argument an HTTP client or a browser reads the URL from — the first
    * positional argument (the second for `*.request(method, url)`), or a `url` keyword / property.

@@ -19,9 +19,8 @@ export const pathTraversalViaHelper: Rule = {
     const root = inputSchemaOf(tool);
     const out: RuleFinding[] = [];
     for (const c of h.calls) {
-      if (!c.joinsUncheckedPath) continue;
       // Only free text can carry "../": an enum, a number or a boolean cannot.
-      const param = c.paramsInArgs.find((name) => {
+      const param = c.joinsUncheckedPath?.find((name) => {
         const p = tool.parameters.find((q) => q.name === name);
         return !!p && mainType(p.schema, root) === 'string' && !enumValues(p, root);
       });

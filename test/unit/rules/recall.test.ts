@@ -288,3 +288,28 @@ server.registerTool("read_sheet_checked", { description: "Read a sheet.", inputS
     [['read_sheet', 'sheetPath(name)']],
   );
 });
+
+test('path-traversal-via-helper: only the arguments that become the joined path count, and an enum cannot carry "../" (mcp-server-code-runner 0.1.8)', () => {
+  const src = (languageType: string) => `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import * as fs from "fs";
+import * as path from "path";
+import * as os from "os";
+const server = new McpServer({ name: "Code Runner", version: "0.1.0" });
+server.tool("run-code", "Run code snippet and return the result.", { code: z.string().describe("Code Snippet"), languageId: ${languageType}.describe("Language ID") }, async ({ code, languageId }) => {
+  const filePath = await createTmpFile(code, languageId);
+  return { content: [{ type: "text", text: filePath }] };
+});
+async function createTmpFile(content: string, languageId: string) {
+  const tmpDir = os.tmpdir();
+  const fileName = \`tmp.\${languageId}\`;
+  const filePath = path.join(tmpDir, fileName);
+  await fs.promises.writeFile(filePath, content);
+  return filePath;
+}
+`;
+  assert.deepEqual(findings('/w/s.ts', src('z.enum(["python", "javascript"])'), 'path-traversal-via-helper'), []);
+  const f = findings('/w/s.ts', src('z.string()'), 'path-traversal-via-helper');
+  assert.equal(f.length, 1);
+  assert.match(f[0].message, /`languageId`/);
+});

@@ -257,45 +257,60 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
   const urlArg = args.find((a) => a.name === 'url')?.value ?? positional[/(^|\.)request$/.test(q) ? 1 : 0]?.value;
   const inUrl = urlArg ? locals.paramsIn(urlArg) : [];
   const helper = callee.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
-  const joins = !!helper && reached.size > 0 && joinsUncheckedPath(mod, helper);
-  return { callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression', ...(joins ? { joinsUncheckedPath: true } : {}), ...(inUrl.length ? { paramsInUrlArg: inUrl } : {}) };
+  const joined = new Set<string>();
+  if (helper && reached.size > 0) for (const i of joinsUncheckedPath(mod, helper)) if (positional[i]) for (const p of locals.paramsIn(positional[i].value)) joined.add(p);
+  return {
+    callee: q,
+    span: mod.span(c),
+    paramsInArgs: [...reached],
+    shell,
+    awaited: c.parent?.name === 'AwaitExpression',
+    ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}),
+    ...(inUrl.length ? { paramsInUrlArg: inUrl } : {}),
+  };
 }
 
 const PATH_JOIN = /^(os\.path\.join|posixpath\.join|ntpath\.join|pathlib\.Path|pathlib\.PurePath|pathlib\.PurePosixPath|Path|PurePath)$/;
 const PATH_LIKE_OPERAND = /path|dir|root|base|folder|home|Path\(/i;
-const joinsPathMemo = new WeakMap<SyntaxNode, boolean>();
+const joinsPathMemo = new WeakMap<SyntaxNode, number[]>();
 
 /**
- * Does the module-level function `helper` return a path joined from one of its parameters (`os.path.join(BASE, name)`,
- * `Path(BASE) / name`, directly or through a local) without refusing what escapes the base? Its containment check
- * is the one the handler check reads (`hasContainmentCheck`), so a helper that resolves and tests is never reported.
+ * Which parameters (by position) of the module-level function `helper` end up in a path it joins and returns
+ * (`os.path.join(BASE, name)`, `Path(BASE) / name`, directly or through a local) without refusing what escapes the
+ * base? Its containment check is the one the handler check reads (`hasContainmentCheck`), so a helper that resolves
+ * and tests returns none.
  */
-function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): boolean {
+function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): number[] {
   const known = joinsPathMemo.get(helper);
-  if (known !== undefined) return known;
-  joinsPathMemo.set(helper, false); // recursion guard
+  if (known) return known;
+  joinsPathMemo.set(helper, []); // recursion guard
   const body = child(helper, 'Body');
   const paramList = child(helper, 'ParamList');
-  const tainted = new Set<string>();
-  if (paramList) for (const n of children(paramList)) if (n.name === 'VariableName') tainted.add(mod.src(n));
-  tainted.delete('self');
-  let result = false;
+  /** local name -> positions of the helper parameters its value derives from. */
+  const tainted = new Map<string, Set<number>>();
+  let position = 0;
+  if (paramList)
+    for (const n of children(paramList)) {
+      if (n.name !== 'VariableName') continue;
+      const name = mod.src(n);
+      if (name === 'self' || name === 'cls') continue;
+      tainted.set(name, new Set([position++]));
+    }
+  const result = new Set<number>();
   if (body && tainted.size && !hasContainmentCheck(mod, helper, 0)) {
-    const joined = new Set<string>();
-    const mentions = (node: SyntaxNode, names: Set<string>): boolean => {
-      let yes = false;
+    const joined = new Map<string, Set<number>>();
+    const sourcesIn = (node: SyntaxNode, names: Map<string, Set<number>>, into: Set<number>): Set<number> => {
       node.cursor().iterate((n) => {
-        if (yes) return false;
-        if (n.name === 'VariableName' && names.has(mod.src(n))) yes = true;
+        if (n.name === 'VariableName') for (const i of names.get(mod.src(n)) ?? []) into.add(i);
         return undefined;
       });
-      return yes;
+      return into;
     };
-    const hasJoin = (node: SyntaxNode): boolean => {
-      let yes = false;
+    /** The parameter positions that reach a path join inside `node` (only through a later part of the join). */
+    const joinSources = (node: SyntaxNode): Set<number> => {
+      const out = new Set<number>();
       node.cursor().iterate((n) => {
-        if (yes) return false;
-        if (n.name === 'VariableName' && joined.has(mod.src(n))) yes = true;
+        if (n.name === 'VariableName') for (const i of joined.get(mod.src(n)) ?? []) out.add(i);
         else if (n.name === 'CallExpression') {
           const callee = n.node.firstChild;
           const d = callee ? dottedName(callee, mod.text) : undefined;
@@ -303,26 +318,29 @@ function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): boolean {
           const isJoinPath = callee?.name === 'MemberExpression' && callee.lastChild?.name === 'PropertyName' && mod.src(callee.lastChild) === 'joinpath';
           // A join of two parts or more, a later one from the caller: `os.path.join(BASE, name)`, `Path(BASE, name)`, `base.joinpath(name)`.
           const args = argsOf(child(n.node, 'ArgList'));
-          if (isJoinPath && args.some((a) => mentions(a.value, tainted))) yes = true;
-          else if (isJoin && args.length >= 2 && args.slice(1).some((a) => mentions(a.value, tainted))) yes = true;
+          if (isJoinPath) for (const a of args) sourcesIn(a.value, tainted, out);
+          else if (isJoin && args.length >= 2) for (const a of args.slice(1)) sourcesIn(a.value, tainted, out);
         } else if (n.name === 'BinaryExpression') {
           const parts = children(n.node);
-          if (parts.length === 3 && mod.src(parts[1]) === '/' && mentions(parts[2], tainted) && PATH_LIKE_OPERAND.test(mod.src(parts[0]))) yes = true;
+          if (parts.length === 3 && mod.src(parts[1]) === '/' && PATH_LIKE_OPERAND.test(mod.src(parts[0]))) sourcesIn(parts[2], tainted, out);
         }
         return undefined;
       });
-      return yes;
+      return out;
     };
     body.cursor().iterate((ref) => {
-      if (result) return false;
       if (ref.name === 'FunctionDefinition' || ref.name === 'ClassDefinition' || ref.name === 'LambdaExpression') return false;
       if (ref.name === 'AssignStatement') {
         const parts = children(ref.node);
         const value = parts[parts.length - 1];
         if (!value || value.name === 'AssignOp') return undefined;
         const targets = parts.slice(0, -1).filter((x) => x.name === 'VariableName').map((x) => mod.src(x));
-        if (hasJoin(value)) for (const t of targets) joined.add(t);
-        else if (mentions(value, tainted)) for (const t of targets) tainted.add(t);
+        const j = joinSources(value);
+        const t = sourcesIn(value, tainted, new Set());
+        for (const name of targets) {
+          if (j.size) joined.set(name, j);
+          else if (t.size) tainted.set(name, t);
+        }
         return undefined;
       }
       if (ref.name === 'ReturnStatement') {
@@ -333,13 +351,14 @@ function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): boolean {
           if (a.length !== 1) break;
           value = a[0].value;
         }
-        if (value && (value.name === 'VariableName' ? joined.has(mod.src(value)) : (value.name === 'CallExpression' || value.name === 'BinaryExpression') && hasJoin(value))) result = true;
+        if (value && (value.name === 'VariableName' || value.name === 'CallExpression' || value.name === 'BinaryExpression')) for (const i of joinSources(value)) result.add(i);
       }
       return undefined;
     });
   }
-  joinsPathMemo.set(helper, result);
-  return result;
+  const positions = [...result].sort((a, b) => a - b);
+  joinsPathMemo.set(helper, positions);
+  return positions;
 }
 
 function raiseFact(mod: PyModule, c: SyntaxNode, locals: Locals): HandlerDefinition['raises'][number] {

@@ -237,7 +237,8 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
         for (const p of obj.properties) if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === 'url') sourcesInto(p, urlParams);
       } else sourcesInto(urlArg, urlParams);
     }
-    const joins = params.size > 0 && ts.isIdentifier(n.expression) && joinsUncheckedPath(n.expression, pf);
+    const joined = new Set<string>();
+    if (params.size > 0 && ts.isIdentifier(n.expression)) for (const i of joinsUncheckedPath(n.expression, pf)) if (n.arguments[i]) sourcesInto(n.arguments[i], joined);
     let parent = n.parent;
     while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
     if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
@@ -247,7 +248,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     if (params.size && VALIDATOR_CALLEE.test(callee)) hasValidatorCall = true;
     if (params.size && URL_CHECK.test(callee)) checksUrl = true;
     if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'startsWith' && sourcesOf(n.expression.expression).size) checksUrl = true;
-    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent), ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}), ...(joins ? { joinsUncheckedPath: true } : {}) };
+    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent), ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}), ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}) };
   };
   if (body) {
     visit(body);
@@ -267,14 +268,15 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
   };
 }
 
-const joinsMemo = new WeakMap<ts.Node, boolean>();
+const joinsMemo = new WeakMap<ts.Node, number[]>();
 
 /**
  * Is `callee` a function of this file (`function resolvePath(p)` / `const resolvePath = (p) => ...`) that returns
- * `path.join(ROOT, p)` / `path.resolve(ROOT, p)` of one of its parameters (directly or through a local) and never
- * tests the result (`startsWith` / `path.relative` after a resolve, or a validator named for paths)?
+ * `path.join(ROOT, p)` / `path.resolve(ROOT, p)` of some of its parameters (directly or through a local) and never
+ * tests the result (`startsWith` / `path.relative` after a resolve, or a validator named for paths)? The positions of
+ * those parameters.
  */
-function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): boolean {
+function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): number[] {
   const d = lookupName(callee.text, callee, pf);
   let fn: ts.FunctionLikeDeclaration | undefined;
   if (d?.kind === 'function' && d.pf === pf) fn = d.node;
@@ -282,26 +284,31 @@ function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): boolean {
     const init = skipOuter(d.node.initializer);
     if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) fn = init;
   }
-  if (!fn?.body) return false;
+  if (!fn?.body || VALIDATOR_CALLEE.test(callee.text)) return [];
   const known = joinsMemo.get(fn);
-  if (known !== undefined) return known;
-  const tainted = new Set<string>();
-  for (const p of fn.parameters) if (ts.isIdentifier(p.name)) tainted.add(p.name.text);
-  const joined = new Set<string>();
-  const mentions = (node: ts.Node, names: Set<string>): boolean => {
-    if (ts.isIdentifier(node)) return names.has(node.text);
-    return !!ts.forEachChild(node, (c) => mentions(c, names) || undefined);
+  if (known) return known;
+  const tainted = new Map<string, Set<number>>();
+  fn.parameters.forEach((p, i) => {
+    if (ts.isIdentifier(p.name)) tainted.set(p.name.text, new Set([i]));
+  });
+  const joined = new Map<string, Set<number>>();
+  const sourcesIn = (node: ts.Node, into: Set<number>): Set<number> => {
+    if (ts.isIdentifier(node)) for (const i of tainted.get(node.text) ?? []) into.add(i);
+    else ts.forEachChild(node, (c) => void sourcesIn(c, into));
+    return into;
   };
-  const hasJoin = (node: ts.Node): boolean => {
-    if (ts.isIdentifier(node)) return joined.has(node.text);
-    // `path.join(ROOT, name)`: two parts or more, a later one from the caller.
-    if (ts.isCallExpression(node) && /(^|\.)path\.(join|resolve)$|^(path\.)?(join|resolve)$/.test(calleeName(node.expression, pf))) return node.arguments.length >= 2 && node.arguments.slice(1).some((a) => mentions(a, tainted));
-    if (ts.isParenthesizedExpression(node) || ts.isAwaitExpression(node)) return hasJoin(node.expression);
-    return false;
+  /** The parameter positions reaching the path `node` is: a joined local, or `path.join(ROOT, name)` (a later part from the caller). */
+  const joinSources = (node: ts.Node): Set<number> => {
+    const out = new Set<number>();
+    if (ts.isIdentifier(node)) for (const i of joined.get(node.text) ?? []) out.add(i);
+    else if (ts.isCallExpression(node) && /(^|\.)path\.(join|resolve)$|^(path\.)?(join|resolve)$/.test(calleeName(node.expression, pf))) {
+      if (node.arguments.length >= 2) for (const a of node.arguments.slice(1)) sourcesIn(a, out);
+    } else if (ts.isParenthesizedExpression(node) || ts.isAwaitExpression(node)) return joinSources(node.expression);
+    return out;
   };
   let resolves = false;
   let tests = false;
-  let returnsJoin = false;
+  const result = new Set<number>();
   const visit = (n: ts.Node): void => {
     if (n !== fn && isFunctionLikeKind(n.kind)) return;
     if (ts.isCallExpression(n)) {
@@ -310,17 +317,19 @@ function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): boolean {
       if (/(^|\.)(startsWith|relative)$/.test(c) || VALIDATOR_CALLEE.test(c)) tests = true;
     }
     if (ts.isVariableDeclaration(n) && n.initializer && ts.isIdentifier(n.name)) {
-      if (hasJoin(n.initializer)) joined.add(n.name.text);
-      else if (mentions(n.initializer, tainted)) tainted.add(n.name.text);
+      const j = joinSources(n.initializer);
+      const t = sourcesIn(n.initializer, new Set());
+      if (j.size) joined.set(n.name.text, j);
+      else if (t.size) tainted.set(n.name.text, t);
     }
-    if (ts.isReturnStatement(n) && n.expression && hasJoin(n.expression)) returnsJoin = true;
+    if (ts.isReturnStatement(n) && n.expression) for (const i of joinSources(n.expression)) result.add(i);
     ts.forEachChild(n, visit);
   };
   visit(fn.body);
-  if (!ts.isBlock(fn.body) && hasJoin(fn.body)) returnsJoin = true;
-  const result = returnsJoin && !(resolves && tests) && !VALIDATOR_CALLEE.test(callee.text);
-  joinsMemo.set(fn, result);
-  return result;
+  if (!ts.isBlock(fn.body)) for (const i of joinSources(fn.body)) result.add(i);
+  const positions = resolves && tests ? [] : [...result].sort((a, b) => a - b);
+  joinsMemo.set(fn, positions);
+  return positions;
 }
 
 /** `new Set([...a, ...b])`: a new set (a's members first), without the two intermediate arrays. */
