@@ -18,7 +18,7 @@ function classNames(type: string): string[] {
     .filter((t) => t && t !== 'None');
 }
 
-function isMistypedContext(p: ParameterDefinition): boolean {
+export function isMistypedContext(p: ParameterDefinition): boolean {
   const type = p.typeText?.trim();
   if (type) {
     const names = classNames(type);

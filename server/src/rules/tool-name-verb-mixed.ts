@@ -7,15 +7,19 @@ import { nameTokens } from './util/names';
 // prettier-ignore
 const SYNONYMS: readonly (readonly string[])[] = [
   ['get', 'fetch', 'retrieve', 'obtain'],
-  ['delete', 'remove', 'destroy', 'erase'],
   ['search', 'find', 'lookup'],
   ['update', 'modify'],
 ];
 
+/**
+ * The leading verb of a tool name. Not delete / remove: removing a member from a group is not deleting it (the IAM
+ * server's remove_user_from_group next to delete_user). Not a verb joined to another (`search_and_replace`).
+ */
 function verbOf(tool: ToolDefinition): string | undefined {
   const name = tool.name.value;
   if (!name) return undefined;
-  return nameTokens(name.split('.').pop() ?? name)[0]?.toLowerCase();
+  const words = nameTokens(name.split('.').pop() ?? name).map((w) => w.toLowerCase());
+  return words[1] === 'and' ? undefined : words[0];
 }
 
 export const toolNameVerbMixed: Rule = {
@@ -23,7 +27,7 @@ export const toolNameVerbMixed: Rule = {
   defaultSeverity: 'info',
   preset: 'strict',
   languages: ['typescript', 'python'],
-  summary: 'One server names the same action with different verbs (get_x and fetch_y, delete_x and remove_y).',
+  summary: 'One server names the same action with different verbs (get_x and fetch_y, search_x and find_y).',
   checkServer(tools) {
     const out: RuleFinding[] = [];
     for (const group of SYNONYMS) {
