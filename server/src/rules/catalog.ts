@@ -75,7 +75,16 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Description',
-    rules: [descriptionMissing, descriptionTooShort, descriptionNoUsageGuidance, descriptionNoReturnInfo, descriptionTooLong, descriptionPlaceholder, descriptionHiddenInstructions, destructiveToolWithoutWarning],
+    rules: [
+      descriptionMissing,
+      descriptionTooShort,
+      descriptionNoUsageGuidance,
+      descriptionNoReturnInfo,
+      descriptionTooLong,
+      descriptionPlaceholder,
+      descriptionHiddenInstructions,
+      destructiveToolWithoutWarning,
+    ],
   },
   {
     title: 'Parameters',

@@ -6,8 +6,7 @@ import { nameTokens } from './util/names';
 
 const DESTRUCTIVE_VERB = /^(delete|drop|remove|destroy|purge|wipe|erase|truncate|rm|del)$/;
 /** The description names what the tool destroys or changes: the verb itself is the warning the model reads. */
-const NAMES_DESTRUCTION =
-  /\b(delet|remov|drop|destro|eras|wip|purg|truncat|overwrit|replac|reset|clear|move|renam|edit|modif|unstag|revok|cancel|terminat|kill|uninstall|discard|clean|unlink|rm\b)/i;
+const NAMES_DESTRUCTION = /\b(delet|remov|drop|destro|eras|wip|purg|truncat|overwrit|replac|reset|clear|move|renam|edit|modif|unstag|revok|cancel|terminat|kill|uninstall|discard|clean|unlink|rm\b)/i;
 const WARNING =
   /permanent|irreversib|irrecoverab|cannot be (undone|recovered|reversed|restored)|can ?not be (undone|recovered)|can't be (undone|recovered)|not (be )?reversible|no undo|undo|warning|caution|careful|destructive|data loss|\blost\b|confirm|be sure|forever|for good|use with care|dangerous|⚠/i;
 

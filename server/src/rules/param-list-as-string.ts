@@ -9,6 +9,7 @@ const CSV_DATA = /comma[- ]separated values|\bcsv\b/i;
 export const paramListAsString: Rule = {
   id: 'param-list-as-string',
   defaultSeverity: 'info',
+  preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'A string parameter described as a comma-separated list: it should be an array.',
   checkTool(tool) {

@@ -46,10 +46,10 @@ test('path-traversal-via-helper: excel-mcp-server 0.1.5 get_excel_path is report
 });
 
 test('path-traversal-via-helper: Path / name through a local is reported; a helper that resolves and checks is not', () => {
-  const joined = EXCEL_HELPER.replace(
-    '    return os.path.join(EXCEL_FILES_PATH, filename)',
-    '    target = Path(EXCEL_FILES_PATH) / filename\n    return str(target)',
-  ).replace('import os', 'import os\nfrom pathlib import Path');
+  const joined = EXCEL_HELPER.replace('    return os.path.join(EXCEL_FILES_PATH, filename)', '    target = Path(EXCEL_FILES_PATH) / filename\n    return str(target)').replace(
+    'import os',
+    'import os\nfrom pathlib import Path',
+  );
   assert.equal(findings('/w/server.py', joined, 'path-traversal-via-helper').length, 1);
   const checked = EXCEL_HELPER.replace(
     '    return os.path.join(EXCEL_FILES_PATH, filename)',
@@ -104,7 +104,10 @@ def search(query: str) -> str:
   );
   assert.match(f[0].message, /file: URLs/);
   assert.match(f[1].message, /any URL is fetched/);
-  const checked = py.replace('    return urllib.request.urlopen(url)', '    if urlparse(url).scheme not in ("http", "https"):\n        raise ValueError("http only")\n    return urllib.request.urlopen(url)');
+  const checked = py.replace(
+    '    return urllib.request.urlopen(url)',
+    '    if urlparse(url).scheme not in ("http", "https"):\n        raise ValueError("http only")\n    return urllib.request.urlopen(url)',
+  );
   assert.deepEqual(
     findings('/w/web.py', checked, 'url-param-unrestricted').map((x) => x.tool),
     ['fetch_json'],

@@ -334,7 +334,10 @@ function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): number[] {
         const parts = children(ref.node);
         const value = parts[parts.length - 1];
         if (!value || value.name === 'AssignOp') return undefined;
-        const targets = parts.slice(0, -1).filter((x) => x.name === 'VariableName').map((x) => mod.src(x));
+        const targets = parts
+          .slice(0, -1)
+          .filter((x) => x.name === 'VariableName')
+          .map((x) => mod.src(x));
         const j = joinSources(value);
         const t = sourcesIn(value, tainted, new Set());
         for (const name of targets) {

@@ -248,7 +248,15 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     if (params.size && VALIDATOR_CALLEE.test(callee)) hasValidatorCall = true;
     if (params.size && URL_CHECK.test(callee)) checksUrl = true;
     if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'startsWith' && sourcesOf(n.expression.expression).size) checksUrl = true;
-    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent), ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}), ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}) };
+    return {
+      callee,
+      span: spanOf(n, pf),
+      paramsInArgs: [...params],
+      shell,
+      awaited: !!parent && ts.isAwaitExpression(parent),
+      ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}),
+      ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}),
+    };
   };
   if (body) {
     visit(body);
