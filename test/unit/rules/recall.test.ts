@@ -139,7 +139,8 @@ server.registerTool("fetch_checked", { description: "Fetch a page.", inputSchema
 });
 
 test('context-param-mistyped: ctx: CallToolResult is published and reported, with a fix to Context; Context and context: str are not', () => {
-  const src = `from mcp.server import MCPServer, Context
+  const src = `from mcp.server import MCPServer
+from mcp.server.mcpserver import Context
 from mcp.types import CallToolResult
 
 mcp = MCPServer("s")
@@ -172,6 +173,16 @@ def answer(question: str, context: str = "") -> str:
   const again = analyse('/w/s.py', fixed);
   assert.ok(!JSON.stringify(again.result.tools.find((t) => t.name.value === 'summarize')!.contract.inputSchema).includes('"ctx"'), 'after the fix ctx is the context');
   assert.equal(again.findings.filter((x) => x.ruleId === 'context-param-mistyped').length, 0);
+  // A file whose own class is called Context (the IAM server's `from .context import Context`): the SDK's is aliased,
+  // so Context.is_readonly() keeps its meaning; mcp 2.x exports Context from mcp.server.mcpserver, not mcp.server.
+  const own = src.replace('from mcp.server.mcpserver import Context\n', 'from .context import Context\n').replace(/@mcp\.tool\(\)\nasync def summarize_ok[\s\S]*?return text\n/, '');
+  const h = findings('/w/s.py', own, 'context-param-mistyped');
+  assert.equal(h.length, 1);
+  const ownFixed = applyEdits(own, h[0].fixes[0].edits);
+  assert.match(ownFixed, /^from mcp\.server\.mcpserver import Context as McpContext$/m);
+  assert.match(ownFixed, /ctx: McpContext\)/);
+  assert.match(ownFixed, /^from \.context import Context$/m);
+  assert.equal(findings('/w/s.py', ownFixed, 'context-param-mistyped').length, 0);
   // An untyped ctx on FastMCP 1.x: the import comes from mcp.server.fastmcp.
   const v1 = `from mcp.server.fastmcp import FastMCP\n\nmcp = FastMCP("s")\n\n@mcp.tool()\ndef ping(host: str, ctx) -> str:\n    """Ping a host."""\n    return host\n`;
   const g = findings('/w/v1.py', v1, 'context-param-mistyped');
