@@ -93,6 +93,18 @@ export interface CallFact {
   shell: boolean;
   /** Awaited (TS `await x()`, Python `await x()`). */
   awaited: boolean;
+  /**
+   * Optional (recall): the callee is a function of the same module that returns a file-system path joined from some of
+   * its arguments (`os.path.join(BASE, name)`, `Path(BASE) / name`, `path.join(ROOT, p)`) and never checks that the
+   * result stays inside a root (no resolve + startswith / is_relative_to / commonpath in it): the handler parameters
+   * that reach those arguments.
+   */
+  joinsUncheckedPath?: string[];
+  /**
+   * Optional (recall): parameters reaching the argument an HTTP client or a browser reads the URL from — the first
+   * positional argument (the second for `*.request(method, url)`), or a `url` keyword / property.
+   */
+  paramsInUrlArg?: string[];
 }
 
 /** A `return` (or the implicit final expression) of the handler. */
@@ -155,6 +167,12 @@ export interface HandlerDefinition {
   returnAnnotation?: string;
   /** The handler checks containment of a path (path.resolve + startsWith / relative, Path.resolve().is_relative_to). */
   hasPathContainmentCheck: boolean;
+  /**
+   * Optional (recall): the handler looks at a URL argument's scheme or host before using it: Python `urlparse` /
+   * `urlsplit`, `.startswith(...)` on a parameter, a validator named for URLs; TS `new URL(param)`, `.startsWith` on a
+   * parameter, a validator named for URLs.
+   */
+  checksUrl?: boolean;
   /** Optional (rules B): Python offset of the `)` closing the def's parameter list (where a new parameter is appended). */
   paramsEndOffset?: number;
   /** Optional: Python offset just after the last parameter's text (before a trailing comma or comment); undefined without parameters. */

@@ -51,6 +51,14 @@ import { decoratorNotCalled } from './decorator-not-called';
 import { deprecatedServerTool } from './deprecated-server-tool';
 import { tsSdkV1Import } from './ts-sdk-v1-import';
 import { xMcpHeaderInvalid } from './x-mcp-header-invalid';
+import { pathTraversalViaHelper } from './path-traversal-via-helper';
+import { urlParamUnrestricted } from './url-param-unrestricted';
+import { contextParamMistyped } from './context-param-mistyped';
+import { paramRangeNotInSchema } from './param-range-not-in-schema';
+import { paramListAsString } from './param-list-as-string';
+import { destructiveToolWithoutWarning } from './destructive-tool-without-warning';
+import { toolNameVerbMixed } from './tool-name-verb-mixed';
+import { toolNameCollides } from './tool-name-collides';
 
 /** One area of the catalogue: a row of the README's "Rules" table. */
 interface RuleArea {
@@ -65,11 +73,20 @@ interface RuleArea {
 export const RULE_AREAS: readonly RuleArea[] = [
   {
     title: 'Naming',
-    rules: [toolNameInvalid, toolNameNotPortable, toolNameVague, toolNameNotVerbObject, toolNameDuplicate, toolNameStyleMixed],
+    rules: [toolNameInvalid, toolNameNotPortable, toolNameVague, toolNameNotVerbObject, toolNameDuplicate, toolNameStyleMixed, toolNameVerbMixed, toolNameCollides],
   },
   {
     title: 'Description',
-    rules: [descriptionMissing, descriptionTooShort, descriptionNoUsageGuidance, descriptionNoReturnInfo, descriptionTooLong, descriptionPlaceholder, descriptionHiddenInstructions],
+    rules: [
+      descriptionMissing,
+      descriptionTooShort,
+      descriptionNoUsageGuidance,
+      descriptionNoReturnInfo,
+      descriptionTooLong,
+      descriptionPlaceholder,
+      descriptionHiddenInstructions,
+      destructiveToolWithoutWarning,
+    ],
   },
   {
     title: 'Parameters',
@@ -89,6 +106,8 @@ export const RULE_AREAS: readonly RuleArea[] = [
       paramNameAmbiguous,
       paramIdempotencyKeyExposed,
       paramPrivateName,
+      paramRangeNotInSchema,
+      paramListAsString,
     ],
   },
   {
@@ -105,7 +124,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Security and I/O',
-    rules: [pathParamUnchecked, commandInjection, secretInContract, genericExecuteTool, syncIoInHandler],
+    rules: [pathParamUnchecked, commandInjection, secretInContract, genericExecuteTool, syncIoInHandler, pathTraversalViaHelper, urlParamUnrestricted],
   },
   {
     title: 'Server level',
@@ -113,7 +132,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
   },
   {
     title: 'Framework and migration',
-    rules: [mcpV1Import, decoratorNotCalled, deprecatedServerTool, tsSdkV1Import],
+    rules: [mcpV1Import, decoratorNotCalled, deprecatedServerTool, tsSdkV1Import, contextParamMistyped],
   },
 ];
 

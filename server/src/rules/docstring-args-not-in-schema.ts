@@ -1,3 +1,4 @@
+import { isMistypedContext } from './context-param-mistyped';
 import type { ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext } from './types';
 import { finding, toolLabel } from './util/finding';
@@ -46,7 +47,10 @@ export const docstringArgsNotInSchema: Rule = {
     // FastMCP parses Args: into parameter descriptions; only the official SDK (mcp 1.x FastMCP class, 2.x MCPServer) ignores it.
     if (FRAMEWORKS[tool.framework].docstring !== 'verbatim' || !tool.docstring) return [];
     const documented = tool.docstring.args.filter((a) => tool.parameters.some((p) => p.name === a.name));
-    if (documented.length === 0) return [];
+    // Lost only when some documented parameter has no description of its own (Field(description=...) carries it
+    // otherwise); a mistyped context is not an input to describe (context-param-mistyped reports it).
+    const lost = documented.filter((a) => tool.parameters.some((p) => p.name === a.name && !p.description?.value?.trim() && !isMistypedContext(p)));
+    if (lost.length === 0) return [];
     const names = documented.map((a) => a.name).join(', ');
     const fix = moveArgsFix(tool, ctx);
     return [

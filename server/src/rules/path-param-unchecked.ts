@@ -7,7 +7,7 @@ import { memoByString } from './util/memo';
 const PATH_NAME = /(^|_)(path|paths|file|files|filename|filepath|file_path|dir|dirname|directory|folder|location|dest|destination|src|source_path|target_path)$/;
 
 /** File-system calls: Node fs (and promises), Python open / os / shutil / pathlib / aiofiles. */
-function isFileSystemCall(c: CallFact): boolean {
+export function isFileSystemCall(c: CallFact): boolean {
   return fileSystemCallee(c.callee);
 }
 

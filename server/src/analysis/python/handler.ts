@@ -8,6 +8,9 @@ import type { CallFact, HandlerDefinition, ReturnFact } from '../model';
 import type { PyModule } from './module';
 import { argsOf, child, children, dottedName, kwargsWithNames, meaningful, stringValue } from './syntax';
 
+/** Calls that look at a URL's scheme or host (given a parameter): parsing it, a prefix test, a validator named for it. */
+const URL_CHECK = /(^|\.)(urlparse|urlsplit|startswith)$|valid\w*_?ur[li]|ur[li]\w*valid|safe_?ur[li]|check_?ur[li]|allowed_?(host|domain|url)/i;
+
 const ERROR_KEY = /^(error|errors|err|error_message)$/i;
 
 /** Calls whose result no longer carries the caller's text (numbers, lengths, shell-quoted words). */
@@ -31,6 +34,7 @@ export function handlerFacts(mod: PyModule, fn: SyntaxNode, paramNames: string[]
     raises: facts.raises,
     returnAnnotation: retAnn ? mod.src(retAnn) : undefined,
     hasPathContainmentCheck: hasContainmentCheck(mod, fn, 0),
+    checksUrl: facts.calls.some((c) => c.paramsInArgs.length > 0 && URL_CHECK.test(c.callee)),
     ...parameterListEnd(fn),
   };
 }
@@ -249,7 +253,115 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
   // is itself a call (`Path(path).read_text()`) already has its own fact.
   const receiver = callee.name === 'MemberExpression' ? callee.firstChild : null;
   if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of locals.paramsIn(receiver)) reached.add(p);
-  return { callee: q, span: mod.span(c), paramsInArgs: [...reached], shell, awaited: c.parent?.name === 'AwaitExpression' };
+  const positional = args.filter((a) => !a.name);
+  const urlArg = args.find((a) => a.name === 'url')?.value ?? positional[/(^|\.)request$/.test(q) ? 1 : 0]?.value;
+  const inUrl = urlArg ? locals.paramsIn(urlArg) : [];
+  const helper = callee.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
+  const joined = new Set<string>();
+  if (helper && reached.size > 0) for (const i of joinsUncheckedPath(mod, helper)) if (positional[i]) for (const p of locals.paramsIn(positional[i].value)) joined.add(p);
+  return {
+    callee: q,
+    span: mod.span(c),
+    paramsInArgs: [...reached],
+    shell,
+    awaited: c.parent?.name === 'AwaitExpression',
+    ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}),
+    ...(inUrl.length ? { paramsInUrlArg: inUrl } : {}),
+  };
+}
+
+const PATH_JOIN = /^(os\.path\.join|posixpath\.join|ntpath\.join|pathlib\.Path|pathlib\.PurePath|pathlib\.PurePosixPath|Path|PurePath)$/;
+const PATH_LIKE_OPERAND = /path|dir|root|base|folder|home|Path\(/i;
+const joinsPathMemo = new WeakMap<SyntaxNode, number[]>();
+
+/**
+ * Which parameters (by position) of the module-level function `helper` end up in a path it joins and returns
+ * (`os.path.join(BASE, name)`, `Path(BASE) / name`, directly or through a local) without refusing what escapes the
+ * base? Its containment check is the one the handler check reads (`hasContainmentCheck`), so a helper that resolves
+ * and tests returns none.
+ */
+function joinsUncheckedPath(mod: PyModule, helper: SyntaxNode): number[] {
+  const known = joinsPathMemo.get(helper);
+  if (known) return known;
+  joinsPathMemo.set(helper, []); // recursion guard
+  const body = child(helper, 'Body');
+  const paramList = child(helper, 'ParamList');
+  /** local name -> positions of the helper parameters its value derives from. */
+  const tainted = new Map<string, Set<number>>();
+  let position = 0;
+  if (paramList)
+    for (const n of children(paramList)) {
+      if (n.name !== 'VariableName') continue;
+      const name = mod.src(n);
+      if (name === 'self' || name === 'cls') continue;
+      tainted.set(name, new Set([position++]));
+    }
+  const result = new Set<number>();
+  if (body && tainted.size && !hasContainmentCheck(mod, helper, 0)) {
+    const joined = new Map<string, Set<number>>();
+    const sourcesIn = (node: SyntaxNode, names: Map<string, Set<number>>, into: Set<number>): Set<number> => {
+      node.cursor().iterate((n) => {
+        if (n.name === 'VariableName') for (const i of names.get(mod.src(n)) ?? []) into.add(i);
+        return undefined;
+      });
+      return into;
+    };
+    /** The parameter positions that reach a path join inside `node` (only through a later part of the join). */
+    const joinSources = (node: SyntaxNode): Set<number> => {
+      const out = new Set<number>();
+      node.cursor().iterate((n) => {
+        if (n.name === 'VariableName') for (const i of joined.get(mod.src(n)) ?? []) out.add(i);
+        else if (n.name === 'CallExpression') {
+          const callee = n.node.firstChild;
+          const d = callee ? dottedName(callee, mod.text) : undefined;
+          const isJoin = !!d && PATH_JOIN.test(mod.qualifyName(d));
+          const isJoinPath = callee?.name === 'MemberExpression' && callee.lastChild?.name === 'PropertyName' && mod.src(callee.lastChild) === 'joinpath';
+          // A join of two parts or more, a later one from the caller: `os.path.join(BASE, name)`, `Path(BASE, name)`, `base.joinpath(name)`.
+          const args = argsOf(child(n.node, 'ArgList'));
+          if (isJoinPath) for (const a of args) sourcesIn(a.value, tainted, out);
+          else if (isJoin && args.length >= 2) for (const a of args.slice(1)) sourcesIn(a.value, tainted, out);
+        } else if (n.name === 'BinaryExpression') {
+          const parts = children(n.node);
+          if (parts.length === 3 && mod.src(parts[1]) === '/' && PATH_LIKE_OPERAND.test(mod.src(parts[0]))) sourcesIn(parts[2], tainted, out);
+        }
+        return undefined;
+      });
+      return out;
+    };
+    body.cursor().iterate((ref) => {
+      if (ref.name === 'FunctionDefinition' || ref.name === 'ClassDefinition' || ref.name === 'LambdaExpression') return false;
+      if (ref.name === 'AssignStatement') {
+        const parts = children(ref.node);
+        const value = parts[parts.length - 1];
+        if (!value || value.name === 'AssignOp') return undefined;
+        const targets = parts
+          .slice(0, -1)
+          .filter((x) => x.name === 'VariableName')
+          .map((x) => mod.src(x));
+        const j = joinSources(value);
+        const t = sourcesIn(value, tainted, new Set());
+        for (const name of targets) {
+          if (j.size) joined.set(name, j);
+          else if (t.size) tainted.set(name, t);
+        }
+        return undefined;
+      }
+      if (ref.name === 'ReturnStatement') {
+        // The returned value is the path itself (or `str(...)` / `os.path.normpath(...)` of it), not a text mentioning it.
+        let value = meaningful(ref.node).find((x) => x.name !== 'return');
+        while (value?.name === 'CallExpression' && value.firstChild && /^(str|os\.path\.(normpath|abspath)|Path|pathlib\.Path)$/.test(mod.qualifyName(dottedName(value.firstChild, mod.text) ?? ''))) {
+          const a = argsOf(child(value, 'ArgList'));
+          if (a.length !== 1) break;
+          value = a[0].value;
+        }
+        if (value && (value.name === 'VariableName' || value.name === 'CallExpression' || value.name === 'BinaryExpression')) for (const i of joinSources(value)) result.add(i);
+      }
+      return undefined;
+    });
+  }
+  const positions = [...result].sort((a, b) => a - b);
+  joinsPathMemo.set(helper, positions);
+  return positions;
 }
 
 function raiseFact(mod: PyModule, c: SyntaxNode, locals: Locals): HandlerDefinition['raises'][number] {

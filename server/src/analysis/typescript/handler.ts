@@ -8,6 +8,8 @@ import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '
 import { evaluateDetached, type EvalContext } from './evaluate';
 import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
 
+/** Calls that look at a URL (given a parameter): a validator named for URLs or hosts. */
+const URL_CHECK = /valid\w*ur[li]|ur[li]\w*valid|safe\w*ur[li]|check\w*ur[li]|allowed\w*(host|domain|url)/i;
 /** Callee names of path guards: validate/sanitize/ensure/assert/check + path/dir/file/inside/within/allowed, or safe…Path. */
 const VALIDATOR_CALLEE = /(^|\.)((validate|sanitize|sanitise|ensure|assert|check|verify|guard)\w*(path|dir|directory|file|inside|within|allowed|root)\w*|(resolve|get|to)?safe\w*path\w*)$/i;
 
@@ -151,6 +153,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
   // Walk state, saved and restored around subtrees: inside a nested function (its returns are not the handler's),
   // inside the try block of a try/catch of this handler (a throw there does not reach the SDK).
   let hasValidatorCall = false;
+  let checksUrl = false;
   let inNested = false;
   let inTry = false;
   const visit = (n: ts.Node): void => {
@@ -183,6 +186,12 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
       case SK.CallExpression:
         calls.push(callFact(n as ts.CallExpression));
         break;
+      case SK.NewExpression: {
+        // `new URL(args.url)`: the handler parses the URL (and then reads its protocol / host).
+        const ne = n as ts.NewExpression;
+        if (ts.isIdentifier(ne.expression) && ne.expression.text === 'URL' && ne.arguments?.some((a) => sourcesOf(a).size > 0)) checksUrl = true;
+        break;
+      }
       case SK.ReturnStatement:
         if (!inNested) returns.push(returnFact((n as ts.ReturnStatement).expression, n, scope));
         break;
@@ -219,6 +228,17 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
         }
       }
     }
+    // The URL an HTTP client / a browser reads: `fetch(url)`, `axios.post(url, body)`, `x.request(method, url)`, `axios({ url })`.
+    const urlParams = new Set<string>();
+    const urlArg = n.arguments[/(^|\.)request$/.test(callee) && n.arguments.length > 1 ? 1 : 0];
+    if (urlArg) {
+      const obj = skipOuter(urlArg);
+      if (ts.isObjectLiteralExpression(obj)) {
+        for (const p of obj.properties) if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === 'url') sourcesInto(p, urlParams);
+      } else sourcesInto(urlArg, urlParams);
+    }
+    const joined = new Set<string>();
+    if (params.size > 0 && ts.isIdentifier(n.expression)) for (const i of joinsUncheckedPath(n.expression, pf)) if (n.arguments[i]) sourcesInto(n.arguments[i], joined);
     let parent = n.parent;
     while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
     if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
@@ -226,7 +246,17 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     // A helper named for the check (`validatePath(args.path)`, `resolveSafePath`, `assertInsideRoot`) given a
     // parameter: its body lives elsewhere (often another module), and its name is the author's statement of intent.
     if (params.size && VALIDATOR_CALLEE.test(callee)) hasValidatorCall = true;
-    return { callee, span: spanOf(n, pf), paramsInArgs: [...params], shell, awaited: !!parent && ts.isAwaitExpression(parent) };
+    if (params.size && URL_CHECK.test(callee)) checksUrl = true;
+    if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'startsWith' && sourcesOf(n.expression.expression).size) checksUrl = true;
+    return {
+      callee,
+      span: spanOf(n, pf),
+      paramsInArgs: [...params],
+      shell,
+      awaited: !!parent && ts.isAwaitExpression(parent),
+      ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}),
+      ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}),
+    };
   };
   if (body) {
     visit(body);
@@ -242,7 +272,72 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     returns,
     raises,
     hasPathContainmentCheck: (hasResolve && hasWithinTest) || hasValidatorCall,
+    checksUrl,
   };
+}
+
+const joinsMemo = new WeakMap<ts.Node, number[]>();
+
+/**
+ * Is `callee` a function of this file (`function resolvePath(p)` / `const resolvePath = (p) => ...`) that returns
+ * `path.join(ROOT, p)` / `path.resolve(ROOT, p)` of some of its parameters (directly or through a local) and never
+ * tests the result (`startsWith` / `path.relative` after a resolve, or a validator named for paths)? The positions of
+ * those parameters.
+ */
+function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): number[] {
+  const d = lookupName(callee.text, callee, pf);
+  let fn: ts.FunctionLikeDeclaration | undefined;
+  if (d?.kind === 'function' && d.pf === pf) fn = d.node;
+  else if (d?.kind === 'var' && d.pf === pf && d.node.initializer) {
+    const init = skipOuter(d.node.initializer);
+    if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) fn = init;
+  }
+  if (!fn?.body || VALIDATOR_CALLEE.test(callee.text)) return [];
+  const known = joinsMemo.get(fn);
+  if (known) return known;
+  const tainted = new Map<string, Set<number>>();
+  fn.parameters.forEach((p, i) => {
+    if (ts.isIdentifier(p.name)) tainted.set(p.name.text, new Set([i]));
+  });
+  const joined = new Map<string, Set<number>>();
+  const sourcesIn = (node: ts.Node, into: Set<number>): Set<number> => {
+    if (ts.isIdentifier(node)) for (const i of tainted.get(node.text) ?? []) into.add(i);
+    else ts.forEachChild(node, (c) => void sourcesIn(c, into));
+    return into;
+  };
+  /** The parameter positions reaching the path `node` is: a joined local, or `path.join(ROOT, name)` (a later part from the caller). */
+  const joinSources = (node: ts.Node): Set<number> => {
+    const out = new Set<number>();
+    if (ts.isIdentifier(node)) for (const i of joined.get(node.text) ?? []) out.add(i);
+    else if (ts.isCallExpression(node) && /(^|\.)path\.(join|resolve)$|^(path\.)?(join|resolve)$/.test(calleeName(node.expression, pf))) {
+      if (node.arguments.length >= 2) for (const a of node.arguments.slice(1)) sourcesIn(a, out);
+    } else if (ts.isParenthesizedExpression(node) || ts.isAwaitExpression(node)) return joinSources(node.expression);
+    return out;
+  };
+  let resolves = false;
+  let tests = false;
+  const result = new Set<number>();
+  const visit = (n: ts.Node): void => {
+    if (n !== fn && isFunctionLikeKind(n.kind)) return;
+    if (ts.isCallExpression(n)) {
+      const c = calleeName(n.expression, pf);
+      if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(c)) resolves = true;
+      if (/(^|\.)(startsWith|relative)$/.test(c) || VALIDATOR_CALLEE.test(c)) tests = true;
+    }
+    if (ts.isVariableDeclaration(n) && n.initializer && ts.isIdentifier(n.name)) {
+      const j = joinSources(n.initializer);
+      const t = sourcesIn(n.initializer, new Set());
+      if (j.size) joined.set(n.name.text, j);
+      else if (t.size) tainted.set(n.name.text, t);
+    }
+    if (ts.isReturnStatement(n) && n.expression) for (const i of joinSources(n.expression)) result.add(i);
+    ts.forEachChild(n, visit);
+  };
+  visit(fn.body);
+  if (!ts.isBlock(fn.body)) for (const i of joinSources(fn.body)) result.add(i);
+  const positions = resolves && tests ? [] : [...result].sort((a, b) => a - b);
+  joinsMemo.set(fn, positions);
+  return positions;
 }
 
 /** `new Set([...a, ...b])`: a new set (a's members first), without the two intermediate arrays. */
