@@ -10,6 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withDirLock } from './dir-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const manifestPath = path.join(root, 'test', 'corpus', 'packages.json');
@@ -46,6 +47,11 @@ function run(command, args, log) {
 
 /** Installs `pkg` unless its stamp says it is there; returns its location. Throws (naming the log) when it cannot. */
 export function ensurePackage(pkg, print = console.log) {
+  // Runs in several clones at once must not delete each other's half-made installs: one installs, the others wait.
+  return withDirLock(locate(pkg).dir, () => installPackage(pkg, print), 30 * 60_000);
+}
+
+function installPackage(pkg, print) {
   const where = locate(pkg);
   const stamp = path.join(where.dir, '.toolsmith-stamp');
   const wanted = stampOf(pkg);

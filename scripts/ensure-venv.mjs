@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { withDirLock } from './dir-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const venvDir = path.join(root, '.cache', 'venv');
@@ -19,24 +20,9 @@ export function ensureVenvAt(dir, requirementsFile) {
   const ready = () => fs.existsSync(python) && fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === wanted;
   if (ready()) return python;
   // Several test runs (worktrees sharing one .cache) may ask at once: one builds, the others wait for it.
-  const lock = `${dir}.lock`;
-  fs.mkdirSync(path.dirname(dir), { recursive: true });
-  for (;;) {
-    try {
-      fs.mkdirSync(lock);
-      break;
-    } catch (err) {
-      if (err.code !== 'EEXIST') throw err;
-      // A lock older than 15 minutes belongs to a run that died.
-      if (Date.now() - fs.statSync(lock).mtimeMs > 15 * 60_000) fs.rmSync(lock, { recursive: true, force: true });
-      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
-    }
-  }
-  try {
+  withDirLock(dir, () => {
     if (!ready()) build(dir, python, stamp, wanted, requirementsFile);
-  } finally {
-    fs.rmSync(lock, { recursive: true, force: true });
-  }
+  });
   return python;
 }
 
