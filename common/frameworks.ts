@@ -189,7 +189,7 @@ function mcp1Caveat(version: string | undefined): string | undefined {
 
 /** An exact pin outside the verified releases of a framework whose every range is predicted as its newest release. */
 function exactPinCaveat(pkg: string, verified: readonly string[], version: string | undefined, predictedAs: string): string | undefined {
-  if (version === undefined || !/^\d+(\.\d+)*$/.test(version) || verified.includes(version)) return undefined;
+  if (!isExactPin(version) || verified.includes(version)) return undefined;
   return `the workspace pins ${pkg} ${version}: predicted as ${predictedAs} publishes it; not verified for ${version} (verified live: ${verified.join(', ')})`;
 }
 
@@ -236,9 +236,35 @@ function mcp2Traits(version: string | undefined): PythonContractTraits {
   return { ...NEWEST_TRAITS, release: `mcp ${release}`, contentBlockOutputSchema: !since21, inlinesRecursiveOutputRoot: since21, typedDictOutput: since21 ? 'rebuilt' : 'refused' };
 }
 
+/** Whether a range (not an exact pin) keeps the package below major `newest` (`<4`, `~=2.10`, `^3.1`, `==2.*`). */
+function cappedBelowMajor(version: string, newest: number): boolean {
+  return version.split(',').some((raw) => {
+    const c = raw.trim();
+    const lt = /^<\s*(\d+)(?:\.(\d+))?/.exec(c);
+    if (lt) return Number(lt[1]) < newest || (Number(lt[1]) === newest && !Number(lt[2] ?? 0));
+    const le = /^<=\s*(\d+)/.exec(c);
+    if (le) return Number(le[1]) < newest;
+    const compatible = /^(?:~=|\^|~|==)\s*v?(\d+)\.\d/.exec(c) ?? /^==\s*(\d+)\.\*/.exec(c);
+    return !!compatible && Number(compatible[1]) < newest;
+  });
+}
+
+const isExactPin = (version: string | undefined): version is string => version !== undefined && /^\d+(\.\d+)*$/.test(version);
+
+/**
+ * The fastmcp major a pin is predicted for: an exact pin's own, a range's newest (what pip installs today) unless
+ * the range keeps fastmcp below the newest major (then its lower bound's, and the caveat says the release is unknown).
+ */
+function fastmcpMajor(version: string | undefined): number | undefined {
+  const newest = majorOf(FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1])!;
+  if (version === undefined) return newest;
+  if (isExactPin(version) || cappedBelowMajor(version, newest)) return majorOf(version);
+  return newest;
+}
+
 /** Standalone fastmcp by major (the newest release of each is verified). */
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
-  const major = majorOf(version);
+  const major = fastmcpMajor(version);
   const release = major === 2 ? FASTMCP_VERIFIED[0] : major === 3 ? FASTMCP_VERIFIED[1] : FASTMCP_VERIFIED[2];
   if (major === 3) return { ...NEWEST_TRAITS, release: `fastmcp ${release}`, defaultTitle: false, keepsParamTitles: false, docstringDescription: 'with-args' };
   if (major !== undefined && major < 3)
@@ -425,8 +451,10 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     hasToolMethod: false,
     duplicateToolName: 'replaces',
     versionCaveat: (version) => {
-      const major = majorOf(version);
+      const major = fastmcpMajor(version);
       if (major !== undefined && major < 2) return `the workspace pins fastmcp ${version}: fastmcp 1.x is not modelled (the verified releases: ${FASTMCP_VERIFIED.join(', ')})`;
+      if (version !== undefined && !isExactPin(version) && major !== fastmcpMajor(undefined))
+        return `the workspace allows fastmcp ${version}, below the newest major: the installed release is not known; predicted as ${fastmcpTraits(version).release} publishes it`;
       return exactPinCaveat('fastmcp', FASTMCP_VERIFIED, version, fastmcpTraits(version).release);
     },
     contractTraits: fastmcpTraits,

@@ -85,6 +85,10 @@ test('version caveats: Python pins outside the releases the matrix verifies, Typ
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('3.2.0') ?? '', /predicted as fastmcp 3\.4\.11 publishes it; not verified for 3\.2\.0/);
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('4.1.0') ?? '', /predicted as fastmcp 4\.2\.3/);
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('1.0') ?? '', /fastmcp 1\.x is not modelled/);
+  // A range is what pip installs today (the newest release) unless it keeps fastmcp below the newest major.
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.0').release, 'fastmcp 4.2.3');
+  for (const v of ['<3', '~=2.10', '>=2.3,<3.0', '^3.1']) assert.match(FRAMEWORKS.fastmcp.versionCaveat(v) ?? '', /installed release is not known/, v);
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('~=2.10').release, 'fastmcp 2.14.7');
   for (const v of ['1.8.1', '1.10.1', '1.23.3', '1.26.0', '1.30.0']) assert.equal(FRAMEWORKS['mcp-v1'].versionCaveat(v), undefined, v);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('1.9.4') ?? '', /predicted as mcp 1\.8\.1 publishes it; not verified for 1\.9\.4/);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('2.1.0') ?? '', /no mcp\.server\.fastmcp module/);
