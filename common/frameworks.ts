@@ -189,7 +189,7 @@ function mcp1Caveat(version: string | undefined): string | undefined {
 
 /** An exact pin outside the verified releases of a framework whose every range is predicted as its newest release. */
 function exactPinCaveat(pkg: string, verified: readonly string[], version: string | undefined, predictedAs: string): string | undefined {
-  if (!isExactPin(version) || verified.includes(version)) return undefined;
+  if (version === undefined || !isExactPin(version) || verified.includes(version)) return undefined;
   return `the workspace pins ${pkg} ${version}: predicted as ${predictedAs} publishes it; not verified for ${version} (verified live: ${verified.join(', ')})`;
 }
 
@@ -249,7 +249,7 @@ function cappedBelowMajor(version: string, newest: number): boolean {
   });
 }
 
-const isExactPin = (version: string | undefined): version is string => version !== undefined && /^\d+(\.\d+)*$/.test(version);
+const isExactPin = (version: string | undefined): boolean => version !== undefined && /^\d+(\.\d+)*$/.test(version);
 
 /**
  * The fastmcp major a pin is predicted for: an exact pin's own, a range's newest (what pip installs today) unless
