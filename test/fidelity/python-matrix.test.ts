@@ -13,7 +13,7 @@
  * One fixture per version is also started the ordinary way (its own process, the TS SDK's Client) and must list
  * the same tools: the guard that the runner sees what a client sees.
  */
-import { after, test } from 'node:test';
+import { after, describe, it } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -179,45 +179,48 @@ after(() => console.log(`python matrix:\n${report.join('\n')}`));
 
 // PY_MATRIX=mcp-1.8.1,fastmcp-2.14.7 runs only those versions (while modelling one).
 const only = process.env.PY_MATRIX?.split(',').filter(Boolean) ?? [];
-for (const entry of MATRIX.filter((e) => only.length === 0 || only.includes(`${e.pkg}-${e.version}`))) {
-  test(`${entry.pkg} ${entry.version}: live tools/list of every fixture equals the prediction for a workspace pinning it`, { timeout: 900_000 }, async () => {
-    const { python, installMs } = await venvPython(entry);
-    const installed = await new Promise<string>((resolve) => {
-      const c = spawn(python, ['-c', `import importlib.metadata as m; print(m.version(${JSON.stringify(entry.pkg)}))`]);
-      let o = '';
-      c.stdout.on('data', (d: Buffer) => (o += d.toString()));
-      c.on('close', () => resolve(o.trim()));
+// Two releases at a time: each is one single-threaded Python process, and the machine has two cores.
+describe('Python version matrix', { concurrency: 2 }, () => {
+  for (const entry of MATRIX.filter((e) => only.length === 0 || only.includes(`${e.pkg}-${e.version}`))) {
+    it(`${entry.pkg} ${entry.version}: live tools/list of every fixture equals the prediction for a workspace pinning it`, { timeout: 900_000 }, async () => {
+      const { python, installMs } = await venvPython(entry);
+      const installed = await new Promise<string>((resolve) => {
+        const c = spawn(python, ['-c', `import importlib.metadata as m; print(m.version(${JSON.stringify(entry.pkg)}))`]);
+        let o = '';
+        c.stdout.on('data', (d: Buffer) => (o += d.toString()));
+        c.on('close', () => resolve(o.trim()));
+      });
+      assert.equal(installed, entry.version, `${entry.venv} has ${entry.pkg} ${installed}, not ${entry.version}`);
+      // A workspace pinning this version: the fixture folder, copied with its requirements.txt naming it.
+      const dir = path.join(scratch, `${entry.pkg}-${entry.version}`);
+      const files: string[] = [];
+      for (const source of entry.sources) {
+        fs.cpSync(path.join(root, source.dir), dir, { recursive: true });
+        files.push(...fs.readdirSync(path.join(root, source.dir)).filter((f) => source.pattern.test(f)));
+      }
+      fs.writeFileSync(path.join(dir, 'requirements.txt'), entry.pins.join('\n') + '\n');
+      files.sort();
+      const servers = files.map((f) => path.join(dir, f));
+      assert.ok(servers.length >= 8, `expected at least 8 fixture servers for ${entry.pkg} ${entry.version}`);
+      const started = Date.now();
+      const live = await runAll(python, servers);
+      const runMs = Date.now() - started;
+      // The guard: the first fixture that starts, run the ordinary way, lists the same tools as the runner saw.
+      const probe = servers.find((f) => live[f]?.tools);
+      if (probe) {
+        const direct = await liveTools(probe, { command: python, args: [probe], cwd: dir, env });
+        assert.ok(sameTool(direct, ListToolsResultSchema.parse({ tools: live[probe].tools }).tools), `${path.basename(probe)}: the in-process runner and a real stdio client disagree`);
+      }
+      const result = classify(entry, servers, live);
+      const caveat = FRAMEWORKS[entry.framework].versionCaveat(entry.version);
+      const f = result.figures;
+      report.push(
+        `  ${entry.pkg} ${entry.version}: ${f.exact} exact, ${f.unresolved} unresolved, ${f.wrong} wrong (${servers.length} servers, ${f.failing} failing at this version)` +
+          `${caveat ? ' — not verified' : ' — verified'}; install ${(installMs / 1000).toFixed(1)} s, run ${(runMs / 1000).toFixed(1)} s`,
+      );
+      assert.deepEqual(result.wrong, [], result.wrong.join('\n'));
+      // The label matches the matrix: every release checked here is one the framework table calls verified.
+      assert.equal(caveat, undefined, `${entry.pkg} ${entry.version} is checked by the matrix but the framework table says: ${caveat}`);
     });
-    assert.equal(installed, entry.version, `${entry.venv} has ${entry.pkg} ${installed}, not ${entry.version}`);
-    // A workspace pinning this version: the fixture folder, copied with its requirements.txt naming it.
-    const dir = path.join(scratch, `${entry.pkg}-${entry.version}`);
-    const files: string[] = [];
-    for (const source of entry.sources) {
-      fs.cpSync(path.join(root, source.dir), dir, { recursive: true });
-      files.push(...fs.readdirSync(path.join(root, source.dir)).filter((f) => source.pattern.test(f)));
-    }
-    fs.writeFileSync(path.join(dir, 'requirements.txt'), entry.pins.join('\n') + '\n');
-    files.sort();
-    const servers = files.map((f) => path.join(dir, f));
-    assert.ok(servers.length >= 8, `expected at least 8 fixture servers for ${entry.pkg} ${entry.version}`);
-    const started = Date.now();
-    const live = await runAll(python, servers);
-    const runMs = Date.now() - started;
-    // The guard: the first fixture that starts, run the ordinary way, lists the same tools as the runner saw.
-    const probe = servers.find((f) => live[f]?.tools);
-    if (probe) {
-      const direct = await liveTools(probe, { command: python, args: [probe], cwd: dir, env });
-      assert.ok(sameTool(direct, ListToolsResultSchema.parse({ tools: live[probe].tools }).tools), `${path.basename(probe)}: the in-process runner and a real stdio client disagree`);
-    }
-    const result = classify(entry, servers, live);
-    const caveat = FRAMEWORKS[entry.framework].versionCaveat(entry.version);
-    const f = result.figures;
-    report.push(
-      `  ${entry.pkg} ${entry.version}: ${f.exact} exact, ${f.unresolved} unresolved, ${f.wrong} wrong (${servers.length} servers, ${f.failing} failing at this version)` +
-        `${caveat ? ' — not verified' : ' — verified'}; install ${(installMs / 1000).toFixed(1)} s, run ${(runMs / 1000).toFixed(1)} s`,
-    );
-    assert.deepEqual(result.wrong, [], result.wrong.join('\n'));
-    // The label matches the matrix: every release checked here is one the framework table calls verified.
-    assert.equal(caveat, undefined, `${entry.pkg} ${entry.version} is checked by the matrix but the framework table says: ${caveat}`);
-  });
-}
+  }
+});
