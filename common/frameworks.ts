@@ -70,11 +70,6 @@ export interface FrameworkProfile {
   syncToolsBlockEventLoop: boolean;
   /** Python: the model sees only a generic "Error executing tool" for any exception that is not a ToolError. */
   hidesExceptionText: boolean;
-  /**
-   * Python: a return annotation of mcp.types content classes publishes their pydantic schema as the output schema
-   * (not modelled) instead of being excluded from structured output.
-   */
-  publishesContentBlockSchemas: boolean;
   /** TypeScript: the npm modules a server class is imported from for this framework (`@modelcontextprotocol/server`). */
   serverModules: readonly string[];
   /** TypeScript: whether McpServer still has the deprecated `server.tool(name, ...)` method (removed in v2). */
@@ -83,6 +78,56 @@ export interface FrameworkProfile {
   duplicateToolName: 'throws' | 'keeps-first' | 'replaces';
   /** Why the contract predicted for the workspace's pinned `version` (undefined: none pinned) may not be what runs. */
   versionCaveat(version: string | undefined): string | undefined;
+  /**
+   * Python: how the contract this framework publishes differs at `version` (undefined: none pinned, the newest
+   * verified release). Each difference is one the version matrix (test/fidelity/python-matrix.test.ts) showed live.
+   */
+  contractTraits?(version: string | undefined): PythonContractTraits;
+}
+
+/** What differs between releases of one Python framework in the contract it publishes (see `contractTraits`). */
+export interface PythonContractTraits {
+  /** The release these traits were measured on (named in reasons). */
+  release: string;
+  /** Keyword arguments of `tool()` / `add_tool()` this release does not have: a registration passing one raises TypeError at import. */
+  missingToolOptions: readonly string[];
+  /** mcp: publishes an outputSchema derived from the return annotation (structured output, mcp 1.10+). */
+  structuredOutput: boolean;
+  /** mcp: a content-block return annotation (`-> TextContent`) publishes the mcp.types class's pydantic schema (not modelled) instead of none. */
+  contentBlockOutputSchema: boolean;
+  /** mcp: a self-referencing output model's `$ref` root is inlined (mcp 1.30, 2.1+); before, the root is a bare `$ref` (not modelled). */
+  inlinesRecursiveOutputRoot: boolean;
+  /** mcp: `typing.TypedDict` returns are rebuilt for pydantic below Python 3.12 (mcp 2.1+); mcp 1.x rebuilds every TypedDict as a model. */
+  typedDictOutput: 'model' | 'rebuilt' | 'refused';
+  /** mcp: the Context parameter is found only when annotated bare (`ctx: Context`); `Context | None` becomes a published parameter (not modelled). */
+  contextOnlyBare: boolean;
+  /**
+   * The pydantic this release runs with: `2.11` for mcp releases that import `eval_type_backport` (removed in pydantic
+   * 2.12), whose dataclass docstrings are not published and whose set defaults keep hash order; `current` otherwise.
+   */
+  pydantic: '2.11' | 'current';
+  /** FastMCP: `title` defaults to the name in title case (4.x); before, only an explicit title or `annotations.title`. */
+  defaultTitle: boolean;
+  /** FastMCP: `Field(title=...)` on a parameter survives title pruning (4.x). */
+  keepsParamTitles: boolean;
+  /** FastMCP: title pruning also drops the title of a node holding only metadata (`{"title": "Value"}` of an `Any` parameter; 3.x+). */
+  prunesMetadataOnlyTitles: boolean;
+  /**
+   * FastMCP: the published description of a docstring: `first-section` = text before the first structured section
+   * (4.x); `with-args` = that, but the whole docstring when no Args: entry was found (3.x); `whole` = `inspect.getdoc`
+   * verbatim, Args: never read (2.x).
+   */
+  docstringDescription: 'first-section' | 'with-args' | 'whole';
+  /** FastMCP: where the tags go in `_meta` (`fastmcp` in 3.x+, `_fastmcp` in 2.x). */
+  metaKey: 'fastmcp' | '_fastmcp';
+  /** FastMCP: the inputSchema says `additionalProperties: false` (3.x+). */
+  closedInputSchema: boolean;
+  /** FastMCP: the wrapper of a non-object output carries `_WrappedResult`'s docstring as description (2.x). */
+  wrapperDescription: boolean;
+  /** FastMCP: tools/list fails for the whole server when a schema has a self-referencing model (2.x dereferences it into a cycle). */
+  listFailsOnRecursiveSchema: boolean;
+  /** FastMCP: `add_tool()` takes a plain function (3.x+; 2.x wants a Tool) and `fastmcp.tools.tool` is the standalone decorator (3.x+). */
+  acceptsFunctionsAndStandaloneTool: boolean;
 }
 
 /**
@@ -113,7 +158,24 @@ export function pinsMcp1(version: string): boolean {
  * mcp 1.x versions whose `mcp.server.fastmcp` contracts were compared live with the prediction (test/fidelity/python.test.ts,
  * .cache/venv-mcp1): a workspace pinning one of these gets exact contracts; any other 1.x stays an unverified prediction.
  */
-const MCP1_VERIFIED = ['1.30.0'];
+export const MCP1_VERIFIED = ['1.8.1', '1.10.1', '1.23.3', '1.26.0', '1.30.0'];
+/** mcp 2.x releases the matrix checks (`from mcp.server import MCPServer`). */
+export const MCP2_VERIFIED = ['2.0.1', '2.1.1', '2.2.0', '2.3.0'];
+/** Standalone fastmcp releases the matrix checks: the newest of each major. */
+export const FASTMCP_VERIFIED = ['2.14.7', '3.4.11', '4.2.3'];
+
+/** The verified release an exact pin is predicted as: itself, else the newest verified one below it (else the oldest). */
+function nearestVerified(verified: readonly string[], version: string | undefined): string {
+  const newest = verified[verified.length - 1];
+  if (version === undefined || !/^\d+(\.\d+)*$/.test(version)) return newest;
+  const below = verified.filter((v) => compareVersions(v, version) <= 0);
+  return below.length ? below[below.length - 1] : verified[0];
+}
+
+/** `a >= b` for dotted versions. */
+function atLeast(a: string, b: string): boolean {
+  return compareVersions(a, b) >= 0;
+}
 
 function mcp1Caveat(version: string | undefined): string | undefined {
   if (version !== undefined && MCP1_VERIFIED.includes(version)) return undefined;
@@ -121,8 +183,105 @@ function mcp1Caveat(version: string | undefined): string | undefined {
   if (major !== undefined && major >= 2) return `the workspace pins mcp ${version}, which has no mcp.server.fastmcp module: this server fails at import (ModuleNotFoundError) and lists no tools`;
   const proven = MCP1_VERIFIED.join(', ');
   return version === undefined
-    ? `mcp 1.x (mcp.server.fastmcp) with no pinned version in the workspace: predicted as mcp ${proven} publishes it; other 1.x releases differ (structured output, titles)`
-    : `the workspace pins mcp ${version}: predicted as mcp ${proven} publishes it (the only 1.x version verified live); not verified for ${version}`;
+    ? `mcp 1.x (mcp.server.fastmcp) with no pinned version in the workspace: predicted as mcp ${nearestVerified(MCP1_VERIFIED, version)} publishes it; 1.x releases differ (structured output, titles, Context detection)`
+    : `the workspace pins mcp ${version}: predicted as mcp ${nearestVerified(MCP1_VERIFIED, version)} publishes it; not verified for ${version} (the 1.x releases verified live: ${proven})`;
+}
+
+/** An exact pin outside the verified releases of a framework whose every range is predicted as its newest release. */
+function exactPinCaveat(pkg: string, verified: readonly string[], version: string | undefined, predictedAs: string): string | undefined {
+  if (version === undefined || !isExactPin(version) || verified.includes(version)) return undefined;
+  return `the workspace pins ${pkg} ${version}: predicted as ${predictedAs} publishes it; not verified for ${version} (verified live: ${verified.join(', ')})`;
+}
+
+const NEWEST_TRAITS: Omit<PythonContractTraits, 'release'> = {
+  missingToolOptions: [],
+  structuredOutput: true,
+  contentBlockOutputSchema: false,
+  inlinesRecursiveOutputRoot: true,
+  typedDictOutput: 'rebuilt',
+  contextOnlyBare: false,
+  pydantic: 'current',
+  defaultTitle: true,
+  keepsParamTitles: true,
+  prunesMetadataOnlyTitles: true,
+  docstringDescription: 'first-section',
+  metaKey: 'fastmcp',
+  closedInputSchema: true,
+  wrapperDescription: false,
+  listFailsOnRecursiveSchema: false,
+  acceptsFunctionsAndStandaloneTool: true,
+};
+
+/** mcp 1.x (`mcp.server.fastmcp`), by the verified release a pin is predicted as. */
+function mcp1Traits(version: string | undefined): PythonContractTraits {
+  const release = nearestVerified(MCP1_VERIFIED, version);
+  return {
+    ...NEWEST_TRAITS,
+    release: `mcp ${release}`,
+    // 1.8: no title=/structured_output= (added in 1.10); meta= and icons= came after 1.10.
+    missingToolOptions: atLeast(release, '1.23.0') ? [] : atLeast(release, '1.10.0') ? ['meta', 'icons'] : ['title', 'structured_output', 'meta', 'icons'],
+    structuredOutput: atLeast(release, '1.10.0'),
+    contentBlockOutputSchema: true,
+    inlinesRecursiveOutputRoot: atLeast(release, '1.30.0'),
+    typedDictOutput: 'model',
+    contextOnlyBare: !atLeast(release, '1.23.0'),
+    pydantic: atLeast(release, '1.23.0') ? 'current' : '2.11',
+  };
+}
+
+/** mcp 2.x (`MCPServer`): 2.0 kept 1.x's content-block schemas and bare recursive roots; 2.1 changed both. */
+function mcp2Traits(version: string | undefined): PythonContractTraits {
+  const release = nearestVerified(MCP2_VERIFIED, version);
+  const since21 = atLeast(release, '2.1.0');
+  return { ...NEWEST_TRAITS, release: `mcp ${release}`, contentBlockOutputSchema: !since21, inlinesRecursiveOutputRoot: since21, typedDictOutput: since21 ? 'rebuilt' : 'refused' };
+}
+
+/** Whether a range (not an exact pin) keeps the package below major `newest` (`<4`, `~=2.10`, `^3.1`, `==2.*`). */
+function cappedBelowMajor(version: string, newest: number): boolean {
+  return version.split(',').some((raw) => {
+    const c = raw.trim();
+    const lt = /^<\s*(\d+)(?:\.(\d+))?/.exec(c);
+    if (lt) return Number(lt[1]) < newest || (Number(lt[1]) === newest && !Number(lt[2] ?? 0));
+    const le = /^<=\s*(\d+)/.exec(c);
+    if (le) return Number(le[1]) < newest;
+    const compatible = /^(?:~=|\^|~|==)\s*v?(\d+)\.\d/.exec(c) ?? /^==\s*(\d+)\.\*/.exec(c);
+    return !!compatible && Number(compatible[1]) < newest;
+  });
+}
+
+const isExactPin = (version: string | undefined): boolean => version !== undefined && /^\d+(\.\d+)*$/.test(version);
+
+/**
+ * The fastmcp major a pin is predicted for: an exact pin's own, a range's newest (what pip installs today) unless
+ * the range keeps fastmcp below the newest major (then its lower bound's, and the caveat says the release is unknown).
+ */
+function fastmcpMajor(version: string | undefined): number | undefined {
+  const newest = majorOf(FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1])!;
+  if (version === undefined) return newest;
+  if (isExactPin(version) || cappedBelowMajor(version, newest)) return majorOf(version);
+  return newest;
+}
+
+/** Standalone fastmcp by major (the newest release of each is verified). */
+function fastmcpTraits(version: string | undefined): PythonContractTraits {
+  const major = fastmcpMajor(version);
+  const release = major === 2 ? FASTMCP_VERIFIED[0] : major === 3 ? FASTMCP_VERIFIED[1] : FASTMCP_VERIFIED[2];
+  if (major === 3) return { ...NEWEST_TRAITS, release: `fastmcp ${release}`, defaultTitle: false, keepsParamTitles: false, docstringDescription: 'with-args' };
+  if (major !== undefined && major < 3)
+    return {
+      ...NEWEST_TRAITS,
+      release: `fastmcp ${release}`,
+      defaultTitle: false,
+      keepsParamTitles: false,
+      prunesMetadataOnlyTitles: false,
+      docstringDescription: 'whole',
+      metaKey: '_fastmcp',
+      closedInputSchema: false,
+      wrapperDescription: true,
+      listFailsOnRecursiveSchema: true,
+      acceptsFunctionsAndStandaloneTool: false,
+    };
+  return { ...NEWEST_TRAITS, release: `fastmcp ${release}` };
 }
 
 /**
@@ -160,9 +319,6 @@ function compareVersions(a: string, b: string): number {
 
 /** The newest @modelcontextprotocol/server release the v2 builder was checked against live. */
 export const TS_SDK_V2_MODELLED = '2.4.0';
-
-/** FastMCP's contract is modelled on 4.x; earlier majors differ. */
-const FASTMCP_MODELLED_MAJOR = 4;
 
 /** Registration forms every Python framework shares: `@server.tool`, `server.tool(fn)`, `server.add_tool(fn)`. */
 const PYTHON_TOOL_HINTS = [/\.tool\s*\(/, /@[\w.]+\.tool\b/, /\badd_tool\s*\(/];
@@ -203,7 +359,6 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     rejectsUnderscoreParams: false,
     syncToolsBlockEventLoop: false,
     hidesExceptionText: false,
-    publishesContentBlockSchemas: false,
     serverModules: ['@modelcontextprotocol/sdk'],
     hasToolMethod: true,
     duplicateToolName: 'throws',
@@ -229,7 +384,6 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     rejectsUnderscoreParams: false,
     syncToolsBlockEventLoop: false,
     hidesExceptionText: false,
-    publishesContentBlockSchemas: false,
     serverModules: ['@modelcontextprotocol/server'],
     hasToolMethod: false,
     duplicateToolName: 'throws',
@@ -247,8 +401,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     errorModule: 'mcp.server.mcpserver.exceptions',
     syncToolsBlockEventLoop: false,
     hidesExceptionText: true,
-    publishesContentBlockSchemas: false,
-    versionCaveat: () => undefined,
+    versionCaveat: (version) => exactPinCaveat('mcp', MCP2_VERIFIED, version, mcp2Traits(version).release),
+    contractTraits: mcp2Traits,
   },
   'mcp-v1': {
     ...OFFICIAL_PYTHON_SDK,
@@ -262,8 +416,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     errorModule: 'mcp.server.fastmcp.exceptions',
     syncToolsBlockEventLoop: true,
     hidesExceptionText: false,
-    publishesContentBlockSchemas: true,
     versionCaveat: mcp1Caveat,
+    contractTraits: mcp1Traits,
   },
   fastmcp: {
     language: 'python',
@@ -293,16 +447,17 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     rejectsUnderscoreParams: false,
     syncToolsBlockEventLoop: false,
     hidesExceptionText: false,
-    publishesContentBlockSchemas: false,
     serverModules: [],
     hasToolMethod: false,
     duplicateToolName: 'replaces',
     versionCaveat: (version) => {
-      const major = majorOf(version);
-      return major !== undefined && major < FASTMCP_MODELLED_MAJOR
-        ? `the workspace pins fastmcp ${version}; the contract is predicted for fastmcp ${FASTMCP_MODELLED_MAJOR}.x (titles, docstring parsing and schema post-processing changed across majors)`
-        : undefined;
+      const major = fastmcpMajor(version);
+      if (major !== undefined && major < 2) return `the workspace pins fastmcp ${version}: fastmcp 1.x is not modelled (the verified releases: ${FASTMCP_VERIFIED.join(', ')})`;
+      if (version !== undefined && !isExactPin(version) && major !== fastmcpMajor(undefined))
+        return `the workspace allows fastmcp ${version}, below the newest major: the installed release is not known; predicted as ${fastmcpTraits(version).release} publishes it`;
+      return exactPinCaveat('fastmcp', FASTMCP_VERIFIED, version, fastmcpTraits(version).release);
     },
+    contractTraits: fastmcpTraits,
   },
 };
 

@@ -79,14 +79,22 @@ test('the scan and the playground find a minimal server of every framework, and 
   assert.ok(!mayDefineTools(plain) && !constructsServer('python', plain) && !constructsServer('typescript', plain));
 });
 
-test('version caveats: FastMCP before its modelled major, mcp 1.x unless the verified pin, TypeScript SDKs outside their modelled releases', () => {
-  assert.match(FRAMEWORKS.fastmcp.versionCaveat('3.2.0') ?? '', /predicted for fastmcp 4\.x/);
-  assert.equal(FRAMEWORKS.fastmcp.versionCaveat('4.1.0'), undefined);
-  assert.equal(FRAMEWORKS.fastmcp.versionCaveat(undefined), undefined);
-  assert.equal(FRAMEWORKS['mcp-v1'].versionCaveat('1.30.0'), undefined);
+test('version caveats: Python pins outside the releases the matrix verifies, TypeScript SDKs outside their modelled releases', () => {
+  // Python: test/fidelity/python-matrix.test.ts checks each verified release live; other exact pins are named.
+  for (const v of ['2.14.7', '3.4.11', '4.2.3', '>=2.10', '^4.0', undefined]) assert.equal(FRAMEWORKS.fastmcp.versionCaveat(v), undefined, v);
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('3.2.0') ?? '', /predicted as fastmcp 3\.4\.11 publishes it; not verified for 3\.2\.0/);
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('4.1.0') ?? '', /predicted as fastmcp 4\.2\.3/);
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('1.0') ?? '', /fastmcp 1\.x is not modelled/);
+  // A range is what pip installs today (the newest release) unless it keeps fastmcp below the newest major.
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.0').release, 'fastmcp 4.2.3');
+  for (const v of ['<3', '~=2.10', '>=2.3,<3.0', '^3.1']) assert.match(FRAMEWORKS.fastmcp.versionCaveat(v) ?? '', /installed release is not known/, v);
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('~=2.10').release, 'fastmcp 2.14.7');
+  for (const v of ['1.8.1', '1.10.1', '1.23.3', '1.26.0', '1.30.0']) assert.equal(FRAMEWORKS['mcp-v1'].versionCaveat(v), undefined, v);
+  assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('1.9.4') ?? '', /predicted as mcp 1\.8\.1 publishes it; not verified for 1\.9\.4/);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('2.1.0') ?? '', /no mcp\.server\.fastmcp module/);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat(undefined) ?? '', /no pinned version/);
-  assert.equal(FRAMEWORKS.mcp.versionCaveat('0.1.0'), undefined);
+  for (const v of ['2.0.1', '2.1.1', '2.2.0', '2.3.0', '>=2.1', undefined]) assert.equal(FRAMEWORKS.mcp.versionCaveat(v), undefined, v);
+  assert.match(FRAMEWORKS.mcp.versionCaveat('2.1.0') ?? '', /predicted as mcp 2\.0\.1 publishes it; not verified for 2\.1\.0/);
   assert.equal(FRAMEWORKS['ts-sdk'].versionCaveat('1.32.2'), undefined);
   assert.match(FRAMEWORKS['ts-sdk'].versionCaveat('0.1.0') ?? '', /@modelcontextprotocol\/sdk 0\.1\.0: only 1\.x/);
   for (const v of ['2.4.0', '^2.3.1', '2.0.0', undefined]) assert.equal(FRAMEWORKS['ts-sdk-v2'].versionCaveat(v), undefined, v);

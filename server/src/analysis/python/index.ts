@@ -61,6 +61,8 @@ interface PyAnalysis {
   boundFunctions: Set<SyntaxNode>;
   /** Servers whose tools, registered in the module holding them, are already in `tools`. */
   pulled: Set<string>;
+  /** Tools that make their server fail at the pinned version (PyContractResult.serverFailure): the others it takes down are marked at the end. */
+  failures: { tool: ToolDefinition; failure: NonNullable<PyContractResult['serverFailure']> }[];
 }
 
 /** Per-analysis memo of the cross-module lookups (each module's servers and tools are read once). */
@@ -119,11 +121,12 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   };
 
   const crossModule: CrossModule = { servers: new Map(), tools: new Map([[file, null]]) };
-  const analysis: PyAnalysis = { mod, facts, tools: [], serverFrameworks: new Map(), versionOf, py, crossModule, boundFunctions: new Set(), pulled: new Set() };
+  const analysis: PyAnalysis = { mod, facts, tools: [], serverFrameworks: new Map(), versionOf, py, crossModule, boundFunctions: new Set(), pulled: new Set(), failures: [] };
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
   walkScope(analysis, children(mod.tree.topNode), moduleScope, '', 0);
 
   const { tools, serverFrameworks } = analysis;
+  markServerFailures(analysis);
   const frameworks = new Set(facts.servers.map((s) => serverFrameworks.get(s.id)).filter(Boolean) as Framework[]);
   if (frameworks.size === 1) facts.framework = [...frameworks][0];
   else if (!frameworks.size) {
@@ -133,6 +136,21 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   } else facts.framework = tools[0]?.framework;
   facts.dependencies = [...program.dependencies];
   return { tools, files: [facts] };
+}
+
+/**
+ * A tool that fails its server at the pinned version takes the others down with it: at import every tool the module
+ * registers, at tools/list every tool of that server. Each gets the reason as an unresolved `contract` part.
+ */
+function markServerFailures(a: PyAnalysis): void {
+  for (const { tool, failure } of a.failures) {
+    for (const t of a.tools) {
+      if (t === tool) continue;
+      if (t.server.id !== tool.server.id && !(failure.when === 'import' && t.file === tool.file)) continue;
+      const reason = `${tool.name.value ?? 'another tool'}: ${failure.reason}`;
+      if (!t.unresolved.some((u) => u.reason === reason)) t.unresolved.push({ part: 'contract', reason, span: failure.span });
+    }
+  }
 }
 
 function frameworkOfImports(mod: PyModule): Framework | undefined {
@@ -682,6 +700,8 @@ interface Registration {
   optionsMod?: PyModule;
   /** Arguments that configure the tool (name=, title=...), positional `name` included. */
   args: Arg[];
+  /** FastMCP forms 2.x lacks: `add_tool(fn)` with a plain function, the standalone `@tool` decorator. */
+  form?: 'function' | 'standalone';
 }
 
 function decoratorRegistration(a: PyAnalysis, dec: SyntaxNode, scope: Scope): Registration | undefined {
@@ -733,9 +753,20 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   if (!fn) return undefined;
   const marked = standaloneToolDecorator(fn.mod, fn.fn);
   // FastMCP's standalone `@tool(...)` carries the options of a function later given to add_tool.
-  if (marked && m[2] === 'add_tool' && !extraArgs.length) return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: marked, optionsMod: fn.mod };
+  if (marked && m[2] === 'add_tool' && !extraArgs.length)
+    return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: marked, optionsMod: fn.mod, form: 'standalone' };
+  const form = m[2] === 'add_tool' && value === fnArg.value ? ('function' as const) : undefined;
   // For `mcp.tool(fn, ...)` the positional is the function; name is keyword-only then.
-  return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: extraArgs.map((x) => (x.name ? x : { ...x, name: '__positional__' })) };
+  return {
+    server,
+    kind: 'add_tool',
+    calleeSpan: mod.span(callee),
+    argList,
+    fn: fn.fn,
+    fnMod: fn.mod,
+    args: extraArgs.map((x) => (x.name ? x : { ...x, name: '__positional__' })),
+    ...(form ? { form } : {}),
+  };
 }
 
 /**
@@ -1130,9 +1161,14 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const retTypeDef = children(fn).find((c) => c.name === 'TypeDef');
   const retNode = retTypeDef ? meaningful(retTypeDef)[0] : undefined;
   const published = publishedDoc(a, fnMod, docs.doc, profile, !!options.explicitDescription, regSpan);
+  const version = a.versionOf(framework);
+  const traits = profile.contractTraits?.(version);
+  const pythonVersion = profile.contractTraits ? a.py().version : undefined;
 
   const spec: PyToolSpec = {
     framework,
+    ...(version !== undefined ? { version } : {}),
+    ...(pythonVersion ? { pythonVersion } : {}),
     fnName,
     name: options.name.value ?? fnName,
     title: options.title?.value,
@@ -1152,9 +1188,35 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const built = buildPythonContract(spec);
   unresolved.push(...built.unresolved);
   if (published.unresolved) unresolved.push(published.unresolved);
-  const version = a.versionOf(framework);
   const caveat = profile.versionCaveat(version);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: reg.server.constructorSpan });
+  let failure = built.serverFailure;
+  if (traits) {
+    const missing = traits.missingToolOptions.find((k) => reg.args.some((x) => x.name === k));
+    if (missing)
+      failure ??= {
+        when: 'import',
+        reason: `${traits.release}'s ${reg.kind === 'decorator' ? 'tool' : 'add_tool'}() has no ${missing}= keyword: registering raises TypeError and the server lists no tools`,
+        span: regSpan,
+      };
+    if (reg.form && !traits.acceptsFunctionsAndStandaloneTool)
+      failure ??= {
+        when: 'import',
+        reason:
+          reg.form === 'standalone'
+            ? `${traits.release} has no standalone @tool decorator (fastmcp.tools.tool is a module there): the server fails at import`
+            : `${traits.release}'s add_tool() takes a Tool, not a function (AttributeError): the server fails at import`,
+        span: regSpan,
+      };
+    const ctx = params.find((p) => p.isContext && p.type?.kind !== 'context');
+    if (traits.contextOnlyBare && ctx)
+      unresolved.push({
+        part: `inputSchema.properties.${ctx.name}`,
+        reason: `${traits.release} finds the Context parameter only when it is annotated bare (\`${ctx.name}: Context\`): this one is published as a parameter with Context's own schema (not modelled)`,
+        span: ctx.span,
+      });
+  }
+  if (failure) unresolved.push({ part: 'contract', reason: failure.reason, span: failure.span });
 
   const docDescription = typeof built.contract.description === 'string' ? built.contract.description : undefined;
   const description = descriptionFact(fnMod, options, docs, docDescription, profile);
@@ -1164,7 +1226,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   // An unresolved `name=` is not the function's name: the contract carries no name rather than a made-up one.
   if (options.name.unresolved) contract = withoutKey(contract, 'name');
   const paramList = child(fn, 'ParamList');
-  return {
+  const tool: ToolDefinition = {
     language: 'python',
     framework,
     ...(version ? { frameworkVersion: version } : {}),
@@ -1194,6 +1256,8 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
     unresolved,
     unrepresentable: [],
   };
+  if (failure) a.failures.push({ tool, failure });
+  return tool;
 }
 
 const CONSTRAINT_KEYWORD: Record<string, string> = {

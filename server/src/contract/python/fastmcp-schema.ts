@@ -33,8 +33,11 @@ function isObj(v: unknown): v is { [k: string]: JsonValue } {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
-/** `compress_schema(schema, prune_titles=True)` (no dereference, no additionalProperties pruning). */
-export function compressSchema(input: JsonSchema, pruneTitles = true): JsonSchema {
+/**
+ * `compress_schema(schema, prune_titles=True)` (no dereference, no additionalProperties pruning). `metadataOnlyTitles`:
+ * also drop the title of a node holding only metadata (`{"title": "Value"}` of an `Any` field; fastmcp 3+).
+ */
+export function compressSchema(input: JsonSchema, pruneTitles = true, metadataOnlyTitles = true): JsonSchema {
   const schema = resolveRootRef(clone(input));
   const rootRefs = new Set<string>();
   const deps = new Map<string, string[]>();
@@ -55,7 +58,7 @@ export function compressSchema(input: JsonSchema, pruneTitles = true): JsonSchem
       }
       if (inSchema && pruneTitles && typeof node.title === 'string') {
         const keys = Object.keys(node);
-        if (keys.some((k) => SCHEMA_KEYWORDS.has(k)) || keys.every((k) => METADATA_KEYS.has(k))) delete node.title;
+        if (keys.some((k) => SCHEMA_KEYWORDS.has(k)) || (metadataOnlyTitles && keys.every((k) => METADATA_KEYS.has(k)))) delete node.title;
       }
       for (const [key, value] of Object.entries(node)) {
         if (skipDefs && key === '$defs') continue;

@@ -10,10 +10,11 @@
  *    `$ref`s dereferenced at list time, non-object outputs wrapped with `x-fastmcp-wrap-result`.
  */
 import type { Framework, JsonSchema, JsonValue, Span, Unresolved } from '../../analysis/model';
-import type { FieldInfo, PyType } from '../../analysis/python/pytypes';
-import { SchemaGenerator, Unresolvable, titleFromName, type FieldSpec } from './pydantic';
+import type { ClassInfo, FieldInfo, PyType } from '../../analysis/python/pytypes';
+import { cleandoc } from './cleandoc';
+import { SchemaGenerator, Unresolvable, titleFromName, type FieldSpec, type GeneratorOptions } from './pydantic';
 import { compressSchema, dereferenceRefs, isObjectSchema } from './fastmcp-schema';
-import { FRAMEWORKS, type ContractBuilder } from '../../../../common/frameworks';
+import { FRAMEWORKS, type ContractBuilder, type PythonContractTraits } from '../../../../common/frameworks';
 
 export interface PyParamSpec {
   name: string;
@@ -28,6 +29,10 @@ export interface PyParamSpec {
 
 export interface PyToolSpec {
   framework: Framework;
+  /** The framework version the workspace pins (undefined: none); its profile's contractTraits say what differs. */
+  version?: string;
+  /** The Python the workspace runs (major, minor), when known: below 3.12 pydantic refuses `typing.TypedDict`. */
+  pythonVersion?: readonly [number, number];
   /** The Python function name (`fn.__name__`). */
   fnName: string;
   name: string;
@@ -57,6 +62,109 @@ export interface PyContractResult {
   /** Per parameter: its published property schema. */
   properties: Map<string, JsonSchema>;
   unresolved: Unresolved[];
+  /**
+   * The tool makes its server fail at this version: at `import` (registration raises, the module lists nothing) or
+   * at `list` (tools/list fails for the whole server). Every tool it takes down is unresolved with the reason.
+   */
+  serverFailure?: { when: 'import' | 'list'; reason: string; span: Span };
+}
+
+/** The traits of the spec's framework at its pinned version (undefined for a framework without any). */
+export function traitsOf(spec: Pick<PyToolSpec, 'framework' | 'version'>): PythonContractTraits | undefined {
+  return FRAMEWORKS[spec.framework].contractTraits?.(spec.version);
+}
+
+/** Below 3.12, pydantic refuses `typing.TypedDict`; undefined when the workspace does not say. */
+function stdlibTypedDictAccepted(spec: PyToolSpec): boolean | undefined {
+  const v = spec.pythonVersion;
+  return v ? v[0] > 3 || (v[0] === 3 && v[1] >= 12) : undefined;
+}
+
+/** The `typing.TypedDict` classes a type reaches (through containers, unions and class fields). */
+function stdlibTypedDicts(t: PyType, out: ClassInfo[] = [], seen = new Set<string>()): ClassInfo[] {
+  switch (t.kind) {
+    case 'annotated':
+      return stdlibTypedDicts(t.base, out, seen);
+    case 'union':
+      for (const m of t.members) stdlibTypedDicts(m, out, seen);
+      return out;
+    case 'list':
+    case 'set':
+    case 'frozenset':
+    case 'sequence':
+      if (t.item) stdlibTypedDicts(t.item, out, seen);
+      return out;
+    case 'tuple':
+      for (const i of t.items) stdlibTypedDicts(i, out, seen);
+      return out;
+    case 'dict':
+      if (t.key) stdlibTypedDicts(t.key, out, seen);
+      if (t.value) stdlibTypedDicts(t.value, out, seen);
+      return out;
+    case 'class':
+      if (seen.has(t.cls.key)) return out;
+      seen.add(t.cls.key);
+      if (t.cls.kind === 'typeddict' && t.cls.stdlibTypedDict) out.push(t.cls);
+      for (const f of t.cls.fields) stdlibTypedDicts(f.type, out, seen);
+      return out;
+    default:
+      return out;
+  }
+}
+
+/** Whether a class reaches itself through its fields (pydantic then emits a `$ref` root). */
+function selfReferencing(cls: ClassInfo): boolean {
+  const seen = new Set<string>();
+  const walk = (t: PyType): boolean => {
+    switch (t.kind) {
+      case 'annotated':
+        return walk(t.base);
+      case 'union':
+        return t.members.some(walk);
+      case 'list':
+      case 'set':
+      case 'frozenset':
+      case 'sequence':
+        return !!t.item && walk(t.item);
+      case 'tuple':
+        return t.items.some(walk);
+      case 'dict':
+        return (!!t.key && walk(t.key)) || (!!t.value && walk(t.value));
+      case 'class':
+        if (t.cls.key === cls.key) return true;
+        if (seen.has(t.cls.key)) return false;
+        seen.add(t.cls.key);
+        return t.cls.fields.some((f) => walk(f.type));
+      default:
+        return false;
+    }
+  };
+  return cls.fields.some((f) => walk(f.type));
+}
+
+/** Whether any model a type reaches refers to itself. */
+function reachesRecursiveModel(t: PyType, seen = new Set<string>()): boolean {
+  switch (t.kind) {
+    case 'annotated':
+      return reachesRecursiveModel(t.base, seen);
+    case 'union':
+      return t.members.some((m) => reachesRecursiveModel(m, seen));
+    case 'list':
+    case 'set':
+    case 'frozenset':
+    case 'sequence':
+      return !!t.item && reachesRecursiveModel(t.item, seen);
+    case 'tuple':
+      return t.items.some((i) => reachesRecursiveModel(i, seen));
+    case 'dict':
+      return (!!t.key && reachesRecursiveModel(t.key, seen)) || (!!t.value && reachesRecursiveModel(t.value, seen));
+    case 'class':
+      if (seen.has(t.cls.key)) return false;
+      seen.add(t.cls.key);
+      return selfReferencing(t.cls) || t.cls.fields.some((f) => reachesRecursiveModel(f.type, seen));
+    default:
+      return false;
+  }
 }
 
 /** The Python builders, by the profile's contractBuilder (a new builder without an entry fails to compile). */
@@ -71,17 +179,35 @@ export function buildPythonContract(spec: PyToolSpec): PyContractResult {
   return PYTHON_BUILDERS[builder](spec);
 }
 
-function collect(unresolved: Unresolved[], part: string, e: unknown, fallback: Span): void {
+/** Thrown where a construct makes the server itself fail at this version (see PyContractResult.serverFailure). */
+class ServerFails extends Unresolvable {
+  constructor(
+    readonly when: 'import' | 'list',
+    reason: string,
+    span: Span,
+  ) {
+    super(reason, span);
+  }
+}
+
+function collect(unresolved: Unresolved[], part: string, e: unknown, fallback: Span, result?: { serverFailure?: PyContractResult['serverFailure'] }): void {
+  if (e instanceof ServerFails && result) result.serverFailure ??= { when: e.when, reason: e.reason, span: e.span };
   if (e instanceof Unresolvable) unresolved.push({ part, reason: e.reason, span: e.span });
   else unresolved.push({ part, reason: `internal: ${e instanceof Error ? e.message : String(e)}`, span: fallback });
 }
 
 // ------------------------------------------------------------------------------------------ official SDK
 
+function generatorOptions(spec: PyToolSpec, traits: PythonContractTraits | undefined): GeneratorOptions {
+  return { stdlibTypedDictAccepted: stdlibTypedDictAccepted(spec) === true, pydantic211: traits?.pydantic === '2.11' };
+}
+
 function mcpContract(spec: PyToolSpec): PyContractResult {
   const unresolved: Unresolved[] = [...spec.unresolvedArgs];
   const properties = new Map<string, JsonSchema>();
-  const gen = new SchemaGenerator('validation');
+  const traits = traitsOf(spec);
+  const options = generatorOptions(spec, traits);
+  const gen = new SchemaGenerator('validation', options);
   const props: JsonSchema = {};
   const required: string[] = [];
   for (const p of spec.params) {
@@ -109,15 +235,16 @@ function mcpContract(spec: PyToolSpec): PyContractResult {
   if (spec.title !== undefined) contract.title = spec.title;
   contract.description = spec.explicitDescription ?? spec.rawDoc ?? '';
   contract.inputSchema = input;
+  const result: PyContractResult = { contract, properties, unresolved };
   try {
-    const out = mcpOutputSchema(spec);
+    const out = mcpOutputSchema(spec, traits, options);
     if (out) contract.outputSchema = out;
   } catch (e) {
-    collect(unresolved, 'outputSchema', e, spec.span);
+    collect(unresolved, 'outputSchema', e, spec.span, result);
   }
   if (spec.annotations) contract.annotations = spec.annotations;
   if (spec.meta) contract._meta = spec.meta;
-  return { contract, properties, unresolved };
+  return result;
 }
 
 function isRequired(p: PyParamSpec): boolean {
@@ -139,8 +266,9 @@ function returnsContent(t: PyType): boolean {
   return false;
 }
 
-function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
-  if (spec.structuredOutput === false) return undefined;
+function mcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits | undefined, options: GeneratorOptions): JsonSchema | undefined {
+  // mcp 1.8 has no structured output: no outputSchema whatever the annotation.
+  if (spec.structuredOutput === false || traits?.structuredOutput === false) return undefined;
   const ret = spec.returnType;
   if (!ret) {
     if (spec.structuredOutput === true) throw new Unresolvable('structured_output=True without a return annotation: the SDK raises InvalidSignature', spec.span);
@@ -148,15 +276,37 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
   }
   const t = unwrapAnnotated(ret);
   if (t.kind === 'content' && t.name === 'CallToolResult') return undefined;
-  // mcp 1.x has no content-block exclusion: TextContent & co. are plain pydantic models there, published with the
-  // schema of mcp.types as that release defines it (proven live for 1.30.0; not modelled).
-  const profile = FRAMEWORKS[spec.framework];
-  if (profile.publishesContentBlockSchemas && returnsContentDeep(t))
-    throw new Unresolvable(`${profile.name} publishes the pydantic schema of the mcp.types content classes for ${t.kind === 'content' ? t.name : 'this return type'}; not modelled`, t.span);
+  const release = traits?.release ?? FRAMEWORKS[spec.framework].name;
+  // mcp 1.x and 2.0 have no content-block exclusion: TextContent & co. are plain pydantic models there, published with
+  // the schema of mcp.types as that release defines it (seen live; not modelled).
+  if (traits?.contentBlockOutputSchema && returnsContentDeep(t))
+    throw new Unresolvable(`${release} publishes the pydantic schema of the mcp.types content classes for ${t.kind === 'content' ? t.name : 'this return type'}; not modelled`, t.span);
+  // typing.TypedDict below Python 3.12: the SDK rebuilds a top-level one (1.x and 2.0 as a model, 2.1+ as a
+  // typing_extensions TypedDict); anywhere else pydantic refuses it while the tool is registered.
+  const stdlib = stdlibTypedDicts(ret);
+  const accepted = stdlibTypedDictAccepted(spec);
+  const topLevel = t.kind === 'class' && t.cls.kind === 'typeddict' ? t.cls : undefined;
+  if (stdlib.length && accepted === undefined)
+    throw new Unresolvable(`${stdlib[0].name} derives from typing.TypedDict, which pydantic refuses below Python 3.12, and the workspace does not say which Python runs`, stdlib[0].span);
+  if (stdlib.length && !accepted && stdlib.some((c) => c !== topLevel))
+    throw new ServerFails(
+      'import',
+      `${stdlib.find((c) => c !== topLevel)!.name} derives from typing.TypedDict, which pydantic refuses below Python 3.12: ${release} raises PydanticUserError registering this tool, and the server lists no tools`,
+      ret.span,
+    );
+  if (topLevel && traits?.typedDictOutput === 'model') {
+    // _create_model_from_typeddict: a model named like the TypedDict, no docstring, a key that is not required gets default None.
+    const gen = new SchemaGenerator('validation', { ...options, acceptedTypedDict: topLevel.key });
+    const fields = topLevel.fields.map((f) => ((f.requiredOverride ?? topLevel.total !== false) ? { ...f, default: undefined } : { ...f, default: { value: null } }));
+    const schema = gen.classSchema({ ...topLevel, kind: 'model', doc: undefined, fields, stdlibTypedDict: false }, t.span);
+    const defs = gen.defsObject();
+    if (defs) schema.$defs = defs;
+    return schema;
+  }
   if (spec.structuredOutput === undefined && returnsContent(t)) return undefined;
   if (t.kind === 'content') throw new Unresolvable(`structured output of ${t.name} is not modelled`, t.span);
   const wrapped = (): JsonSchema => {
-    const gen = new SchemaGenerator('validation');
+    const gen = new SchemaGenerator('validation', options);
     const result = gen.fieldSchema({ name: 'result', type: ret, span: ret.span });
     const out: JsonSchema = { type: 'object', properties: { result }, required: ['result'], title: `${spec.fnName}Output` };
     const defs = gen.defsObject();
@@ -181,7 +331,7 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
       if (!t.key && !t.value) return undefined; // bare `dict`: no type hints -> unstructured
       const key = t.key ? unwrapAnnotated(t.key) : undefined;
       if (key?.kind === 'scalar' && key.name === 'str' && t.key === key) {
-        const gen = new SchemaGenerator('validation');
+        const gen = new SchemaGenerator('validation', options);
         const schema = gen.typeSchema(t);
         schema.title = `${spec.fnName}DictOutput`;
         const defs = gen.defsObject();
@@ -195,7 +345,7 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
       throw new Unresolvable(`return type ${t.name}: the SDK inspects its class annotations, which the analyser does not model`, t.span);
     case 'class': {
       if (t.cls.kind === 'enum') throw new Unresolvable(`Enum return type ${t.cls.name} is not modelled`, t.span);
-      const gen = new SchemaGenerator('validation');
+      const gen = new SchemaGenerator('validation', { ...options, acceptedTypedDict: topLevel?.key });
       if (t.cls.kind === 'dataclass') {
         // _create_model_from_class: a new pydantic model named like the class, no docstring.
         const schema = gen.classSchema({ ...t.cls, kind: 'model', doc: undefined, extra: undefined }, t.span);
@@ -207,6 +357,18 @@ function mcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
       const defs = gen.defsObject() ?? {};
       const own = defs[t.cls.name] as JsonSchema;
       const referencedElsewhere = JSON.stringify({ ...defs, [t.cls.name]: undefined }).includes(`"#/$defs/${t.cls.name}"`) || JSON.stringify(own).includes(`"#/$defs/${t.cls.name}"`);
+      if (referencedElsewhere && traits && !traits.inlinesRecursiveOutputRoot) {
+        // The outputSchema root is then a bare `$ref`, not `type: object`: mcp 2.0's own ListToolsResult validation
+        // refuses it (the server answers tools/list with an error); mcp 1.x sends it, and clients that validate the
+        // result (the TypeScript SDK's, the playground's) refuse the whole list.
+        throw new ServerFails(
+          'list',
+          spec.framework === 'mcp'
+            ? `${release} publishes a bare $ref root for the self-referencing ${t.cls.name}, which fails its own tools/list validation: the server lists no tools`
+            : `${release} publishes a bare $ref root (no "type": "object") for the self-referencing ${t.cls.name}: clients that validate tools/list (the TypeScript SDK's) refuse the whole list`,
+          t.span,
+        );
+      }
       const schema: JsonSchema = { ...own };
       const rest: JsonSchema = {};
       for (const [k, v] of Object.entries(defs)) if (k !== t.cls.name || referencedElsewhere) rest[k] = v;
@@ -227,7 +389,18 @@ function isBare(t: PyType): boolean {
 function fastmcpContract(spec: PyToolSpec): PyContractResult {
   const unresolved: Unresolved[] = [...spec.unresolvedArgs];
   const properties = new Map<string, JsonSchema>();
-  const gen = new SchemaGenerator('validation');
+  const traits = traitsOf(spec) ?? FRAMEWORKS.fastmcp.contractTraits!(undefined);
+  const options = generatorOptions(spec, traits);
+  const gen = new SchemaGenerator('validation', options);
+  let serverFailure: PyContractResult['serverFailure'];
+  // fastmcp 2.x dereferences a self-referencing model into a cyclic dict: tools/list then fails for the whole server.
+  const recursive = traits.listFailsOnRecursiveSchema ? spec.params.find((p) => p.type && reachesRecursiveModel(p.type)) : undefined;
+  if (recursive)
+    serverFailure = {
+      when: 'list',
+      reason: `${traits.release} dereferences the self-referencing model of ${recursive.name} into a cycle: tools/list fails ("Circular reference detected") and the server lists no tools`,
+      span: recursive.span,
+    };
   const rawProps: JsonSchema = {};
   const required: string[] = [];
   for (const p of spec.params) {
@@ -253,41 +426,65 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
   }
   const raw: JsonSchema = { type: 'object', properties: rawProps };
   if (required.length) raw.required = required;
-  raw.additionalProperties = false;
+  if (traits.closedInputSchema) raw.additionalProperties = false;
   const defs = gen.defsObject();
   if (defs) raw.$defs = defs;
-  const input = compressSchema(raw, true);
+  const input = compressSchema(raw, true, traits.prunesMetadataOnlyTitles);
   const props = (input.properties ?? {}) as { [k: string]: JsonSchema };
-  for (const [name, rp] of Object.entries(rawProps) as [string, JsonSchema][]) {
-    if (!props[name]) continue;
-    if (typeof rp.title === 'string' && rp.title !== titleFromName(name)) props[name].title = rp.title;
+  if (traits.keepsParamTitles)
+    for (const [name, rp] of Object.entries(rawProps) as [string, JsonSchema][]) {
+      if (!props[name]) continue;
+      if (typeof rp.title === 'string' && rp.title !== titleFromName(name)) props[name].title = rp.title;
+    }
+  // 2.x publishes inspect.getdoc() whole and never reads Args:; 3.x and 4.x parse it with griffe.
+  if (traits.docstringDescription !== 'whole') {
+    if (spec.parsedDoc?.unsupportedStyle)
+      unresolved.push({ part: 'description', reason: `${spec.parsedDoc.unsupportedStyle}-style docstring: FastMCP's griffe parse of it is not reproduced`, span: spec.span });
+    else for (const a of spec.parsedDoc?.args ?? []) if (props[a.name] && !('description' in props[a.name])) props[a.name].description = a.description;
   }
-  if (spec.parsedDoc?.unsupportedStyle)
-    unresolved.push({ part: 'description', reason: `${spec.parsedDoc.unsupportedStyle}-style docstring: FastMCP's griffe parse of it is not reproduced`, span: spec.span });
-  else for (const a of spec.parsedDoc?.args ?? []) if (props[a.name] && !('description' in props[a.name])) props[a.name].description = a.description;
   const listed = dereferenceRefs(input);
   for (const [name, s] of Object.entries((listed.properties ?? {}) as { [k: string]: JsonSchema })) properties.set(name, s);
 
   const contract: JsonSchema = { name: spec.name };
   const annTitle = spec.annotations && typeof spec.annotations.title === 'string' ? spec.annotations.title : undefined;
-  contract.title = spec.title ?? annTitle ?? defaultTitle(spec.name);
-  const description = spec.explicitDescription ?? spec.parsedDoc?.description;
+  const title = spec.title ?? annTitle ?? (traits.defaultTitle ? defaultTitle(spec.name) : undefined);
+  if (title !== undefined) contract.title = title;
+  const description = fastmcpDescription(spec, traits);
   if (description !== undefined) contract.description = description;
   contract.inputSchema = listed;
+  const result: PyContractResult = { contract, properties, unresolved, ...(serverFailure ? { serverFailure } : {}) };
   try {
-    const out = fastmcpOutputSchema(spec);
+    const out = fastmcpOutputSchema(spec, traits, options);
     if (out) contract.outputSchema = out;
   } catch (e) {
-    collect(unresolved, 'outputSchema', e, spec.span);
+    collect(unresolved, 'outputSchema', e, spec.span, result);
   }
   if (spec.annotations) contract.annotations = spec.annotations;
   const meta: { [k: string]: JsonValue } = { ...(spec.meta ?? {}) };
-  const upstream = meta.fastmcp && typeof meta.fastmcp === 'object' && !Array.isArray(meta.fastmcp) ? meta.fastmcp : {};
-  const pub: { [k: string]: JsonValue } = {};
-  for (const [k, v] of Object.entries(upstream)) if (!k.startsWith('_')) pub[k] = v;
-  meta.fastmcp = { ...pub, tags: [...new Set(spec.tags ?? [])].sort() };
+  const tags = [...new Set(spec.tags ?? [])].sort();
+  if (traits.metaKey === '_fastmcp') {
+    // 2.x: `upstream _fastmcp | {"tags": ...}`.
+    const upstream = meta._fastmcp && typeof meta._fastmcp === 'object' && !Array.isArray(meta._fastmcp) ? meta._fastmcp : {};
+    meta._fastmcp = { ...upstream, tags };
+  } else {
+    const upstream = meta.fastmcp && typeof meta.fastmcp === 'object' && !Array.isArray(meta.fastmcp) ? meta.fastmcp : {};
+    const pub: { [k: string]: JsonValue } = {};
+    for (const [k, v] of Object.entries(upstream)) if (!k.startsWith('_')) pub[k] = v;
+    meta.fastmcp = { ...pub, tags };
+  }
   contract._meta = meta;
-  return { contract, properties, unresolved };
+  return result;
+}
+
+/** The description FastMCP publishes: `description=`, else the docstring as this major reads it. */
+function fastmcpDescription(spec: PyToolSpec, traits: PythonContractTraits): string | undefined {
+  if (spec.explicitDescription !== undefined) return spec.explicitDescription;
+  if (spec.rawDoc === undefined) return undefined;
+  const whole = cleandoc(spec.rawDoc) || undefined;
+  if (traits.docstringDescription === 'whole') return whole;
+  // 3.x cuts the description only when a parser found Args: entries; otherwise the whole docstring.
+  if (traits.docstringDescription === 'with-args' && !spec.parsedDoc?.args.length) return whole;
+  return spec.parsedDoc?.description;
 }
 
 /** `_default_title`: name with `_`/`-` as spaces, then Python `str.title()`. */
@@ -303,31 +500,44 @@ function defaultTitle(name: string): string {
   return out;
 }
 
-function fastmcpOutputSchema(spec: PyToolSpec): JsonSchema | undefined {
+function fastmcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits, options: GeneratorOptions): JsonSchema | undefined {
   if (spec.outputSchemaOverride) return spec.outputSchemaOverride.value ?? undefined;
   const ret = spec.returnType;
   if (!ret) return undefined;
   const t = unwrapAnnotated(ret);
   if (t.kind === 'none' || t.kind === 'any') return undefined;
   if (containsBytes(t) || returnsContentDeep(t)) return undefined;
+  const stdlib = stdlibTypedDicts(ret);
+  if (stdlib.length) {
+    const accepted = stdlibTypedDictAccepted(spec);
+    if (accepted === undefined)
+      throw new Unresolvable(`${stdlib[0].name} derives from typing.TypedDict, which pydantic refuses below Python 3.12, and the workspace does not say which Python runs`, stdlib[0].span);
+    if (!accepted)
+      throw new ServerFails(
+        'import',
+        `${stdlib[0].name} derives from typing.TypedDict, which pydantic refuses below Python 3.12: ${traits.release} raises PydanticUserError registering this tool, and the server lists no tools`,
+        ret.span,
+      );
+  }
   if ((t.kind === 'list' || t.kind === 'sequence') && (!t.item || unwrapAnnotated(t.item).kind === 'any')) return undefined;
   if (t.kind === 'tuple' && t.variadic && (!t.items.length || unwrapAnnotated(t.items[0]).kind === 'any')) return undefined;
-  const gen = new SchemaGenerator('serialization');
+  const gen = new SchemaGenerator('serialization', options);
   let base = gen.typeSchema(ret);
   const defs = gen.defsObject();
   const isRef = typeof base.$ref === 'string';
   if (defs) base = { ...base, $defs: defs };
   let out: JsonSchema;
   if (!isObjectSchema(base)) {
-    const g2 = new SchemaGenerator('serialization');
+    const g2 = new SchemaGenerator('serialization', options);
     const result = g2.fieldSchema({ name: 'result', type: ret, span: ret.span });
     out = { type: 'object', properties: { result }, required: ['result'], title: '_WrappedResult' };
+    if (traits.wrapperDescription) out.description = 'Generic wrapper for non-object return types.';
     const d2 = g2.defsObject();
     if (d2) out.$defs = d2;
     out['x-fastmcp-wrap-result'] = true;
   } else out = base;
   void isRef;
-  return dereferenceRefs(compressSchema(out, true));
+  return dereferenceRefs(compressSchema(out, true, traits.prunesMetadataOnlyTitles));
 }
 
 function containsBytes(t: PyType): boolean {

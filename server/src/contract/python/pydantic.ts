@@ -83,12 +83,24 @@ function sortSet(values: JsonValue[]): JsonValue[] {
   return values;
 }
 
+export interface GeneratorOptions {
+  /** The Python runs 3.12+ (pydantic accepts `typing.TypedDict`); unknown: a `typing.TypedDict` is unresolved. */
+  stdlibTypedDictAccepted?: boolean;
+  /** This exact class (a rebuilt top-level return type) is accepted even below 3.12. */
+  acceptedTypedDict?: string;
+  /** pydantic 2.11: a dataclass docstring is not published, and a set default keeps Python's hash order. */
+  pydantic211?: boolean;
+}
+
 export class SchemaGenerator {
   readonly defs = new Map<string, { cls: ClassInfo; schema?: JsonSchema }>();
   private defNames = new Map<string, string>();
   private building = new Set<string>();
 
-  constructor(readonly mode: Mode = 'validation') {}
+  constructor(
+    readonly mode: Mode = 'validation',
+    readonly options: GeneratorOptions = {},
+  ) {}
 
   /** `$defs` object for the classes referenced so far (undefined when none). */
   defsObject(): JsonSchema | undefined {
@@ -132,7 +144,7 @@ export class SchemaGenerator {
       if (t && t !== 'null') out.type = t;
       return out;
     }
-    if (cls.kind === 'typeddict' && cls.stdlibTypedDict)
+    if (cls.kind === 'typeddict' && cls.stdlibTypedDict && !this.options.stdlibTypedDictAccepted && this.options.acceptedTypedDict !== cls.key)
       throw new Unresolvable(`${cls.name} derives from typing.TypedDict, which pydantic refuses below Python 3.12 (use typing_extensions.TypedDict)`, cls.span);
     const properties: JsonSchema = {};
     const required: string[] = [];
@@ -147,7 +159,7 @@ export class SchemaGenerator {
     out.title = cls.name;
     out.type = 'object';
     let doc = cls.doc;
-    if (cls.kind === 'dataclass' && doc?.startsWith(`${cls.name}(`)) doc = undefined;
+    if (cls.kind === 'dataclass' && (doc?.startsWith(`${cls.name}(`) || this.options.pydantic211)) doc = undefined;
     if (doc) {
       const d = cleandoc(doc);
       if (d) out.description = d;
@@ -179,7 +191,11 @@ export class SchemaGenerator {
     }
     if (def && def !== 'factory') {
       let value = def.value;
-      if (def.python === 'set' && Array.isArray(value)) value = sortSet(value);
+      if (def.python === 'set' && Array.isArray(value)) {
+        if (this.options.pydantic211 && value.length > 1 && value.some((v) => typeof v === 'string'))
+          throw new Unresolvable('pydantic 2.11 publishes a set default in hash order, which changes with every start for strings', spec.span);
+        value = sortSet(value);
+      }
       schema.default = value;
     }
     // Field-level json schema updates (last one wins per key).

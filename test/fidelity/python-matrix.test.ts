@@ -1,0 +1,226 @@
+/**
+ * The Python version matrix (issue 13): the fidelity fixtures run live on every framework version public servers
+ * pin — mcp 1.x (the removed `mcp.server.fastmcp` import, test/fixtures/py/fidelity-mcp1/v1_*.py), mcp 2.x
+ * (`MCPServer`, fidelity/sdk_*.py) and standalone fastmcp 2.x/3.x/4.x (fidelity/fast_*.py) — each installed from
+ * PyPI into its own cached venv (test/python-matrix/*.txt, scripts/ensure-venv.mjs's ensureVenvAt), and compared with
+ * what `toolsmith contract --json` predicts for a workspace pinning that version (a copy of the fixture folder with a
+ * requirements.txt naming it). Every live tool is exact, unresolved (the JSON has an `unresolved` row for it) or
+ * wrong (different, nothing said): wrong must be 0 at every version, and a version the framework table calls
+ * verified must be all exact.
+ *
+ * Speed: one Python process per version runs all its fixtures (./py_list_tools.py: each fixture's own run() over
+ * the framework's stdio transport, stdin/stdout swapped for pipes), so the framework is imported once per version.
+ * One fixture per version is also started the ordinary way (its own process, the TS SDK's Client) and must list
+ * the same tools: the guard that the runner sees what a client sees.
+ */
+import { after, describe, it } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { LATEST_PROTOCOL_VERSION, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { analyzeSource } from '../../server/src/analysis/analyze';
+import { createFileHost } from '../../server/src/host';
+import { contractJson } from '../../server/src/cli/contract-json';
+import { FRAMEWORKS, type Framework } from '../../common/frameworks';
+import { liveTools, root, sameTool, type Tool } from './compare';
+
+interface MatrixEntry {
+  /** The PyPI package whose version is under test (the framework's versionPackage). */
+  pkg: 'mcp' | 'fastmcp';
+  version: string;
+  framework: Framework;
+  /** Pinned requirements, relative to the repository. */
+  requirements: string;
+  /** The venv under .cache (shared with other runs: never deleted here). */
+  venv: string;
+  /** Fixture folders (copied into one workspace) and the servers of each that run on this framework. */
+  sources: { dir: string; pattern: RegExp }[];
+  /** What the copied workspace pins (requirements.txt lines). */
+  pins: string[];
+}
+
+// fidelity-matrix/ holds the constructs whose contract changed across releases (and the ones that fail a server there).
+const MATRIX_FIXTURES = 'test/fixtures/py/fidelity-matrix';
+const V1 = {
+  sources: [
+    { dir: 'test/fixtures/py/fidelity-mcp1', pattern: /^v1_.*\.py$/ },
+    { dir: MATRIX_FIXTURES, pattern: /^v1_.*\.py$/ },
+  ],
+  framework: 'mcp-v1' as const,
+};
+const V2 = {
+  sources: [
+    { dir: 'test/fixtures/py/fidelity', pattern: /^sdk_.*\.py$/ },
+    { dir: MATRIX_FIXTURES, pattern: /^sdk_.*\.py$/ },
+  ],
+  framework: 'mcp' as const,
+};
+const FAST = {
+  sources: [
+    { dir: 'test/fixtures/py/fidelity', pattern: /^fast_.*\.py$/ },
+    { dir: MATRIX_FIXTURES, pattern: /^fast_.*\.py$/ },
+  ],
+  framework: 'fastmcp' as const,
+};
+
+const matrixVenv = (id: string) => ({ requirements: `test/python-matrix/${id}.txt`, venv: `.cache/venv-matrix/${id}` });
+
+const MATRIX: MatrixEntry[] = [
+  ...['1.8.1', '1.10.1', '1.23.3', '1.26.0'].map((v) => ({ pkg: 'mcp' as const, version: v, ...V1, ...matrixVenv(`mcp-${v}`), pins: [`mcp==${v}`] })),
+  { pkg: 'mcp', version: '1.30.0', ...V1, requirements: 'test/python-requirements-mcp1.txt', venv: '.cache/venv-mcp1', pins: ['mcp==1.30.0'] },
+  ...['2.0.1', '2.1.1', '2.2.0'].map((v) => ({ pkg: 'mcp' as const, version: v, ...V2, ...matrixVenv(`mcp-${v}`), pins: [`mcp==${v}`] })),
+  { pkg: 'mcp', version: '2.3.0', ...V2, requirements: 'test/python-requirements.txt', venv: '.cache/venv', pins: ['mcp==2.3.0'] },
+  ...['2.14.7', '3.4.11'].map((v) => ({ pkg: 'fastmcp' as const, version: v, ...FAST, ...matrixVenv(`fastmcp-${v}`), pins: [`fastmcp==${v}`, 'mcp==1.30.0'] })),
+  { pkg: 'fastmcp', version: '4.2.3', ...FAST, requirements: 'test/python-requirements.txt', venv: '.cache/venv', pins: ['fastmcp==4.2.3', 'mcp==2.3.0'] },
+];
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-py-matrix-'));
+after(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
+const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', FASTMCP_SHOW_SERVER_BANNER: 'false', FASTMCP_LOG_LEVEL: 'WARNING' } as Record<string, string>;
+
+type EnsureVenvAt = (dir: string, requirementsFile: string) => string;
+let ensureVenvAt: EnsureVenvAt | undefined;
+async function venvPython(entry: MatrixEntry): Promise<{ python: string; installMs: number }> {
+  ensureVenvAt ??= ((await import(path.join(root, 'scripts/ensure-venv.mjs'))) as { ensureVenvAt: EnsureVenvAt }).ensureVenvAt;
+  const start = Date.now();
+  const python = ensureVenvAt(path.join(root, entry.venv), path.join(root, entry.requirements));
+  return { python, installMs: Date.now() - start };
+}
+
+/** Runs ./py_list_tools.py: file -> the raw tools/list result or {error}. */
+function runAll(python: string, files: string[]): Promise<Record<string, { tools?: unknown[]; error?: string }>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(python, [path.join(__dirname, 'py_list_tools.py'), LATEST_PROTOCOL_VERSION, ...files], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) reject(new Error(`py_list_tools.py exited ${code}:\n${err.slice(-4000)}`));
+      else resolve(JSON.parse(out) as Record<string, { tools?: unknown[]; error?: string }>);
+    });
+  });
+}
+
+interface Figures {
+  exact: number;
+  unresolved: number;
+  wrong: number;
+  /** Servers that fail at this version before listing tools (each predicted tool must then be unresolved). */
+  failing: number;
+}
+
+interface VersionResult {
+  figures: Figures;
+  /** One line per wrong tool, with both sides. */
+  wrong: string[];
+  /** Tools unresolved only because of the version caveat (`contract` part) while otherwise exact. */
+  caveatOnly: number;
+}
+
+/** The CLI's pipeline per file (analyzeSource + contractJson): tools and the unresolved parts of each, by name. */
+function predict(file: string): { tools: Tool[]; unresolved: Map<string, string[]> } {
+  const host = createFileHost();
+  const printed = contractJson(analyzeSource(file, fs.readFileSync(file, 'utf8'), host).tools, (f) => host.readFile(f));
+  const unresolved = new Map<string, string[]>();
+  for (const u of printed.unresolved) unresolved.set(String(u.name), [...(unresolved.get(String(u.name)) ?? []), `${u.part}: ${u.reason}`]);
+  return { tools: JSON.parse(JSON.stringify(printed.tools)) as Tool[], unresolved };
+}
+
+function classify(entry: MatrixEntry, files: string[], live: Record<string, { tools?: unknown[]; error?: string }>): VersionResult {
+  const r: VersionResult = { figures: { exact: 0, unresolved: 0, wrong: 0, failing: 0 }, wrong: [], caveatOnly: 0 };
+  for (const file of files) {
+    const rel = path.basename(file);
+    let got = live[file];
+    const predicted = predict(file);
+    // What the TS SDK's Client does with the answer: a result it refuses fails the whole list, as in the playground.
+    const parsed = got?.tools ? ListToolsResultSchema.safeParse({ tools: got.tools }) : undefined;
+    if (parsed && !parsed.success) got = { error: `the TypeScript SDK's client refuses the tools/list result: ${parsed.error.message.slice(0, 200)}` };
+    if (!got || got.error !== undefined) {
+      // The server fails at this version: every tool the prediction lists must say unresolved (with the reason).
+      r.figures.failing++;
+      if (process.env.PY_MATRIX_DIFF) fs.appendFileSync(process.env.PY_MATRIX_DIFF, JSON.stringify({ version: `${entry.pkg} ${entry.version}`, file: rel, error: got?.error ?? 'no answer' }) + '\n');
+      for (const t of predicted.tools) {
+        if (predicted.unresolved.has(String(t.name))) r.figures.unresolved++;
+        else {
+          r.figures.wrong++;
+          r.wrong.push(`${rel} ${String(t.name)}: the server fails at ${entry.pkg} ${entry.version} (${got?.error ?? 'no answer'}) but the prediction says nothing`);
+        }
+      }
+      continue;
+    }
+    const tools = (parsed?.success ? parsed.data.tools : []) as Tool[];
+    for (const tool of tools) {
+      const mine = predicted.tools.find((t) => t.name === tool.name);
+      const marks = predicted.unresolved.get(String(tool.name));
+      if (mine && sameTool(mine, tool)) {
+        if (marks?.some((m) => m.startsWith('contract:'))) r.caveatOnly++;
+        r.figures.exact++;
+      } else if (marks?.length || (!mine && predicted.unresolved.has('null'))) {
+        r.figures.unresolved++;
+        // PY_MATRIX_DIFF=<file>: every unresolved difference as a JSON line (while modelling a version).
+        if (process.env.PY_MATRIX_DIFF)
+          fs.appendFileSync(process.env.PY_MATRIX_DIFF, JSON.stringify({ version: `${entry.pkg} ${entry.version}`, file: rel, marks, live: tool, predicted: mine ?? null }) + '\n');
+      } else {
+        r.figures.wrong++;
+        r.wrong.push(`${rel} ${String(tool.name)}\n  live:      ${JSON.stringify(tool)}\n  predicted: ${mine ? JSON.stringify(mine) : 'missing'}`);
+      }
+    }
+  }
+  return r;
+}
+
+const report: string[] = [];
+after(() => console.log(`python matrix:\n${report.join('\n')}`));
+
+// PY_MATRIX=mcp-1.8.1,fastmcp-2.14.7 runs only those versions (while modelling one).
+const only = process.env.PY_MATRIX?.split(',').filter(Boolean) ?? [];
+// Two releases at a time: each is one single-threaded Python process, and the machine has two cores.
+describe('Python version matrix', { concurrency: 2 }, () => {
+  for (const entry of MATRIX.filter((e) => only.length === 0 || only.includes(`${e.pkg}-${e.version}`))) {
+    it(`${entry.pkg} ${entry.version}: live tools/list of every fixture equals the prediction for a workspace pinning it`, { timeout: 900_000 }, async () => {
+      const { python, installMs } = await venvPython(entry);
+      const installed = await new Promise<string>((resolve) => {
+        const c = spawn(python, ['-c', `import importlib.metadata as m; print(m.version(${JSON.stringify(entry.pkg)}))`]);
+        let o = '';
+        c.stdout.on('data', (d: Buffer) => (o += d.toString()));
+        c.on('close', () => resolve(o.trim()));
+      });
+      assert.equal(installed, entry.version, `${entry.venv} has ${entry.pkg} ${installed}, not ${entry.version}`);
+      // A workspace pinning this version: the fixture folder, copied with its requirements.txt naming it.
+      const dir = path.join(scratch, `${entry.pkg}-${entry.version}`);
+      const files: string[] = [];
+      for (const source of entry.sources) {
+        fs.cpSync(path.join(root, source.dir), dir, { recursive: true });
+        files.push(...fs.readdirSync(path.join(root, source.dir)).filter((f) => source.pattern.test(f)));
+      }
+      fs.writeFileSync(path.join(dir, 'requirements.txt'), entry.pins.join('\n') + '\n');
+      files.sort();
+      const servers = files.map((f) => path.join(dir, f));
+      assert.ok(servers.length >= 8, `expected at least 8 fixture servers for ${entry.pkg} ${entry.version}`);
+      const started = Date.now();
+      const live = await runAll(python, servers);
+      const runMs = Date.now() - started;
+      // The guard: the first fixture that starts, run the ordinary way, lists the same tools as the runner saw.
+      const probe = servers.find((f) => live[f]?.tools);
+      if (probe) {
+        const direct = await liveTools(probe, { command: python, args: [probe], cwd: dir, env });
+        assert.ok(sameTool(direct, ListToolsResultSchema.parse({ tools: live[probe].tools }).tools), `${path.basename(probe)}: the in-process runner and a real stdio client disagree`);
+      }
+      const result = classify(entry, servers, live);
+      const caveat = FRAMEWORKS[entry.framework].versionCaveat(entry.version);
+      const f = result.figures;
+      report.push(
+        `  ${entry.pkg} ${entry.version}: ${f.exact} exact, ${f.unresolved} unresolved, ${f.wrong} wrong (${servers.length} servers, ${f.failing} failing at this version)` +
+          `${caveat ? ' — not verified' : ' — verified'}; install ${(installMs / 1000).toFixed(1)} s, run ${(runMs / 1000).toFixed(1)} s`,
+      );
+      assert.deepEqual(result.wrong, [], result.wrong.join('\n'));
+      // The label matches the matrix: every release checked here is one the framework table calls verified.
+      assert.equal(caveat, undefined, `${entry.pkg} ${entry.version} is checked by the matrix but the framework table says: ${caveat}`);
+    });
+  }
+});
