@@ -423,6 +423,13 @@ function openPanel(
     showLog: () => channel(c).show(true),
     goToDefinition: (name) => goToDefinition(pg, c, name),
     openExternal: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url, true))),
+    saveFile: async (name, content, filters) => {
+      const base = folder()?.uri ?? vscode.Uri.file(process.cwd());
+      const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(base, name), filters, title: `Playground: ${c.name}` });
+      if (!target) return undefined;
+      await vscode.workspace.fs.writeFile(target, content);
+      return target.fsPath;
+    },
   });
   const sub = panel.webview.onDidReceiveMessage(async (m: WebviewToHost) => {
     await controller.handle(m);
