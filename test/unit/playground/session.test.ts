@@ -257,6 +257,22 @@ describe('misbehaving servers', () => {
     assert.deepEqual(logs[2], { level: 'warning', logger: 'worker', data: { phase: 3 } });
   });
 
+  test('a progress notification after its result: on the timeline, not a warning in the log', async () => {
+    const s = session(nodeServer('misbehaving.mjs', 'noisy'));
+    const warnings: string[] = [];
+    s.on('warning', (w) => warnings.push(w));
+    await s.start();
+    const out = await s.callTool('work', {}, { onProgress: () => undefined });
+    assert.equal(text(out), 'worked');
+    for (let i = 0; i < 50 && !s.timeline.entries.some((e) => e.method === 'notifications/progress'); i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.ok(
+      s.timeline.entries.some((e) => e.method === 'notifications/progress' && e.direction === 'in'),
+      'the late notification is on the timeline',
+    );
+    assert.deepEqual(warnings, [], 'the SDK\'s "unknown token" bookkeeping is not the server\'s fault');
+  });
+
   test('secret env values never reach stderr lines or messages', async () => {
     const s = session({ ...nodeServer('misbehaving.mjs', 'exit-at-start'), env: { API_TOKEN: 'settings.toml' } });
     const lines: string[] = [];
