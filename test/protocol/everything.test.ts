@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { McpSession, type ClientHandlers } from '../../client/src/servers/session';
 import { PlaygroundController } from '../../client/src/playground/controller';
+import { resourceSubscription } from '../../client/src/servers/treeModel';
 import type { HostToWebview, ServerRequestView } from '../../common/playground-messages';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -323,9 +324,14 @@ describe(`server-everything ${version.version}: the playground answers the serve
 
   test('resource subscriptions: subscribe, notifications/resources/updated marks it, re-read, unsubscribe', async () => {
     assert.ok(session.canSubscribe, 'server-everything declares resources.subscribe');
-    const uri = session.resources[0]?.uri;
+    // resources/list is not awaited at start: listed here when the test runs first.
+    const resource = (session.resources.length ? session.resources : await session.listResources())[0];
+    const uri = resource?.uri;
     assert.ok(uri, 'a listed resource');
+    // The Servers tree offers Subscribe on it (its context value picks the inline action).
+    assert.deepEqual(resourceSubscription(resource, session), { contextValue: 'toolsmith.resource.subscribable', mark: undefined });
     await controller.handle({ type: 'subscribe', uri });
+    assert.deepEqual(resourceSubscription(resource, session), { contextValue: 'toolsmith.resource.subscribed', mark: 'subscribed' });
     assert.deepEqual([...session.subscriptions], [uri]);
     assert.deepEqual(posted.filter((m) => m.type === 'subscriptions').at(-1), { type: 'subscriptions', canSubscribe: true, uris: [uri] });
     const updated = new Promise<string>((resolve) => session.once('resourceUpdated', resolve));
@@ -333,11 +339,14 @@ describe(`server-everything ${version.version}: the playground answers the serve
     await text('toggle-subscriber-updates', {});
     assert.equal(await updated, uri);
     assert.ok(posted.some((m) => m.type === 'resourceUpdated' && m.uri === uri));
+    assert.equal(resourceSubscription(resource, session).mark, 'updated · subscribed', 'the tree marks it until it is read');
     assert.ok(session.timeline.entries.some((e) => e.method === 'notifications/resources/updated' && e.direction === 'in'));
     const again = await controller.readResource(uri);
     assert.equal(again.error, undefined);
+    assert.equal(resourceSubscription(resource, session).mark, 'subscribed', 'read again: the mark goes');
     await controller.handle({ type: 'unsubscribe', uri });
     assert.deepEqual([...session.subscriptions], []);
+    assert.equal(resourceSubscription(resource, session).contextValue, 'toolsmith.resource.subscribable');
     await text('toggle-subscriber-updates', {});
   });
 });

@@ -503,6 +503,8 @@ function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
       const c = await pickServer(pg, arg);
       if (c) channel(c).show(true);
     }),
+    vscode.commands.registerCommand('toolsmith.subscribeResource', (arg?: unknown) => run(() => setSubscribed(pg, arg, true))),
+    vscode.commands.registerCommand('toolsmith.unsubscribeResource', (arg?: unknown) => run(() => setSubscribed(pg, arg, false))),
     vscode.commands.registerCommand('toolsmith.goToToolDefinition', async (arg?: unknown) => {
       const n = arg as Node | undefined;
       if (n?.kind === 'tool') await goToDefinition(pg, n.config, n.tool.name);
@@ -541,6 +543,22 @@ function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
     ),
     { dispose: () => void manager.stopAll() },
   );
+}
+
+/** resources/subscribe or resources/unsubscribe for a resource of the Servers tree; a refusal is shown. */
+async function setSubscribed({ manager, tree }: Playground, arg: unknown, on: boolean): Promise<void> {
+  const n = arg as Node | undefined;
+  if (n?.kind !== 'resource') return;
+  const s = manager.existingSession(n.config.id);
+  try {
+    if (!s) throw new Error(`${n.config.name} is not running.`);
+    if (on) await s.subscribeResource(n.resource.uri);
+    else await s.unsubscribeResource(n.resource.uri);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`resources/${on ? 'subscribe' : 'unsubscribe'} ${n.resource.uri}: ${(err as Error).message}`);
+  } finally {
+    tree.refresh();
+  }
 }
 
 /**

@@ -317,6 +317,8 @@ export class McpSession extends EventEmitter<SessionEvents> {
   readonly timeline: Timeline;
   /** The resource URIs subscribed to on this connection (resources/subscribe answered). */
   readonly subscriptions = new Set<string>();
+  /** Resources the server said changed (notifications/resources/updated) and not read since. */
+  readonly updatedResources = new Set<string>();
 
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -380,6 +382,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.stderrTail.length = 0;
     this.stderrLines = new StderrLines();
     this.timeline.reset();
+    this.updatedResources.clear();
     if (this.subscriptions.size) {
       this.subscriptions.clear();
       this.emit('subscriptionsChanged');
@@ -519,6 +522,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       ),
     );
     client.setNotificationHandler('notifications/resources/updated', (n) => {
+      this.updatedResources.add(n.params.uri);
       this.emit('resourceUpdated', n.params.uri);
     });
     client.setNotificationHandler('notifications/prompts/list_changed', () =>
@@ -765,7 +769,9 @@ export class McpSession extends EventEmitter<SessionEvents> {
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
-    return this.requireClient().readResource({ uri });
+    const r = await this.requireClient().readResource({ uri });
+    if (this.updatedResources.delete(uri)) this.emit('subscriptionsChanged');
+    return r;
   }
 
   /** Whether the server declares resources.subscribe (resources/subscribe may be sent). */
