@@ -63,7 +63,7 @@ describe('timeline, labels and subscriptions in the playground', () => {
     const echoCall = page.locator('.timeline-list li.dir-out.kind-request[data-method="tools/call"]').last();
     assert.match((await echoCall.locator('.duration').textContent()) ?? '', /^\d[\d,]* ms$/);
     assert.ok((await page.locator('.timeline-list li.dir-in').count()) > 0, 'server → client messages listed');
-    assert.match((await page.locator('.timeline-bounds').textContent()) ?? '', /last 1,000 messages.*65,536 characters/);
+    assert.match((await page.locator('.timeline-bounds').textContent()) ?? '', /last 1,000 messages.*32,768 characters/);
     // Filter by method, then direction, then text.
     await page.locator('.timeline-method input').fill('tools/call');
     const visible = async () => (await rows.evaluateAll((els) => els.filter((e) => !(e as HTMLElement).hidden).map((e) => (e as HTMLElement).dataset.method))).sort();
