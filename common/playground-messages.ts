@@ -39,18 +39,31 @@ export interface Violation {
   keyword: string;
 }
 
-/** A content block as the webview shows it (large text cut, with the original size). */
-export type ContentView =
+/** A content block's annotations (MCP `Annotations`): who it is for, how much it matters, when it last changed. */
+export interface ContentAnnotations {
+  audience?: string[];
+  priority?: number;
+  lastModified?: string;
+}
+
+/**
+ * A content block as the webview shows it (large text cut, with the original size). A resource blob whose MIME type
+ * is text is decoded (`decodedFrom: 'blob'`); a binary one has a `blobId` the host can save it by (saveBlob).
+ */
+export type ContentView = (
   | { type: 'text'; text: string; truncatedFrom?: number }
   | { type: 'image' | 'audio'; data: string; mimeType: string; droppedBytes?: number }
   | { type: 'resource_link'; uri: string; name?: string; title?: string; mimeType?: string; description?: string }
-  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blobBytes?: number; truncatedFrom?: number }
-  | { type: 'unknown'; json: string };
+  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blobBytes?: number; truncatedFrom?: number; decodedFrom?: 'blob'; blobId?: string }
+  | { type: 'unknown'; json: string }
+) & { annotations?: ContentAnnotations };
 
 export type ResultView =
   | {
       kind: 'result';
       tool: string;
+      /** Epoch ms when the result arrived (shown with the tool's name: a result is never on screen unlabelled). */
+      at: number;
       durationMs: number;
       isError: boolean;
       content: ContentView[];
@@ -63,10 +76,13 @@ export type ResultView =
       rawResponse: string;
       responseBytes: number;
       dryRun?: boolean;
+      /** What the server wrote on stderr during the call, shown with a tool error (masked, last lines only). */
+      stderr?: string[];
     }
   | {
       kind: 'error';
       tool: string;
+      at: number;
       durationMs: number;
       errorKind: string;
       message: string;
@@ -74,10 +90,15 @@ export type ResultView =
       data?: string;
       rawRequest?: string;
       rawResponse?: string;
+      /** What the server wrote on stderr during the call (masked, last lines only). */
+      stderr?: string[];
     };
 
 export interface HistoryEntry {
   id: string;
+  /** What was run: a tool call (the default, entries stored before kinds existed), a prompts/get or a resources/read. */
+  kind?: 'tool' | 'prompt' | 'resource';
+  /** The tool's or prompt's name, or the resource's URI. */
   tool: string;
   args: JsonObject;
   at: number;
@@ -155,6 +176,24 @@ export type ServerRequestView =
   | { id: string; kind: 'elicitation'; mode: 'form'; message: string; schema: JsonObject; raw: string }
   | { id: string; kind: 'elicitation'; mode: 'url'; message: string; url: string; elicitationId?: string; raw: string };
 
+/** One JSON-RPC message of the server's timeline (client/src/servers/timeline.ts), as the webview lists it. */
+export interface TimelineEntryView {
+  seq: number;
+  at: number;
+  /** out: client → server; in: server → client. */
+  direction: 'out' | 'in';
+  kind: 'request' | 'response' | 'error' | 'notification';
+  method?: string;
+  id?: string | number;
+  durationMs?: number;
+  chars: number;
+  /** The message as JSON (masked; cut when `cut`). */
+  text: string;
+  cut?: boolean;
+  /** A client → server request kept whole: it can be sent again. */
+  replayable: boolean;
+}
+
 export type HostToWebview =
   | { type: 'init'; server: ServerView; tools: ToolView[]; selected?: string; lastArgs: Record<string, JsonObject>; history: HistoryEntry[] }
   | { type: 'server'; server: ServerView }
@@ -188,7 +227,20 @@ export type HostToWebview =
   /** A server request is over: answered, or withdrawn by the server (reason says which). */
   | { type: 'serverRequestEnded'; id: string; reason: string }
   /** The elicitation answer does not match the requestedSchema: nothing was sent. */
-  | { type: 'serverRequestViolations'; id: string; violations: Violation[] };
+  | { type: 'serverRequestViolations'; id: string; violations: Violation[] }
+  /**
+   * Timeline entries, new or updated (a request whose response came: same seq), in order; `reset` replaces the list.
+   * The bounds are shown in the view.
+   */
+  | { type: 'timeline'; entries: TimelineEntryView[]; reset?: boolean; maxEntries: number; maxPayloadChars: number; dropped: number }
+  /** A replayed request's outcome (its messages arrive on the timeline). */
+  | { type: 'replayed'; seq: number; error?: string; result?: string }
+  /** The export of the timeline was written (or not: `error`, or neither when the save dialog was cancelled). */
+  | { type: 'timelineExported'; file?: string; error?: string }
+  /** Which resources are subscribed to, and whether the server allows it (resources.subscribe). */
+  | { type: 'subscriptions'; canSubscribe: boolean; uris: string[] }
+  /** notifications/resources/updated: the resource changed on the server and can be read again. */
+  | { type: 'resourceUpdated'; uri: string; at: number };
 
 export type WebviewToHost =
   | { type: 'ready' }
@@ -216,7 +268,16 @@ export type WebviewToHost =
   | { type: 'rejectSampling'; id: string }
   | { type: 'answerElicitation'; id: string; action: 'accept' | 'decline' | 'cancel'; content?: JsonObject }
   /** Opens the URL of a URL-mode elicitation (by request id: the webview never names the URL itself). */
-  | { type: 'openElicitationUrl'; id: string };
+  | { type: 'openElicitationUrl'; id: string }
+  /** Sends a client → server request of the timeline again (same method and params, a new id). */
+  | { type: 'replay'; seq: number }
+  /** Saves the timeline as JSON through a save dialog (masked as shown). */
+  | { type: 'exportTimeline' }
+  | { type: 'clearTimeline' }
+  | { type: 'subscribe'; uri: string }
+  | { type: 'unsubscribe'; uri: string }
+  /** Saves a binary resource blob (by the blobId of its ContentView) through a save dialog. */
+  | { type: 'saveBlob'; blobId: string };
 
 /** Destructive tools (by their annotations) ask for confirmation before each call. */
 export function isDestructive(a: ToolView['annotations'] | undefined): boolean {

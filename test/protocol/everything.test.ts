@@ -6,8 +6,10 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import { McpSession, type ClientHandlers } from '../../client/src/servers/session';
 import { PlaygroundController } from '../../client/src/playground/controller';
+import { resourceSubscription } from '../../client/src/servers/treeModel';
 import type { HostToWebview, ServerRequestView } from '../../common/playground-messages';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -34,6 +36,9 @@ describe(`server-everything ${version.version}: the playground answers the serve
   /** What the "developer" does with the next server request shown. */
   let answer: (r: ServerRequestView) => void = () => undefined;
   let roots = [{ uri: 'file:///work/project-a', name: 'project-a' }];
+  /** A value of the server's env: a secret, masked wherever the playground shows or exports it. */
+  const SECRET = 'tok-everything-7f3a9c';
+  const saved: { name: string; content: Buffer }[] = [];
 
   before(async () => {
     assert.ok(fs.existsSync(entry), `server-everything is not installed at ${entry}: run node scripts/prepare-protocol.mjs`);
@@ -42,7 +47,7 @@ describe(`server-everything ${version.version}: the playground answers the serve
       sampling: (params, ctx) => controller.askSampling(params, ctx.signal),
       elicitation: (params, ctx) => controller.askElicitation(params, ctx.signal),
     };
-    session = new McpSession({ command: process.execPath, args: [entry, 'stdio'], cwd: root }, { handlers });
+    session = new McpSession({ command: process.execPath, args: [entry, 'stdio'], cwd: root, env: { EVERYTHING_TEST_TOKEN: SECRET } }, { handlers });
     const store = new Map<string, unknown>();
     controller = new PlaygroundController('everything', 'everything', session, {
       post: (m) => {
@@ -56,6 +61,10 @@ describe(`server-everything ${version.version}: the playground answers the serve
       timeoutMs: () => 30_000,
       start: async () => undefined,
       openExternal: async (url) => void opened.push(url),
+      saveFile: async (name, content) => {
+        saved.push({ name, content: Buffer.from(content) });
+        return `/saved/${name}`;
+      },
     });
     await session.start();
   });
@@ -218,5 +227,126 @@ describe(`server-everything ${version.version}: the playground answers the serve
     const t = await text('get-roots-list', {});
     assert.match(t, /project-b/);
     assert.doesNotMatch(t, /project-a/);
+  });
+
+  test('timeline: every message both ways, paired with its duration, from initialize on', async () => {
+    const before = session.timeline.entries.at(-1)?.seq ?? 0;
+    const t = session.timeline.entries;
+    const init = t.find((e) => e.method === 'initialize' && e.kind === 'request');
+    assert.ok(init && init.direction === 'out', 'initialize was tapped (the transport is wrapped before connect)');
+    const initAnswer = t.find((e) => e.kind === 'response' && e.id === init.id && e.direction === 'in');
+    assert.ok(initAnswer && initAnswer.method === 'initialize' && typeof initAnswer.durationMs === 'number', 'its response, paired');
+    assert.ok(t.some((e) => e.method === 'notifications/initialized' && e.kind === 'notification' && e.direction === 'out'));
+    // A call whose server asks the client (sampling) on the way: both directions, both pairings.
+    answer = (r) => void controller.handle({ type: 'answerSampling', id: r.id, text: 'timeline reply', model: 'hand-typed' });
+    await text('trigger-sampling-request', { prompt: 'for the timeline', maxTokens: 5 });
+    const since = t.filter((e) => e.seq > before);
+    const call = since.find((e) => e.method === 'tools/call' && e.kind === 'request');
+    assert.ok(call && call.direction === 'out' && call.durationMs !== undefined && call.answeredBy, JSON.stringify(call));
+    assert.ok(since.some((e) => e.seq === call.answeredBy && e.direction === 'in' && e.kind === 'response'));
+    const ask = since.find((e) => e.method === 'sampling/createMessage' && e.kind === 'request');
+    assert.ok(ask && ask.direction === 'in', 'the server → client request');
+    const reply = since.find((e) => e.kind === 'response' && e.direction === 'out' && e.id === ask.id);
+    assert.ok(reply && reply.method === 'sampling/createMessage' && reply.durationMs !== undefined, 'our reply, paired with it');
+    assert.match(reply.text, /timeline reply/);
+    // And the webview was sent them (batched), with replay offered on the client's requests only.
+    controller.flush();
+    const views = posted.filter((m): m is Extract<HostToWebview, { type: 'timeline' }> => m.type === 'timeline').flatMap((m) => m.entries);
+    assert.ok(views.some((v) => v.seq === call.seq && v.replayable));
+    assert.ok(views.some((v) => v.seq === ask.seq && !v.replayable));
+  });
+
+  test('timeline replay: the same request under a new id, answered', async () => {
+    await text('echo', { message: 'replay me' });
+    const original = session.timeline.entries.filter((e) => e.method === 'tools/call' && e.kind === 'request').at(-1)!;
+    const r = await controller.replay(original.seq);
+    assert.equal(r.error, undefined, r.error);
+    assert.match(r.result ?? '', /Echo: replay me/);
+    const again = session.timeline.entries.filter((e) => e.method === 'tools/call' && e.kind === 'request').at(-1)!;
+    assert.notEqual(again.seq, original.seq);
+    assert.notEqual(again.id, original.id, 'a new id');
+    assert.deepEqual((JSON.parse(again.text) as { params: { arguments: unknown } }).params.arguments, { message: 'replay me' });
+    assert.ok(again.durationMs !== undefined);
+    // A server → client request cannot be replayed.
+    const ask = session.timeline.entries.find((e) => e.direction === 'in' && e.kind === 'request')!;
+    assert.match((await controller.replay(ask.seq)).error ?? '', /only those can be replayed/);
+  });
+
+  test('timeline export: JSON through the save dialog, secrets masked', async () => {
+    await text('echo', { message: `the token is ${SECRET}` });
+    await controller.exportTimeline();
+    const file = saved.at(-1)!;
+    assert.match(file.name, /^everything-timeline-.*\.json$/);
+    const text_ = file.content.toString('utf8');
+    assert.ok(!text_.includes(SECRET), 'the env value never reaches the export');
+    const exported = JSON.parse(text_) as { messages: { method?: string; direction: string; message: { params?: { arguments?: { message?: string } } } }[]; limits: { maxEntries: number } };
+    assert.equal(exported.limits.maxEntries, 1000);
+    const echo = exported.messages.filter((m) => m.method === 'tools/call' && m.direction === 'client→server').at(-1)!;
+    assert.equal(echo.message.params?.arguments?.message, 'the token is ****');
+    assert.ok(posted.some((m) => m.type === 'timelineExported' && m.file === `/saved/${file.name}`));
+  });
+
+  test('prompt gets and resource reads are in the history', async () => {
+    await controller.getPrompt('simple-prompt', {});
+    await controller.readResource('demo://resource/dynamic/text/1');
+    const history = posted.filter((m): m is Extract<HostToWebview, { type: 'history' }> => m.type === 'history').at(-1)!.history;
+    assert.equal(history[0].kind, 'resource');
+    assert.equal(history[0].tool, 'demo://resource/dynamic/text/1');
+    assert.match(history[0].summary, /plaintext resource/);
+    assert.equal(history[1].kind, 'prompt');
+    assert.equal(history[1].tool, 'simple-prompt');
+    assert.ok(history[1].ok);
+  });
+
+  test('a text blob is decoded, a binary one kept to be saved; annotations reach the view', async () => {
+    const blob = await controller.readResource('demo://resource/dynamic/blob/2');
+    const c = blob.contents[0];
+    assert.ok(c.type === 'resource' && c.decodedFrom === 'blob' && /Resource 2: This is a base64 blob/.test(c.text ?? ''), JSON.stringify(c));
+    const gz = await controller.call(
+      'c-gzip',
+      'gzip-file-as-resource',
+      { name: 'hello.txt.gz', data: `data:text/plain;base64,${Buffer.from('hello gzip').toString('base64')}`, outputType: 'resource' },
+      false,
+      false,
+    );
+    assert.ok(gz?.kind === 'result', JSON.stringify(gz));
+    const res = gz.content.find((x) => x.type === 'resource');
+    assert.ok(res?.type === 'resource' && res.blobId && res.text === undefined, JSON.stringify(res));
+    await controller.handle({ type: 'saveBlob', blobId: res.blobId });
+    const file = saved.at(-1)!;
+    assert.equal(file.name, 'hello.txt.gz');
+    assert.equal(zlib.gunzipSync(file.content).toString('utf8'), 'hello gzip');
+    const annotated = await controller.call('c-annot', 'get-annotated-message', { messageType: 'error', includeImage: false }, false, false);
+    assert.ok(annotated?.kind === 'result');
+    assert.deepEqual(annotated.content[0].annotations, { priority: 1, audience: ['user', 'assistant'] });
+    assert.ok(annotated.at <= Date.now() && annotated.tool === 'get-annotated-message');
+  });
+
+  test('resource subscriptions: subscribe, notifications/resources/updated marks it, re-read, unsubscribe', async () => {
+    assert.ok(session.canSubscribe, 'server-everything declares resources.subscribe');
+    // resources/list is not awaited at start: listed here when the test runs first.
+    const resource = (session.resources.length ? session.resources : await session.listResources())[0];
+    const uri = resource?.uri;
+    assert.ok(uri, 'a listed resource');
+    // The Servers tree offers Subscribe on it (its context value picks the inline action).
+    assert.deepEqual(resourceSubscription(resource, session), { contextValue: 'toolsmith.resource.subscribable', mark: undefined });
+    await controller.handle({ type: 'subscribe', uri });
+    assert.deepEqual(resourceSubscription(resource, session), { contextValue: 'toolsmith.resource.subscribed', mark: 'subscribed' });
+    assert.deepEqual([...session.subscriptions], [uri]);
+    assert.deepEqual(posted.filter((m) => m.type === 'subscriptions').at(-1), { type: 'subscriptions', canSubscribe: true, uris: [uri] });
+    const updated = new Promise<string>((resolve) => session.once('resourceUpdated', resolve));
+    // The server sends updates of what is subscribed once this tool turns them on (then every 5 s).
+    await text('toggle-subscriber-updates', {});
+    assert.equal(await updated, uri);
+    assert.ok(posted.some((m) => m.type === 'resourceUpdated' && m.uri === uri));
+    assert.equal(resourceSubscription(resource, session).mark, 'updated · subscribed', 'the tree marks it until it is read');
+    assert.ok(session.timeline.entries.some((e) => e.method === 'notifications/resources/updated' && e.direction === 'in'));
+    const again = await controller.readResource(uri);
+    assert.equal(again.error, undefined);
+    assert.equal(resourceSubscription(resource, session).mark, 'subscribed', 'read again: the mark goes');
+    await controller.handle({ type: 'unsubscribe', uri });
+    assert.deepEqual([...session.subscriptions], []);
+    assert.equal(resourceSubscription(resource, session).contextValue, 'toolsmith.resource.subscribable');
+    await text('toggle-subscriber-updates', {});
   });
 });

@@ -139,7 +139,10 @@ export async function load(wp: WebviewPage): Promise<void> {
 }
 
 /** Wires a page to a real controller and session: the webview talks to a live MCP server. */
-export async function openPlayground(session: McpSession, opts: { memento?: MapMemento; state?: unknown; timeoutMs?: number; clipboard?: () => string } = {}) {
+export async function openPlayground(
+  session: McpSession,
+  opts: { memento?: MapMemento; state?: unknown; timeoutMs?: number; clipboard?: () => string; saveFile?: (name: string, content: Uint8Array) => Promise<string | undefined> } = {},
+) {
   const wp = await openWebview('playground', { state: opts.state });
   const copied: string[] = [];
   const memento = opts.memento ?? new MapMemento();
@@ -150,6 +153,7 @@ export async function openPlayground(session: McpSession, opts: { memento?: MapM
     memento,
     timeoutMs: () => opts.timeoutMs ?? 10_000,
     start: async (restart) => (restart ? session.restart() : session.start()),
+    saveFile: opts.saveFile,
   });
   wp.onPosted = (m) => controller.handle(m);
   await load(wp);

@@ -64,6 +64,9 @@ describe('forms over real zod output (TypeScript SDK)', () => {
     assert.equal(await control(page, '/birthday').locator('vscode-textfield').getAttribute('type'), 'date');
     assert.equal(await control(page, '/meeting').locator('vscode-textfield').getAttribute('type'), 'datetime-local');
     assert.match((await field(page, '/name').locator('.hint').textContent()) ?? '', /2–20 chars/);
+    // zod's 150-character email regex is not shown: the format's name says it.
+    assert.equal(await field(page, '/email').locator('.hint').textContent(), 'email');
+    assert.equal(await field(page, '/ref').locator('.hint').textContent(), 'uuid');
     assert.equal(await field(page, '/count').locator('vscode-form-helper').textContent(), 'How many');
     assert.equal(await field(page, '/name').locator('vscode-label').getAttribute('required'), '');
     assert.equal(await field(page, '/email').locator('vscode-label').getAttribute('required'), null);
@@ -76,7 +79,7 @@ describe('forms over real zod output (TypeScript SDK)', () => {
     await fill(page, '/ref', '123e4567-e89b-42d3-a456-426614174000');
     await fill(page, '/count', '3');
     await fill(page, '/ratio', '0.5');
-    await tick(page, '/verbose', 'true');
+    await tick(page, '/verbose', 'verbose');
     await chooseIn(page, '/archived', 'true');
     await chooseIn(page, '/color', 'green');
     await chooseIn(page, '/level', 'High (hi)');

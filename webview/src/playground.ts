@@ -10,6 +10,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import '@vscode-elements/elements/dist/vscode-textfield/index.js';
 import '@vscode-elements/elements/dist/vscode-progress-ring/index.js';
+import '@vscode-elements/elements/dist/vscode-progress-bar/index.js';
 import './playground.css';
 import {
   dryRunParameter,
@@ -26,9 +27,10 @@ import { riskLabel } from '../../common/risk';
 import { joinSecretArgs, splitSecretArgs } from '../../common/secret-args';
 import { SchemaForm } from './form/index';
 import { button, h, setDisabled } from './form/dom';
-import { renderResult } from './playground/results';
+import { clock, renderResult } from './playground/results';
 import { CatalogView, readText, type CatalogFocus } from './playground/catalog';
 import { ServerRequestsView } from './playground/serverRequests';
+import { TimelineView } from './playground/timeline';
 
 interface VsCodeApi {
   postMessage(message: WebviewToHost): void;
@@ -77,12 +79,15 @@ const callButton = button('Call', () => requestCall(false, false), { name: 'call
 const dryRunButton = button('Dry run first', () => requestCall(false, true), { secondary: true, name: 'dry-run' });
 const cancelButton = button('Cancel', () => state.running && post({ type: 'cancel', callId: state.running.callId }), { secondary: true, name: 'cancel' });
 const progressEl = h('span', { class: 'progress', role: 'status' });
+/** Determinate when the server's notifications/progress carry a total, indeterminate otherwise; hidden between calls. */
+const progressBar = h('vscode-progress-bar', { class: 'progress-bar', hidden: true, 'aria-label': 'Progress' }) as HTMLElement & { value?: number; max: number; indeterminate: boolean };
 const notice = h('div', { class: 'notice', role: 'alert', hidden: true });
 const resultHost = h('div', { class: 'result-host' });
 const historyList = h('ol', { class: 'history-list' });
 const catalogHost = h('div', { class: 'catalog' });
 const logList = h('ol', { class: 'log-list' });
 const requestsHost = h('div', { class: 'server-requests', role: 'region', 'aria-label': 'The server asks' });
+const timelineHost = h('div', { class: 'timeline' });
 
 const app = h(
   'main',
@@ -107,17 +112,25 @@ const app = h(
   ),
   formHost,
   h('div', { class: 'actions' }, callButton, dryRunButton, cancelButton, progressEl),
+  progressBar,
   notice,
   resultHost,
   h('details', { class: 'history' }, h('summary', {}, 'History'), historyList),
   h('details', { class: 'catalog-box' }, h('summary', {}, 'Resources and prompts'), catalogHost),
   h('details', { class: 'log', open: true }, h('summary', {}, 'Server log'), logList),
+  h('details', { class: 'timeline-box' }, h('summary', {}, 'Timeline')),
 );
 document.body.append(app);
+const timelineBox = app.querySelector('.timeline-box') as HTMLDetailsElement;
+timelineBox.append(timelineHost);
+const timeline = new TimelineView(timelineHost, post);
+timelineBox.querySelector('summary')?.append(timeline.count);
+const saveBlob = (blobId: string) => post({ type: 'saveBlob', blobId });
+const resultActions = { copy: (text: string) => post({ type: 'copy', text }), readResource: (uri: string) => readResource(uri), saveBlob };
 
 const serverRequests = new ServerRequestsView(requestsHost, post);
 const catalogBox = app.querySelector('.catalog-box') as HTMLDetailsElement;
-const catalog = new CatalogView(catalogHost, { post, copy: (text) => post({ type: 'copy', text }), readResource: (uri) => readResource(uri) });
+const catalog = new CatalogView(catalogHost, { post, copy: (text) => post({ type: 'copy', text }), readResource: (uri) => readResource(uri), saveBlob });
 function requestCatalog(): void {
   state.catalogRequested = true;
   post({ type: 'listCatalog' });
@@ -292,13 +305,34 @@ function send(tool: string, args: JsonObject, force: boolean, dryRun: boolean): 
   // The previous result is not this call's: it goes, so nothing on screen is mistaken for the new answer.
   resultHost.replaceChildren();
   progressEl.textContent = 'Calling…';
+  setProgress(undefined);
   updateActions();
   post({ type: 'call', callId, tool, args, force, dryRun });
+}
+
+/** The progress bar: hidden when no call runs, indeterminate without a total. */
+function setProgress(p: { progress: number; total?: number } | undefined | null): void {
+  if (p === null) {
+    progressBar.hidden = true;
+    return;
+  }
+  progressBar.hidden = false;
+  if (p && p.total !== undefined && p.total > 0) {
+    progressBar.indeterminate = false;
+    progressBar.max = p.total;
+    progressBar.value = Math.min(p.progress, p.total);
+    progressBar.setAttribute('aria-valuenow', String(p.progress));
+    progressBar.setAttribute('aria-valuemax', String(p.total));
+  } else {
+    progressBar.indeterminate = true;
+    progressBar.removeAttribute('aria-valuenow');
+  }
 }
 
 function onValidation(violations: { path: string; message: string }[]): void {
   state.running = undefined;
   progressEl.textContent = '';
+  setProgress(null);
   updateActions();
   state.form?.showViolations(violations);
   const pending = state.pending;
@@ -320,9 +354,10 @@ function onValidation(violations: { path: string; message: string }[]): void {
 function onResult(result: Extract<HostToWebview, { type: 'result' }>['result']): void {
   state.running = undefined;
   progressEl.textContent = '';
+  setProgress(null);
   updateActions();
   const pending = state.pending;
-  resultHost.replaceChildren(renderResult(result, { copy: (text) => post({ type: 'copy', text }), readResource: (uri) => readResource(uri) }));
+  resultHost.replaceChildren(renderResult(result, resultActions));
   if (result.kind === 'result' && result.dryRun && pending) {
     // After a dry run, the real call is one click away.
     const dry = currentTool() && dryRunParameter(currentTool()!);
@@ -343,22 +378,34 @@ function onResult(result: Extract<HostToWebview, { type: 'result' }>['result']):
 
 function renderHistory(): void {
   historyList.replaceChildren(
-    ...state.history.map((e) =>
-      h(
+    ...state.history.map((e) => {
+      const kind = e.kind ?? 'tool';
+      return h(
         'li',
-        { class: e.ok ? 'ok' : 'failed' },
+        { class: `${e.ok ? 'ok' : 'failed'} history-${kind}`, 'data-kind': kind },
         h('span', { class: 'when' }, new Date(e.at).toLocaleTimeString()),
+        h('span', { class: 'history-kind' }, kind === 'tool' ? 'tools/call' : kind === 'prompt' ? 'prompts/get' : 'resources/read'),
         h('code', {}, e.tool),
         h('span', { class: 'summary' }, e.summary),
         h('span', { class: 'duration' }, `${e.durationMs} ms`),
-        button('Re-run', () => rerun(e), { secondary: true, name: 'rerun' }),
-        button('Fill form', () => selectTool(e.tool, e.args), { secondary: true, name: 'fill' }),
-      ),
-    ),
+        button(kind === 'tool' ? 'Re-run' : kind === 'prompt' ? 'Get again' : 'Read again', () => rerun(e), { secondary: true, name: 'rerun' }),
+        kind === 'tool' ? button('Fill form', () => selectTool(e.tool, e.args), { secondary: true, name: 'fill' }) : undefined,
+      );
+    }),
   );
 }
 
 function rerun(e: HistoryEntry): void {
+  if (e.kind === 'prompt') {
+    // Answered in the prompt's catalog row when it is listed there, else with the results.
+    const args = Object.fromEntries(Object.entries(e.args).filter((kv): kv is [string, string] => typeof kv[1] === 'string'));
+    post({ type: 'getPrompt', name: e.tool, args });
+    return;
+  }
+  if (e.kind === 'resource') {
+    readResource(e.tool);
+    return;
+  }
   selectTool(e.tool, e.args);
   requestCall(false, false);
 }
@@ -427,6 +474,7 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'progress':
       if (state.running?.callId === m.callId) {
         progressEl.textContent = `Progress ${m.progress}${m.total !== undefined ? `/${m.total}` : ''}${m.message ? ` — ${m.message}` : ''}`;
+        setProgress(m);
       }
       break;
     case 'result':
@@ -458,9 +506,31 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'resourceRead': {
       // In its catalog row when there is one, else with the results (a resource link of a tool result).
       if (catalog.onResourceRead(m)) break;
-      resultHost.append(h('div', { class: 'content' }, h('div', { class: 'bar' }, h('span', { class: 'kind' }, `read ${m.uri}`)), readText(m)));
+      resultHost.append(
+        h(
+          'div',
+          { class: 'content read-result' },
+          h('div', { class: 'bar' }, h('span', { class: 'result-label' }, h('span', { class: 'kind' }, 'resources/read '), h('code', { class: 'result-tool' }, m.uri), ` at ${clock(Date.now())}`)),
+          readText(m, saveBlob),
+        ),
+      );
       break;
     }
+    case 'timeline':
+      timeline.onTimeline(m);
+      break;
+    case 'replayed':
+      timeline.onReplayed(m);
+      break;
+    case 'timelineExported':
+      timeline.onExported(m);
+      break;
+    case 'subscriptions':
+      catalog.onSubscriptions(m);
+      break;
+    case 'resourceUpdated':
+      catalog.onResourceUpdated(m);
+      break;
     case 'serverRequest':
       serverRequests.show(m.request);
       break;
@@ -471,7 +541,17 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
       serverRequests.violations(m.id, m.violations);
       break;
     case 'promptGot':
-      catalog.onPromptGot(m);
+      if (!catalog.onPromptGot(m)) {
+        // A prompt got again from the history whose row is not on screen: with the results, labelled.
+        resultHost.append(
+          h(
+            'div',
+            { class: 'content read-result' },
+            h('div', { class: 'bar' }, h('span', { class: 'result-label' }, h('span', { class: 'kind' }, 'prompts/get '), h('code', { class: 'result-tool' }, m.name), ` at ${clock(Date.now())}`)),
+            h('pre', {}, m.error ?? m.raw ?? ''),
+          ),
+        );
+      }
       break;
     case 'completion':
       catalog.onCompletion(m);

@@ -29,12 +29,14 @@ import {
   ServerRequestView,
   ResultView,
   ServerView,
+  TimelineEntryView,
   ToolView,
   Violation,
   WebviewToHost,
 } from '../../../common/playground-messages';
 import { assessRisk } from '../../../common/risk';
 import { errorText, type McpSession } from '../servers/session';
+import type { TimelineEntry } from '../servers/timeline';
 import { expandTemplate, missingVariables, templateVariables } from '../servers/templates';
 import { validate } from './validate';
 import { maskText } from '../servers/secrets';
@@ -46,6 +48,10 @@ export const TEXT_LIMIT = 1_000_000;
 const BINARY_LIMIT = 8_000_000;
 const RAW_LIMIT = 200_000;
 const HISTORY_MAX = 30;
+/** Binary blobs kept for "Save…" (the latest ones; each under BINARY_LIMIT). */
+const BLOBS_KEPT = 20;
+/** stderr lines kept with a failed call. */
+const CALL_STDERR_LINES = 20;
 /** How often queued log lines and progress reach the webview, and how many log lines one flush carries at most. */
 const FLUSH_MS = 50;
 const LOG_BURST = 200;
@@ -75,6 +81,11 @@ export interface ControllerHost {
   goToDefinition?(tool: string): Promise<void>;
   /** Opens a URL outside the editor (a URL-mode elicitation, after the developer's click). */
   openExternal?(url: string): Promise<void>;
+  /**
+   * Asks where to save a file (a save dialog) and writes it; resolves with the path written, or undefined when the
+   * developer cancelled. Without it nothing can be exported or saved.
+   */
+  saveFile?(suggestedName: string, content: Uint8Array, filters: Record<string, string[]>): Promise<string | undefined>;
 }
 
 /** The error a sampling request refused by the developer gets (the spec's "User rejected sampling request"). */
@@ -143,12 +154,52 @@ function base64Bytes(b64: string): number {
   return Math.floor((b64.length * 3) / 4);
 }
 
-export function contentViews(result: CallToolResult): ContentView[] {
-  return (result.content ?? []).map(contentView);
+export function contentViews(result: CallToolResult, keepBlob?: BlobKeeper): ContentView[] {
+  return (result.content ?? []).map((c) => contentView(c, keepBlob));
+}
+
+/** Whether a MIME type names text (a blob of that type is decoded and shown as text). */
+export function isTextMime(mime: string | undefined): boolean {
+  return !!mime && /^(text\/|application\/(json|xml|javascript|ecmascript|x-yaml|yaml|toml|x-sh|sql|graphql|ld\+json)\b|[^;]*\+(json|xml)\b)/i.test(mime);
+}
+
+/** Keeps a binary blob host-side so the webview can ask for it to be saved; returns its id (undefined: not kept). */
+export type BlobKeeper = (base64: string, mimeType: string | undefined, uri: string) => string | undefined;
+
+/** A resource's contents (embedded or read): text as text, a text blob decoded, a binary blob by size (saveable). */
+function resourceContentView(r: { uri: string; mimeType?: string; text?: string; blob?: string }, keepBlob?: BlobKeeper): ContentView {
+  if (typeof r.text === 'string') return { type: 'resource', uri: r.uri, mimeType: r.mimeType, ...cut(r.text, TEXT_LIMIT) };
+  const blob = r.blob ?? '';
+  if (isTextMime(r.mimeType)) {
+    try {
+      const text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(blob, 'base64'));
+      return { type: 'resource', uri: r.uri, mimeType: r.mimeType, decodedFrom: 'blob', ...cut(text, TEXT_LIMIT) };
+    } catch {
+      /* declared text, but not UTF-8: offered as bytes */
+    }
+  }
+  const blobId = keepBlob?.(blob, r.mimeType, r.uri);
+  return { type: 'resource', uri: r.uri, mimeType: r.mimeType, blobBytes: base64Bytes(blob), ...(blobId ? { blobId } : {}) };
+}
+
+function annotationsOf(c: { annotations?: unknown }): ContentView['annotations'] {
+  const a = c.annotations as { audience?: unknown; priority?: unknown; lastModified?: unknown } | undefined;
+  if (!a || typeof a !== 'object') return undefined;
+  const out: NonNullable<ContentView['annotations']> = {};
+  if (Array.isArray(a.audience)) out.audience = a.audience.filter((x): x is string => typeof x === 'string');
+  if (typeof a.priority === 'number') out.priority = a.priority;
+  if (typeof a.lastModified === 'string') out.lastModified = a.lastModified;
+  return Object.keys(out).length ? out : undefined;
 }
 
 /** One content block (tool result or prompt message) as the webview shows it: big text cut, big binaries dropped. */
-export function contentView(c: ContentBlock): ContentView {
+export function contentView(c: ContentBlock, keepBlob?: BlobKeeper): ContentView {
+  const v = contentViewOf(c, keepBlob);
+  const annotations = annotationsOf(c) ?? (c.type === 'resource' ? annotationsOf(c.resource as { annotations?: unknown }) : undefined);
+  return annotations ? { ...v, annotations } : v;
+}
+
+function contentViewOf(c: ContentBlock, keepBlob?: BlobKeeper): ContentView {
   switch (c.type) {
     case 'text':
       return { type: 'text', ...cut(c.text, TEXT_LIMIT) };
@@ -157,28 +208,30 @@ export function contentView(c: ContentBlock): ContentView {
       return c.data.length > BINARY_LIMIT ? { type: c.type, data: '', mimeType: c.mimeType, droppedBytes: base64Bytes(c.data) } : { type: c.type, data: c.data, mimeType: c.mimeType };
     case 'resource_link':
       return { type: 'resource_link', uri: c.uri, name: c.name, title: c.title, mimeType: c.mimeType, description: c.description };
-    case 'resource': {
-      const r = c.resource as { uri: string; mimeType?: string; text?: string; blob?: string };
-      if (typeof r.text === 'string') return { type: 'resource', uri: r.uri, mimeType: r.mimeType, ...cut(r.text, TEXT_LIMIT) };
-      return { type: 'resource', uri: r.uri, mimeType: r.mimeType, blobBytes: base64Bytes(r.blob ?? '') };
-    }
+    case 'resource':
+      return resourceContentView(c.resource, keepBlob);
     default:
       return { type: 'unknown', json: cut(JSON.stringify(c, null, 2), RAW_LIMIT).text };
   }
 }
 
 /** resources/read contents as the webview shows them. */
-export function resourceContentViews(r: ReadResourceResult): ContentView[] {
+export function resourceContentViews(r: ReadResourceResult, keepBlob?: BlobKeeper): ContentView[] {
   return r.contents.map((c): ContentView => {
-    const x = c as { uri: string; mimeType?: string; text?: string; blob?: string };
-    return typeof x.text === 'string'
-      ? { type: 'resource', uri: x.uri, mimeType: x.mimeType, ...cut(x.text, TEXT_LIMIT) }
-      : { type: 'resource', uri: x.uri, mimeType: x.mimeType, blobBytes: base64Bytes(x.blob ?? '') };
+    const v = resourceContentView(c, keepBlob);
+    const annotations = annotationsOf(c as { annotations?: unknown });
+    return annotations ? { ...v, annotations } : v;
   });
 }
 
-export function promptMessageViews(r: GetPromptResult): PromptMessageView[] {
-  return r.messages.map((m) => ({ role: m.role, content: contentView(m.content) }));
+export function promptMessageViews(r: GetPromptResult, keepBlob?: BlobKeeper): PromptMessageView[] {
+  return r.messages.map((m) => ({ role: m.role, content: contentView(m.content, keepBlob) }));
+}
+
+function resourceSummary(m: Extract<HostToWebview, { type: 'resourceRead' }>): string {
+  const first = m.contents[0];
+  const text = first?.type === 'resource' ? (first.text ?? `binary, ${(first.blobBytes ?? 0).toLocaleString('en')} bytes`) : '';
+  return `${m.contents.length} content${m.contents.length === 1 ? '' : 's'}${text ? `: ${text}` : ''}`.replace(/\s+/g, ' ').slice(0, 120);
 }
 
 export function templateView(t: { uriTemplate: string; name: string; title?: string; mimeType?: string; description?: string }): ResourceTemplateView {
@@ -209,6 +262,35 @@ function rawText(message: unknown): string {
   return s.length > RAW_LIMIT ? `${s.slice(0, RAW_LIMIT)}\n… (${s.length.toLocaleString('en')} characters in all; cut here)` : s;
 }
 
+/** A timeline entry as the webview lists it (and as it is exported): the secret tool arguments masked as in the history. */
+export function timelineEntryView(e: TimelineEntry, maskArgs?: (tool: string, args: JsonObject) => JsonObject): TimelineEntryView {
+  let text = e.text;
+  if (maskArgs && !e.cut && e.direction === 'out' && e.kind === 'request' && e.method === 'tools/call') {
+    try {
+      const m = JSON.parse(text) as { params?: { name?: string; arguments?: JsonObject } };
+      if (m.params?.arguments && typeof m.params.name === 'string') {
+        m.params.arguments = maskArgs(m.params.name, m.params.arguments);
+        text = JSON.stringify(m);
+      }
+    } catch {
+      /* shown as it was recorded */
+    }
+  }
+  return {
+    seq: e.seq,
+    at: e.at,
+    direction: e.direction,
+    kind: e.kind,
+    method: e.method,
+    id: e.id,
+    durationMs: e.durationMs,
+    chars: e.chars,
+    text,
+    ...(e.cut ? { cut: true } : {}),
+    replayable: e.direction === 'out' && e.kind === 'request' && !!e.params,
+  };
+}
+
 function summarize(result: ResultView): string {
   if (result.kind === 'error') return result.message.split('\n')[0].slice(0, 120);
   const first = result.content.find((c) => c.type === 'text') as { text: string } | undefined;
@@ -236,16 +318,103 @@ export class PlaygroundController {
     const onLog = (p: { level: string; logger?: string; data?: unknown }) =>
       this.log({ at: Date.now(), level: p.level, logger: p.logger, text: maskText(typeof p.data === 'string' ? p.data : JSON.stringify(p.data), this.session.spec), source: 'server' });
     const onWarning = (w: string) => this.log({ at: Date.now(), level: 'warning', text: w, source: 'playground' });
+    const onEntry = (e: TimelineEntry) => this.queueTimeline(e);
+    const onSubscriptions = () => this.post(this.subscriptionsView());
+    const onUpdated = (uri: string) => this.post({ type: 'resourceUpdated', uri, at: Date.now() });
+    const onStatusSubs = () => session.running && this.post(this.subscriptionsView());
     session.on('status', onStatus);
+    session.on('status', onStatusSubs);
     session.on('toolsChanged', onTools);
     session.on('log', onLog);
     session.on('warning', onWarning);
+    session.on('subscriptionsChanged', onSubscriptions);
+    session.on('resourceUpdated', onUpdated);
+    session.timeline.on('entry', onEntry);
+    session.timeline.on('answered', onEntry);
     this.disposers.push(() => {
       session.off('status', onStatus);
+      session.off('status', onStatusSubs);
       session.off('toolsChanged', onTools);
       session.off('log', onLog);
       session.off('warning', onWarning);
+      session.off('subscriptionsChanged', onSubscriptions);
+      session.off('resourceUpdated', onUpdated);
+      session.timeline.off('entry', onEntry);
+      session.timeline.off('answered', onEntry);
     });
+  }
+
+  /** Binary blobs the webview may ask to save, by id (the latest BLOBS_KEPT). */
+  private readonly blobs = new Map<string, { base64: string; mimeType?: string; uri: string }>();
+  private blobSeq = 0;
+  readonly keepBlob: BlobKeeper = (base64, mimeType, uri) => {
+    if (base64.length > BINARY_LIMIT) return undefined;
+    const id = `b${++this.blobSeq}`;
+    this.blobs.set(id, { base64, mimeType, uri });
+    for (const k of this.blobs.keys()) {
+      if (this.blobs.size <= BLOBS_KEPT) break;
+      this.blobs.delete(k);
+    }
+    return id;
+  };
+
+  /** The secret arguments of a tools/call masked as in the history (the schema's secrets, the launch's values). */
+  private readonly maskArgs = (tool: string, args: JsonObject): JsonObject => {
+    const known = [...Object.values(this.session.spec.env ?? {}), ...(this.session.spec.secrets ?? [])];
+    return splitSecretArgs(args, this.session.tools.find((t) => t.name === tool)?.inputSchema, known).clear;
+  };
+
+  subscriptionsView(): Extract<HostToWebview, { type: 'subscriptions' }> {
+    return { type: 'subscriptions', canSubscribe: this.session.running && this.session.canSubscribe, uris: [...this.session.subscriptions] };
+  }
+
+  /** The whole timeline as the webview lists it. */
+  timelineViews(): TimelineEntryView[] {
+    return this.session.timeline.entries.map((e) => timelineEntryView(e, this.maskArgs));
+  }
+
+  private timelineMessage(entries: TimelineEntryView[], reset = false): Extract<HostToWebview, { type: 'timeline' }> {
+    const t = this.session.timeline;
+    return { type: 'timeline', entries, ...(reset ? { reset } : {}), maxEntries: t.maxEntries, maxPayloadChars: t.maxPayloadChars, dropped: t.dropped };
+  }
+
+  /** The timeline as JSON, for the export (masked as shown; what was cut stays cut, with its full size). */
+  timelineExport(): string {
+    const t = this.session.timeline;
+    const messages = this.timelineViews().map((e) => {
+      let message: unknown = e.text;
+      if (!e.cut) {
+        try {
+          message = JSON.parse(e.text);
+        } catch {
+          /* kept as text */
+        }
+      }
+      return {
+        seq: e.seq,
+        at: new Date(e.at).toISOString(),
+        direction: e.direction === 'out' ? 'client→server' : 'server→client',
+        kind: e.kind,
+        ...(e.method ? { method: e.method } : {}),
+        ...(e.id !== undefined ? { id: e.id } : {}),
+        ...(e.durationMs !== undefined ? { durationMs: e.durationMs } : {}),
+        chars: e.chars,
+        ...(e.cut ? { cut: true } : {}),
+        message,
+      };
+    });
+    return JSON.stringify(
+      {
+        server: this.serverName,
+        serverInfo: this.session.serverInfo,
+        protocolVersion: this.session.protocolVersion,
+        exportedAt: new Date().toISOString(),
+        limits: { maxEntries: t.maxEntries, maxPayloadChars: t.maxPayloadChars, droppedEntries: t.dropped },
+        messages,
+      },
+      null,
+      2,
+    );
   }
 
   dispose(): void {
@@ -264,6 +433,8 @@ export class PlaygroundController {
   private queuedLogs: LogEntry[] = [];
   private droppedLogs = 0;
   private queuedProgress = new Map<string, Extract<HostToWebview, { type: 'progress' }>>();
+  /** Timeline entries to post, by seq (a request updated with its duration replaces its queued copy). */
+  private queuedTimeline = new Map<number, TimelineEntry>();
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   private post(m: HostToWebview): void {
@@ -282,6 +453,11 @@ export class PlaygroundController {
     this.host.post(m);
   }
 
+  private queueTimeline(e: TimelineEntry): void {
+    this.queuedTimeline.set(e.seq, e);
+    this.scheduleFlush();
+  }
+
   private scheduleFlush(): void {
     this.flushTimer ??= setTimeout(() => this.flush(), FLUSH_MS);
   }
@@ -293,9 +469,11 @@ export class PlaygroundController {
     const logs = this.queuedLogs;
     const dropped = this.droppedLogs;
     const progress = [...this.queuedProgress.values()];
+    const timeline = [...this.queuedTimeline.values()].slice(-this.session.timeline.maxEntries);
     this.queuedLogs = [];
     this.droppedLogs = 0;
     this.queuedProgress.clear();
+    this.queuedTimeline.clear();
     for (const entry of logs) this.host.post({ type: 'log', entry });
     if (dropped)
       this.host.post({
@@ -308,6 +486,7 @@ export class PlaygroundController {
         },
       });
     for (const p of progress) this.host.post(p);
+    if (timeline.length) this.host.post(this.timelineMessage(timeline.map((e) => timelineEntryView(e, this.maskArgs))));
   }
 
   private log(entry: LogEntry): void {
@@ -430,6 +609,9 @@ export class PlaygroundController {
     const secrets = await this.loadSecretArgs();
     const lastArgs = Object.fromEntries(Object.entries(st.lastArgs).map(([tool, args]) => [tool, joinSecretArgs(args, secrets[tool])]));
     this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs, history: st.calls });
+    this.queuedTimeline.clear();
+    this.post(this.timelineMessage(this.timelineViews(), true));
+    this.post(this.subscriptionsView());
   }
 
   async handle(msg: WebviewToHost): Promise<void> {
@@ -476,13 +658,36 @@ export class PlaygroundController {
         await this.catalog();
         return;
       case 'readResource':
+        await this.readResource(msg.uri);
+        return;
+      case 'replay':
+        await this.replay(msg.seq);
+        return;
+      case 'exportTimeline':
+        await this.exportTimeline();
+        return;
+      case 'clearTimeline':
+        this.session.timeline.clear();
+        this.queuedTimeline.clear();
+        this.post(this.timelineMessage([], true));
+        return;
+      case 'subscribe':
+      case 'unsubscribe':
         try {
-          const r = await this.session.readResource(msg.uri);
-          this.post({ type: 'resourceRead', uri: msg.uri, contents: resourceContentViews(r) });
+          if (msg.type === 'subscribe') await this.session.subscribeResource(msg.uri);
+          else await this.session.unsubscribeResource(msg.uri);
         } catch (err) {
-          this.post({ type: 'resourceRead', uri: msg.uri, contents: [], error: (err as Error).message });
+          this.log({ at: Date.now(), level: 'error', text: `resources/${msg.type} ${msg.uri} failed: ${errorText(err)}`, source: 'playground' });
+          this.post(this.subscriptionsView());
         }
         return;
+      case 'saveBlob': {
+        const b = this.blobs.get(msg.blobId);
+        if (!b || !this.host.saveFile) return;
+        const name = decodeURIComponent(b.uri.split(/[/?#]/).filter(Boolean).pop() ?? 'resource') || 'resource';
+        await this.host.saveFile(name, Buffer.from(b.base64, 'base64'), { [b.mimeType ?? 'All files']: ['*'] }).catch(() => undefined);
+        return;
+      }
       case 'readTemplate':
         await this.readTemplate(msg.uriTemplate, msg.values, !!msg.force);
         return;
@@ -498,6 +703,60 @@ export class PlaygroundController {
         }
         return;
     }
+  }
+
+  /** resources/read of one URI (a resource of the catalog, a link of a result, a history entry), recorded in the history. */
+  async readResource(uri: string): Promise<Extract<HostToWebview, { type: 'resourceRead' }>> {
+    const started = performance.now();
+    let answer: Extract<HostToWebview, { type: 'resourceRead' }>;
+    try {
+      const r = await this.session.readResource(uri);
+      answer = { type: 'resourceRead', uri, contents: resourceContentViews(r, this.keepBlob) };
+    } catch (err) {
+      answer = { type: 'resourceRead', uri, contents: [], error: errorText(err) };
+    }
+    this.post(answer);
+    await this.record('resource', uri, {}, !answer.error, performance.now() - started, answer.error ?? resourceSummary(answer));
+    return answer;
+  }
+
+  /** Sends a timeline request again; its messages come on the timeline, the outcome in a `replayed` message. */
+  async replay(seq: number): Promise<Extract<HostToWebview, { type: 'replayed' }>> {
+    let answer: Extract<HostToWebview, { type: 'replayed' }>;
+    try {
+      const r = await this.session.replay(seq, this.host.timeoutMs());
+      answer =
+        r.error !== undefined
+          ? { type: 'replayed', seq, error: r.error }
+          : { type: 'replayed', seq, result: cut(maskText(JSON.stringify(r.result, null, 2) ?? 'null', this.session.spec), RAW_LIMIT).text };
+    } catch (err) {
+      answer = { type: 'replayed', seq, error: errorText(err) };
+    }
+    this.post(answer);
+    return answer;
+  }
+
+  async exportTimeline(): Promise<void> {
+    if (!this.host.saveFile) {
+      this.post({ type: 'timelineExported', error: 'Saving files is not available here.' });
+      return;
+    }
+    const name = `${this.serverName.replace(/[^\w.-]+/g, '-')}-timeline-${new Date().toISOString().replace(/[:.]/g, '-')}.json`;
+    try {
+      const file = await this.host.saveFile(name, new TextEncoder().encode(this.timelineExport()), { JSON: ['json'] });
+      this.post({ type: 'timelineExported', file });
+    } catch (err) {
+      this.post({ type: 'timelineExported', error: (err as Error).message });
+    }
+  }
+
+  /** One history entry (tool call, prompts/get or resources/read), newest first, capped. */
+  private async record(kind: HistoryEntry['kind'], name: string, args: JsonObject, ok: boolean, durationMs: number, summary: string, id = `${kind}-${Date.now().toString(36)}`): Promise<void> {
+    const entry: HistoryEntry = { id, ...(kind === 'tool' ? {} : { kind }), tool: name, args, at: Date.now(), ok, durationMs: Math.round(durationMs), summary };
+    const after = this.stored();
+    after.calls = [entry, ...after.calls].slice(0, HISTORY_MAX);
+    await this.host.memento.update(this.storeKey, after);
+    this.post({ type: 'history', history: after.calls });
   }
 
   /**
@@ -520,8 +779,14 @@ export class PlaygroundController {
           violations: missing.map((v) => ({ path: `/${v.name}`, message: 'is required', keyword: 'required' })),
         };
       } else {
-        const r = await this.session.readResource(uri);
-        answer = { type: 'resourceRead', uri, template: uriTemplate, contents: resourceContentViews(r) };
+        const started = performance.now();
+        try {
+          const r = await this.session.readResource(uri);
+          answer = { type: 'resourceRead', uri, template: uriTemplate, contents: resourceContentViews(r, this.keepBlob) };
+        } catch (err) {
+          answer = { type: 'resourceRead', uri, template: uriTemplate, contents: [], error: errorText(err) };
+        }
+        await this.record('resource', uri, {}, !answer.error, performance.now() - started, answer.error ?? resourceSummary(answer));
       }
     } catch (err) {
       answer = {
@@ -548,13 +813,16 @@ export class PlaygroundController {
       const describe = (n: string) => declared?.arguments?.find((a) => a.name === n)?.description;
       answer = { type: 'promptGot', name, messages: [], violations: check.violations, error: `${missingMessage('argument', check.violations, describe)} prompts/get was not sent.` };
     } else {
+      const started = performance.now();
       try {
         const r = await this.session.getPrompt(name, args);
-        answer = { type: 'promptGot', name, description: r.description, messages: promptMessageViews(r), raw: rawText(r) };
+        answer = { type: 'promptGot', name, description: r.description, messages: promptMessageViews(r, this.keepBlob), raw: rawText(r) };
       } catch (err) {
         const data = (err as { data?: unknown }).data;
         answer = { type: 'promptGot', name, messages: [], error: `${errorText(err)}${data !== undefined ? ` (${JSON.stringify(data)})` : ''}` };
       }
+      const summary = answer.error ?? `${answer.messages.length} message${answer.messages.length === 1 ? '' : 's'}${answer.description ? `: ${answer.description}` : ''}`;
+      await this.record('prompt', name, args, !answer.error, performance.now() - started, summary.replace(/\s+/g, ' ').slice(0, 120));
     }
     this.post(answer);
     return answer;
@@ -602,6 +870,13 @@ export class PlaygroundController {
     const ac = new AbortController();
     this.calls.set(callId, ac);
     this.post({ type: 'callStarted', callId, tool: toolName });
+    // What the server writes on stderr meanwhile goes with a failed call (a traceback usually says why).
+    const stderr: string[] = [];
+    const onStderr = (line: string) => {
+      stderr.push(line);
+      if (stderr.length > CALL_STDERR_LINES) stderr.shift();
+    };
+    this.session.on('stderr', onStderr);
     const outcome = await this.session.callTool(toolName, args, {
       signal: ac.signal,
       timeoutMs: this.host.timeoutMs(),
@@ -609,6 +884,8 @@ export class PlaygroundController {
       onTaskStatus: (t) => this.post({ type: 'progress', callId, progress: 0, message: `task ${t.status}${t.statusMessage ? `: ${t.statusMessage}` : ''} (${t.taskId})` }),
     });
     this.calls.delete(callId);
+    this.session.off('stderr', onStderr);
+    const at = Date.now();
 
     let view: ResultView;
     if (outcome.kind === 'result') {
@@ -616,13 +893,15 @@ export class PlaygroundController {
       view = {
         kind: 'result',
         tool: toolName,
+        at,
         durationMs: outcome.durationMs,
         isError: r.isError === true,
-        content: contentViews(r),
+        content: contentViews(r, this.keepBlob),
         rawRequest: rawText(outcome.request),
         rawResponse: rawText(outcome.response),
         responseBytes: outcome.responseBytes,
         dryRun,
+        ...(r.isError === true && stderr.length ? { stderr } : {}),
       };
       if (r.structuredContent !== undefined) {
         view.structuredContent = JSON.stringify(r.structuredContent).length > TEXT_LIMIT ? '(structuredContent too large to show)' : r.structuredContent;
@@ -633,6 +912,7 @@ export class PlaygroundController {
       view = {
         kind: 'error',
         tool: toolName,
+        at,
         durationMs: outcome.durationMs,
         errorKind: e.kind,
         message: e.message,
@@ -640,23 +920,13 @@ export class PlaygroundController {
         data: e.data === undefined ? undefined : JSON.stringify(e.data, null, 2),
         rawRequest: outcome.request ? rawText(outcome.request) : undefined,
         rawResponse: outcome.response ? rawText(outcome.response) : undefined,
+        // A crash's message carries the stderr tail already.
+        ...(stderr.length && e.kind !== 'crashed' ? { stderr } : {}),
       };
     }
     this.post({ type: 'result', callId, result: view });
 
-    const entry: HistoryEntry = {
-      id: callId,
-      tool: toolName,
-      args: historyArgs,
-      at: Date.now(),
-      ok: view.kind === 'result' && !view.isError,
-      durationMs: Math.round(view.durationMs),
-      summary: (dryRun ? '[dry run] ' : '') + summarize(view),
-    };
-    const after = this.stored();
-    after.calls = [entry, ...after.calls].slice(0, HISTORY_MAX);
-    await this.host.memento.update(this.storeKey, after);
-    this.post({ type: 'history', history: after.calls });
+    await this.record('tool', toolName, historyArgs, view.kind === 'result' && !view.isError, view.durationMs, (dryRun ? '[dry run] ' : '') + summarize(view), callId);
     return view;
   }
 }

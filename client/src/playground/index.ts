@@ -423,6 +423,13 @@ function openPanel(
     showLog: () => channel(c).show(true),
     goToDefinition: (name) => goToDefinition(pg, c, name),
     openExternal: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url, true))),
+    saveFile: async (name, content, filters) => {
+      const base = folder()?.uri ?? vscode.Uri.file(process.cwd());
+      const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(base, name), filters, title: `Playground: ${c.name}` });
+      if (!target) return undefined;
+      await vscode.workspace.fs.writeFile(target, content);
+      return target.fsPath;
+    },
   });
   const sub = panel.webview.onDidReceiveMessage(async (m: WebviewToHost) => {
     await controller.handle(m);
@@ -496,6 +503,8 @@ function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
       const c = await pickServer(pg, arg);
       if (c) channel(c).show(true);
     }),
+    vscode.commands.registerCommand('toolsmith.subscribeResource', (arg?: unknown) => run(() => setSubscribed(pg, arg, true))),
+    vscode.commands.registerCommand('toolsmith.unsubscribeResource', (arg?: unknown) => run(() => setSubscribed(pg, arg, false))),
     vscode.commands.registerCommand('toolsmith.goToToolDefinition', async (arg?: unknown) => {
       const n = arg as Node | undefined;
       if (n?.kind === 'tool') await goToDefinition(pg, n.config, n.tool.name);
@@ -534,6 +543,22 @@ function registerCommands(pg: Playground, scheduleRefresh: () => void): void {
     ),
     { dispose: () => void manager.stopAll() },
   );
+}
+
+/** resources/subscribe or resources/unsubscribe for a resource of the Servers tree; a refusal is shown. */
+async function setSubscribed({ manager, tree }: Playground, arg: unknown, on: boolean): Promise<void> {
+  const n = arg as Node | undefined;
+  if (n?.kind !== 'resource') return;
+  const s = manager.existingSession(n.config.id);
+  try {
+    if (!s) throw new Error(`${n.config.name} is not running.`);
+    if (on) await s.subscribeResource(n.resource.uri);
+    else await s.unsubscribeResource(n.resource.uri);
+  } catch (err) {
+    void vscode.window.showErrorMessage(`resources/${on ? 'subscribe' : 'unsubscribe'} ${n.resource.uri}: ${(err as Error).message}`);
+  } finally {
+    tree.refresh();
+  }
 }
 
 /**

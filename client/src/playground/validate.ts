@@ -112,7 +112,33 @@ function toViolation(e: ErrorObject): Violation {
   return { path, message, keyword: e.keyword };
 }
 
-/** Validates a value; violations are de-duplicated and, for unions, reduced to the useful ones. */
+/**
+ * One error per failed anyOf/oneOf: ajv reports each branch's failure and then "must match a schema in anyOf" (three
+ * messages for a two-way union). The branch errors are folded into the union's: "must be string or number" when every
+ * branch failed on its type, else the branches' messages, each once. A union nested in a branch folds first.
+ */
+function unionsCollapsed(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  if (!unions.length) return errors;
+  // Innermost first (the longest schema path), so an outer union folds the inner one's single error.
+  unions.sort((a, b) => b.schemaPath.length - a.schemaPath.length);
+  let out = errors;
+  for (const u of unions) {
+    const prefix = `${u.schemaPath}/`;
+    const branches = out.filter((e) => e !== u && e.schemaPath.startsWith(prefix));
+    if (!branches.length || (u.keyword === 'oneOf' && (u.params as { passingSchemas?: unknown }).passingSchemas != null)) continue;
+    const sameLevelTypes = branches.every((e) => e.keyword === 'type' && e.instancePath === u.instancePath);
+    const messages = [...new Set(branches.map((e) => toViolation(e)).map((v) => (v.path === u.instancePath ? v.message : `${v.path.slice(u.instancePath.length + 1)} ${v.message}`)))];
+    const message = sameLevelTypes
+      ? `must be ${[...new Set(branches.map((e) => String((e.params as { type: unknown }).type)))].join(' or ')}`
+      : `matches none of the ${u.keyword} alternatives: ${messages.join('; ')}`;
+    const folded: ErrorObject = { ...u, message };
+    out = out.filter((e) => !branches.includes(e)).map((e) => (e === u ? folded : e));
+  }
+  return out;
+}
+
+/** Validates a value; violations are de-duplicated and, for unions, folded into one per union. */
 export function validate(schema: unknown, value: unknown): ValidationResult {
   if (!schema || typeof schema !== 'object') return { valid: true, violations: [] };
   const fn = compile(schema);
@@ -127,8 +153,7 @@ export function validate(schema: unknown, value: unknown): ValidationResult {
   if (valid) return { valid: true, violations: [] };
   const seen = new Set<string>();
   const violations: Violation[] = [];
-  for (const e of fn.errors ?? []) {
-    // "must match a schema in anyOf" repeats what the branch errors already say, unless it is alone.
+  for (const e of unionsCollapsed(fn.errors ?? [])) {
     const v = toViolation(e);
     const key = `${v.path}|${v.message}`;
     if (seen.has(key)) continue;

@@ -79,6 +79,9 @@ export class ServerManager extends EventEmitter<ManagerEvents> {
       s.on('status', () => this.emit('changed'));
       s.on('toolsChanged', () => this.emit('changed'));
       s.on('catalogChanged', () => this.emit('changed'));
+      // Subscribed / updated marks on the tree's resources.
+      s.on('subscriptionsChanged', () => this.emit('changed'));
+      s.on('resourceUpdated', () => this.emit('changed'));
       this.sessions.set(id, s);
       this.emit('session', c, s);
     }

@@ -41,6 +41,7 @@ import * as fs from 'node:fs';
 import * as z from 'zod';
 import { maskText } from './secrets';
 import { StderrLines, StdioFramer } from './framing';
+import { Timeline, type TimelineEntry } from './timeline';
 
 export interface LaunchSpec {
   command: string;
@@ -263,6 +264,10 @@ export interface SessionEvents {
   toolsChanged: [Tool[]];
   /** The resources, resource templates or prompts the server offers were (re)listed. */
   catalogChanged: [];
+  /** notifications/resources/updated for a resource (subscribed to, or not: the server decides). */
+  resourceUpdated: [string];
+  /** The resources subscribed to changed (resources/subscribe, resources/unsubscribe, or a restart dropped them). */
+  subscriptionsChanged: [];
 }
 
 interface Pending {
@@ -308,6 +313,12 @@ export class McpSession extends EventEmitter<SessionEvents> {
   startedAt: number | undefined;
   exitCode: number | null | undefined;
   exitSignal: NodeJS.Signals | null | undefined;
+  /** Every JSON-RPC message both ways, masked and bounded (timeline.ts); kept across restarts. */
+  readonly timeline: Timeline;
+  /** The resource URIs subscribed to on this connection (resources/subscribe answered). */
+  readonly subscriptions = new Set<string>();
+  /** Resources the server said changed (notifications/resources/updated) and not read since. */
+  readonly updatedResources = new Set<string>();
 
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -326,6 +337,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   ) {
     super();
     this.opts = { ...DEFAULTS, clientInfo: { name: 'toolsmith-playground', version: '0.1.0' }, ...options };
+    this.timeline = new Timeline((text) => this.mask(text));
   }
 
   get running(): boolean {
@@ -369,6 +381,12 @@ export class McpSession extends EventEmitter<SessionEvents> {
     this.junkLines = 0;
     this.stderrTail.length = 0;
     this.stderrLines = new StderrLines();
+    this.timeline.reset();
+    this.updatedResources.clear();
+    if (this.subscriptions.size) {
+      this.subscriptions.clear();
+      this.emit('subscriptionsChanged');
+    }
     this.startedAt = Date.now();
     this.setStatus('starting');
 
@@ -416,9 +434,10 @@ export class McpSession extends EventEmitter<SessionEvents> {
     (transport as unknown as { _readBuffer: StdioFramer })._readBuffer = new StdioFramer(this.opts.maxMessageBytes, (line, why) => this.onJunk(line, why));
     transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
     const client = this.makeClient(phase);
+    // Tapped before connect, so initialize and its answer are on the timeline too.
+    this.tapMessages(transport);
     await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
     this.attachProcess(transport);
-    this.tapMessages(transport);
     return client;
   }
 
@@ -438,6 +457,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
       const transport: Transport = kind === 'http' ? new StreamableHTTPClientTransport(target, { requestInit }) : new SSEClientTransport(target, { requestInit });
       this.transport = transport;
       const client = this.makeClient(phase);
+      this.tapMessages(transport);
       try {
         await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
       } catch (err) {
@@ -450,7 +470,6 @@ export class McpSession extends EventEmitter<SessionEvents> {
         }
         throw err;
       }
-      this.tapMessages(transport);
       return client;
     };
     if (this.spec.transport === 'sse') return attempt('sse');
@@ -502,6 +521,10 @@ export class McpSession extends EventEmitter<SessionEvents> {
         () => undefined,
       ),
     );
+    client.setNotificationHandler('notifications/resources/updated', (n) => {
+      this.updatedResources.add(n.params.uri);
+      this.emit('resourceUpdated', n.params.uri);
+    });
     client.setNotificationHandler('notifications/prompts/list_changed', () =>
       this.listPrompts().then(
         () => undefined,
@@ -517,6 +540,9 @@ export class McpSession extends EventEmitter<SessionEvents> {
     });
     client.onerror = (err) => {
       const message = String(err?.message ?? err);
+      // Progress after its call ended (or for a replayed request): SDK bookkeeping, not the server's fault. The
+      // notification itself is on the timeline.
+      if (/^Received a progress notification for an unknown token/.test(message)) return;
       // A reply to a request the client never sent, or already gave up on (timed out, cancelled): a JSON-RPC message
       // all the same, so it is not called junk.
       const unknownId = /^Received a response for an unknown message ID: (.*)$/s.exec(message);
@@ -586,10 +612,15 @@ export class McpSession extends EventEmitter<SessionEvents> {
     return new SessionError('protocol-error', `The server could not be started: ${this.mask(e?.message ?? String(err))}${this.stderrSummary()}`);
   }
 
-  /** Keeps the raw JSON-RPC request/response of each call, for the playground's "raw" view. */
+  /**
+   * The transport tap, put on before the Client connects: every message both ways goes to the timeline, and the raw
+   * JSON-RPC request/response of each tools/call is kept for the playground's "raw" view. The Client chains an
+   * onmessage set before connect() ahead of its own handling, so this sees each message first.
+   */
   private tapMessages(transport: Transport): void {
     const send = transport.send.bind(transport);
-    transport.send = (message: JSONRPCMessage) => {
+    transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => {
+      if (this.transport === transport) this.timeline.record('out', message);
       if ('id' in message && 'method' in message && message.method === 'tools/call') {
         this.exchanges.set(message.id, { request: message, responseBytes: 0 });
         const token = (message.params?._meta as { progressToken?: string | number } | undefined)?.progressToken;
@@ -599,10 +630,10 @@ export class McpSession extends EventEmitter<SessionEvents> {
         }
         this.nextProgress = undefined;
       }
-      return send(message);
+      return send(message, options);
     };
-    const onmessage = transport.onmessage;
     transport.onmessage = (message: JSONRPCMessage) => {
+      if (this.transport === transport) this.timeline.record('in', message);
       // The Client handles notifications a microtask late, after a response read from the same chunk has already
       // dropped the call's progress handler; taking progress here keeps every notification of a fast tool.
       if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
@@ -616,7 +647,6 @@ export class McpSession extends EventEmitter<SessionEvents> {
           x.responseBytes = JSON.stringify(message).length;
         }
       }
-      onmessage?.(message);
     };
   }
 
@@ -739,7 +769,54 @@ export class McpSession extends EventEmitter<SessionEvents> {
   }
 
   async readResource(uri: string): Promise<ReadResourceResult> {
-    return this.requireClient().readResource({ uri });
+    const r = await this.requireClient().readResource({ uri });
+    if (this.updatedResources.delete(uri)) this.emit('subscriptionsChanged');
+    return r;
+  }
+
+  /** Whether the server declares resources.subscribe (resources/subscribe may be sent). */
+  get canSubscribe(): boolean {
+    return (this.capabilities?.resources as { subscribe?: boolean } | undefined)?.subscribe === true;
+  }
+
+  /** resources/subscribe: the server then sends notifications/resources/updated for `uri` (event resourceUpdated). */
+  async subscribeResource(uri: string): Promise<void> {
+    const client = this.requireClient();
+    if (!this.canSubscribe) throw new SessionError('protocol-error', 'This server does not declare resources.subscribe: it cannot be subscribed to.');
+    await client.subscribeResource({ uri });
+    if (this.client === client) {
+      this.subscriptions.add(uri);
+      this.emit('subscriptionsChanged');
+    }
+  }
+
+  async unsubscribeResource(uri: string): Promise<void> {
+    const client = this.requireClient();
+    await client.unsubscribeResource({ uri });
+    if (this.client === client && this.subscriptions.delete(uri)) this.emit('subscriptionsChanged');
+  }
+
+  /**
+   * Sends a client → server request of the timeline again: the same method and params under a new id (its progress
+   * token left out: the SDK gives none to a replay, and the old one belongs to a finished call). The exchange lands
+   * on the timeline like any other; the answer (or the error) is returned.
+   */
+  async replay(seq: number, timeoutMs = 60_000): Promise<{ request: TimelineEntry; result?: unknown; error?: string }> {
+    const client = this.requireClient();
+    const entry = this.timeline.find(seq);
+    if (!entry || entry.direction !== 'out' || entry.kind !== 'request' || !entry.method) {
+      throw new SessionError('protocol-error', `Timeline entry ${seq} is not a request sent to the server: only those can be replayed.`);
+    }
+    if (!entry.params) throw new SessionError('protocol-error', `Timeline entry ${seq} is too large to replay (${entry.chars.toLocaleString('en')} characters; only its head was kept).`);
+    const { _meta, ...rest } = entry.params as { _meta?: Record<string, unknown> };
+    const meta = _meta ? Object.fromEntries(Object.entries(_meta).filter(([k]) => k !== 'progressToken')) : undefined;
+    const params = meta && Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+    try {
+      const result: unknown = await client.request({ method: entry.method, params } as Parameters<Client['request']>[0], z.unknown(), { timeout: timeoutMs });
+      return { request: entry, result };
+    } catch (err) {
+      return { request: entry, error: this.mask(errorText(err)) };
+    }
   }
 
   /**

@@ -12,6 +12,7 @@ import {
   groupChildren,
   groupText,
   promptText,
+  resourceSubscription,
   resourceText,
   serverActions,
   serverChildren,
@@ -196,6 +197,12 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       item.tooltip = tip;
       item.iconPath = new vscode.ThemeIcon(node.kind === 'resource' ? 'file' : 'comment');
       item.contextValue = `toolsmith.${node.kind}`;
+      if (node.kind === 'resource') {
+        const sub = resourceSubscription(node.resource, this.manager.existingSession(node.config.id));
+        item.contextValue = sub.contextValue;
+        if (sub.mark) item.description = [sub.mark, text.description].filter(Boolean).join(' · ');
+        if (sub.mark?.startsWith('updated')) item.iconPath = new vscode.ThemeIcon('file', new vscode.ThemeColor('editorWarning.foreground'));
+      }
       // A click opens the playground on it: a resource is read there, a prompt is got there (once its arguments are given).
       item.command = { title: node.kind === 'resource' ? 'Read in Playground' : 'Open in Playground', command: 'toolsmith.openPlayground', arguments: [node] };
       return item;

@@ -18,6 +18,19 @@ export interface CatalogSource {
   resourceTemplates: ResourceTemplate[];
   prompts: Prompt[];
   catalogErrors: { resources?: string; templates?: string; prompts?: string };
+  /** resources/subscribe: allowed by the server, what is subscribed, what changed since it was read. */
+  canSubscribe?: boolean;
+  subscriptions?: ReadonlySet<string>;
+  updatedResources?: ReadonlySet<string>;
+}
+
+/** How a resource row reads against the session's subscriptions: its context value (menus) and its mark. */
+export function resourceSubscription(r: Resource, s: CatalogSource | undefined): { contextValue: string; mark?: string } {
+  const subscribed = !!s?.subscriptions?.has(r.uri);
+  const updated = !!s?.updatedResources?.has(r.uri);
+  const contextValue = subscribed ? 'toolsmith.resource.subscribed' : s?.canSubscribe ? 'toolsmith.resource.subscribable' : 'toolsmith.resource';
+  const mark = updated ? (subscribed ? 'updated · subscribed' : 'updated') : subscribed ? 'subscribed' : undefined;
+  return { contextValue, mark };
 }
 
 /** 'templates' is a group of its own: a template is read only after its variables are given, unlike a resource. */

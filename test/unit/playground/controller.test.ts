@@ -55,3 +55,14 @@ test('arguments breaking the inputSchema are not sent unless forced; history kee
     assert.deepEqual(r.result.structuredViolations, []);
   }
 });
+
+test('a tool error comes with what the server wrote on stderr during the call; a clean call carries none', async () => {
+  const { c } = await controllerFor(nodeServer('misbehaving.mjs', 'noisy'));
+  const failed = await c.call('1', 'fail_noisy', {}, false, false);
+  assert.ok(failed?.kind === 'result' && failed.isError);
+  assert.deepEqual(failed.stderr, ['Traceback (most recent call last):', "KeyError: 'customer_id'"]);
+  assert.equal(failed.tool, 'fail_noisy');
+  assert.ok(Math.abs(failed.at - Date.now()) < 5000, 'the time it was produced');
+  const ok = await c.call('2', 'ok', {}, false, false);
+  assert.equal(ok?.kind === 'result' && ok.stderr, undefined);
+});

@@ -47,3 +47,24 @@ test('a 5,000-deep schema or value is reported, never thrown into the caller', (
   assert.equal(r.valid, true);
   assert.match(r.schemaError ?? '', /validation failed/);
 });
+
+test('an invalid anyOf is one violation, not one per branch plus "must match a schema in anyOf"', () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      id: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+      when: { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] },
+      pick: { oneOf: [{ type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] }, { type: 'boolean' }] },
+    },
+  };
+  const r = validate(schema, { id: true, when: 'soon', pick: { a: 'x' } });
+  assert.deepEqual(
+    r.violations.map((v) => `${v.path} ${v.message}`),
+    [
+      '/id must be string or number',
+      '/when matches none of the anyOf alternatives: must match format "date"; must be null',
+      '/pick matches none of the oneOf alternatives: a must be integer; must be boolean',
+    ],
+  );
+  assert.equal(validate(schema, { id: 3, when: null, pick: true }).valid, true);
+});

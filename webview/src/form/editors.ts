@@ -38,12 +38,16 @@ export interface Editor {
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 const unesc = (s: string) => s.replace(/~1/g, '/').replace(/~0/g, '~');
 
+/** A pattern longer than this is cut in the type hint (the field's tooltip has it whole). */
+const PATTERN_SHOWN = 40;
+
 function typeHint(m: Model, s: Schema): string {
   switch (m.kind) {
     case 'string': {
       const bits = [m.format ?? 'string'];
       if (m.minLength !== undefined || m.maxLength !== undefined) bits.push(`${m.minLength ?? 0}–${m.maxLength ?? '∞'} chars`);
-      if (m.pattern) bits.push(`pattern ${m.pattern}`);
+      // zod puts its own regex for a format beside it (an email's is 150 characters): the format's name says it.
+      if (m.pattern && !m.format) bits.push(m.pattern.length > PATTERN_SHOWN ? `pattern ${m.pattern.slice(0, PATTERN_SHOWN)}…` : `pattern ${m.pattern}`);
       return bits.join(' · ');
     }
     case 'number':
@@ -88,7 +92,7 @@ export class Field {
     readonly opts: { name?: string; required: boolean; path: string; extraHead?: HTMLElement[] },
   ) {
     this.model = classify(schema, ctx.root);
-    this.editor = createEditor(this.model, schema, ctx, opts.required);
+    this.editor = createEditor(this.model, schema, ctx, opts.required, opts.name);
     const s = this.resolved();
     const title = typeof s.title === 'string' ? s.title : undefined;
     const head = h(
@@ -96,7 +100,7 @@ export class Field {
       { class: 'head' },
       opts.name !== undefined ? h('vscode-label', { class: 'name', required: opts.required }, opts.name) : undefined,
       title && title !== opts.name ? h('span', { class: 'title' }, title) : undefined,
-      h('span', { class: 'hint' }, typeHint(this.model, s)),
+      h('span', { class: 'hint', title: this.model.kind === 'string' && this.model.pattern ? `pattern ${this.model.pattern}` : undefined }, typeHint(this.model, s)),
       ...(opts.extraHead ?? []),
     );
     if (this.model.kind !== 'json' && ctx.jsonToggles !== false) {
@@ -185,7 +189,8 @@ function resolveRef(ref: string, root: Schema): Schema | undefined {
   return t && typeof t === 'object' ? (t as Schema) : undefined;
 }
 
-function createEditor(m: Model, schema: Schema, ctx: Ctx, required: boolean): Editor {
+/** `name`: the field's, for the editors that label their control with it (a checkbox). */
+function createEditor(m: Model, schema: Schema, ctx: Ctx, required: boolean, name?: string): Editor {
   switch (m.kind) {
     case 'string':
       return new StringEditor(m);
@@ -193,7 +198,7 @@ function createEditor(m: Model, schema: Schema, ctx: Ctx, required: boolean): Ed
     case 'integer':
       return new NumberEditor(m);
     case 'boolean':
-      return new BooleanEditor(required || schema.default !== undefined);
+      return new BooleanEditor(required || schema.default !== undefined, name);
     case 'enum':
       return new EnumEditor(m.options, required);
     case 'multiselect':
@@ -334,9 +339,10 @@ class BooleanEditor implements Editor {
   private readonly box?: Checkbox;
   private readonly select?: Select;
   private current = '';
-  constructor(twoState: boolean) {
+  constructor(twoState: boolean, name?: string) {
     if (twoState) {
-      this.box = h('vscode-checkbox', { label: 'true' });
+      // Labelled with the field, so "☐ verbose" reads as what it sets (not "☐ true").
+      this.box = h('vscode-checkbox', { label: name ?? 'true' });
       this.el = this.box;
     } else {
       // An optional boolean without default has three states: unset (omitted), true, false.

@@ -162,7 +162,8 @@ export function classify(input: Schema, root: Schema): Model {
       const props = isObj(s.properties) ? s.properties : undefined;
       const required = Array.isArray(s.required) ? (s.required as string[]) : [];
       if (!props || Object.keys(props).length === 0) {
-        if (s.additionalProperties === false) return { kind: 'object', properties: [] };
+        // `properties: {}` is how SDKs publish a tool without arguments: nothing to fill in, not a free-form map.
+        if (s.additionalProperties === false || (props && !isObj(s.additionalProperties))) return { kind: 'object', properties: [] };
         const values = isObj(s.additionalProperties) ? s.additionalProperties : {};
         if (isObj(s.patternProperties) || (isObj(s.propertyNames) && Object.keys(s.propertyNames).some((k) => k !== 'type'))) return { kind: 'json', reason: 'patternProperties are edited as JSON' };
         return { kind: 'record', values };

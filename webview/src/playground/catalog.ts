@@ -24,6 +24,7 @@ export interface CatalogActions {
   post(m: WebviewToHost): void;
   copy(text: string): void;
   readResource(uri: string): void;
+  saveBlob?(blobId: string): void;
 }
 
 export interface CatalogFocus {
@@ -60,6 +61,11 @@ export class CatalogView {
   private readonly pendingCompletions = new Map<number, { field: HTMLElement; form: SchemaForm; name: string; changed: () => void }>();
   private readonly latestCompletion = new WeakMap<HTMLElement, number>();
   private readonly completionTimers = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
+  /** resources/subscribe: whether the server allows it, what is subscribed, and when each resource last changed. */
+  private canSubscribe = false;
+  private subscribed = new Set<string>();
+  private readonly updatedAt = new Map<string, number>();
+  private readonly saveBlob = (blobId: string) => this.actions.saveBlob?.(blobId);
 
   constructor(
     readonly el: HTMLElement,
@@ -84,18 +90,19 @@ export class CatalogView {
     el.append(h('h3', {}, 'Resources'));
     if (!resources.length) el.append(h('div', { class: 'note' }, 'This server offers no resources.'));
     for (const r of resources) {
-      el.append(
-        h(
-          'div',
-          { class: 'resource-row', 'data-uri': r.uri },
-          h('strong', {}, r.title ?? r.name ?? r.uri),
-          ' ',
-          h('code', {}, r.uri),
-          r.mimeType ? ` ${r.mimeType}` : '',
-          button('Read', () => this.actions.readResource(r.uri), { secondary: true, name: 'read-resource' }),
-          h('div', { class: 'resource-body' }),
-        ),
+      const row = h(
+        'div',
+        { class: 'resource-row', 'data-uri': r.uri },
+        h('strong', {}, r.title ?? r.name ?? r.uri),
+        ' ',
+        h('code', {}, r.uri),
+        r.mimeType ? ` ${r.mimeType}` : '',
+        button('Read', () => this.actions.readResource(r.uri), { secondary: true, name: 'read-resource' }),
+        h('span', { class: 'subscription' }),
+        h('div', { class: 'resource-body' }),
       );
+      el.append(row);
+      this.renderSubscription(row);
     }
     el.append(h('h3', {}, 'Resource templates'));
     if (!templates.length) el.append(h('div', { class: 'note' }, 'This server offers no resource templates.'));
@@ -274,6 +281,56 @@ export class CatalogView {
     }
   }
 
+  /** The Subscribe / Unsubscribe button of a resource row and its "updated" mark. */
+  private renderSubscription(row: HTMLElement): void {
+    const uri = row.dataset.uri ?? '';
+    const slot = row.querySelector(':scope > .subscription');
+    if (!slot) return;
+    const subscribed = this.subscribed.has(uri);
+    const updated = this.updatedAt.get(uri);
+    row.classList.toggle('subscribed', subscribed);
+    row.classList.toggle('updated', updated !== undefined);
+    slot.replaceChildren(
+      ...(this.canSubscribe
+        ? [
+            subscribed
+              ? button('Unsubscribe', () => this.actions.post({ type: 'unsubscribe', uri }), { secondary: true, name: 'unsubscribe' })
+              : button('Subscribe', () => this.actions.post({ type: 'subscribe', uri }), { secondary: true, name: 'subscribe', title: 'resources/subscribe: be told when it changes' }),
+          ]
+        : []),
+      ...(updated !== undefined
+        ? [
+            h('span', { class: 'updated-mark', role: 'status' }, `updated at ${new Date(updated).toLocaleTimeString('en-GB', { hour12: false })}`),
+            button(
+              'Re-read',
+              () => {
+                this.updatedAt.delete(uri);
+                this.renderSubscription(row);
+                this.actions.readResource(uri);
+              },
+              { secondary: true, name: 're-read' },
+            ),
+          ]
+        : []),
+    );
+  }
+
+  private resourceRows(uri?: string): HTMLElement[] {
+    return [...this.el.querySelectorAll<HTMLElement>(uri ? `.resource-row[data-uri="${CSS.escape(uri)}"]` : '.resource-row')];
+  }
+
+  onSubscriptions(m: { canSubscribe: boolean; uris: string[] }): void {
+    this.canSubscribe = m.canSubscribe;
+    this.subscribed = new Set(m.uris);
+    for (const row of this.resourceRows()) this.renderSubscription(row);
+  }
+
+  /** notifications/resources/updated: the row is marked until it is read again. */
+  onResourceUpdated(m: { uri: string; at: number }): void {
+    this.updatedAt.set(m.uri, m.at);
+    for (const row of this.resourceRows(m.uri)) this.renderSubscription(row);
+  }
+
   /** Shows a read in its resource or template row; false when no row shows it (the caller puts it with the results). */
   onResourceRead(m: ResourceRead): boolean {
     if (m.template !== undefined) {
@@ -289,19 +346,22 @@ export class CatalogView {
         });
         body.replaceChildren(this.problem(m.error ?? '', anyway));
       } else if (m.error) body.replaceChildren(this.problem(`resources/read ${m.uri} failed: ${m.error}`));
-      else body.replaceChildren(h('div', { class: 'note' }, 'resources/read ', h('code', {}, m.uri)), readText(m));
+      else body.replaceChildren(h('div', { class: 'note' }, 'resources/read ', h('code', {}, m.uri)), readText(m, this.saveBlob));
       reveal(body);
       return true;
     }
-    const host = this.el.querySelector(`.resource-row[data-uri="${CSS.escape(m.uri)}"] .resource-body`);
-    if (!host) return false;
-    host.replaceChildren(readText(m));
+    const row = this.resourceRows(m.uri)[0];
+    const host = row?.querySelector('.resource-body');
+    if (!row || !host) return false;
+    if (this.updatedAt.delete(m.uri)) this.renderSubscription(row);
+    host.replaceChildren(readText(m, this.saveBlob));
     return true;
   }
 
-  onPromptGot(m: PromptGot): void {
+  /** Shows a prompts/get answer in its row; false when no row shows it. */
+  onPromptGot(m: PromptGot): boolean {
     const body = this.row('prompt', m.name)?.querySelector('.prompt-body');
-    if (!body) return;
+    if (!body) return false;
     if (m.violations?.length) this.promptForms.get(m.name)?.showViolations(m.violations);
     if (m.error) {
       const anyway = m.violations?.length
@@ -309,9 +369,9 @@ export class CatalogView {
         : undefined;
       body.replaceChildren(this.problem(m.violations?.length ? m.error : `prompts/get failed: ${m.error}`, anyway));
       reveal(body);
-      return;
+      return true;
     }
-    const actions = { copy: (text: string) => this.actions.copy(text), readResource: (uri: string) => this.actions.readResource(uri) };
+    const actions = { copy: (text: string) => this.actions.copy(text), readResource: (uri: string) => this.actions.readResource(uri), saveBlob: this.saveBlob };
     body.replaceChildren(
       ...(m.description ? [h('div', { class: 'note' }, m.description)] : []),
       ...(m.messages.length ? [] : [h('div', { class: 'note' }, 'No messages.')]),
@@ -319,6 +379,7 @@ export class CatalogView {
       ...(m.raw ? [h('details', { class: 'raw' }, h('summary', {}, 'Raw prompts/get result'), h('pre', {}, m.raw))] : []),
     );
     reveal(body);
+    return true;
   }
 
   private problem(message: string, action?: HTMLElement): HTMLElement {
@@ -342,8 +403,29 @@ function focusFirstField(row: HTMLElement): void {
   void Promise.resolve(field.updateComplete).then(() => (field.shadowRoot?.querySelector('input') ?? field).focus());
 }
 
-/** What resources/read returned, as text (binary contents by size). */
-export function readText(m: ResourceRead): HTMLElement {
-  const text = m.error ?? m.contents.map((c) => (c.type === 'resource' ? (c.text ?? `binary, ${c.blobBytes} bytes`) : '')).join('\n');
-  return h('pre', { class: 'resource-read', 'data-uri': m.uri }, text);
+/**
+ * What resources/read returned: text as text, a text blob decoded (and said so), a binary blob by size with Save…
+ * when the host kept it; annotations as tags.
+ */
+export function readText(m: ResourceRead, saveBlob?: (blobId: string) => void): HTMLElement {
+  if (m.error) return h('pre', { class: 'resource-read', 'data-uri': m.uri }, m.error);
+  const plain = m.contents.every((c) => c.type === 'resource' && typeof c.text === 'string' && !c.decodedFrom && !c.annotations);
+  if (plain) return h('pre', { class: 'resource-read', 'data-uri': m.uri }, m.contents.map((c) => (c.type === 'resource' ? (c.text ?? '') : '')).join('\n'));
+  const parts = m.contents.map((c) => {
+    if (c.type !== 'resource') return h('div', {});
+    const tags = [
+      c.decodedFrom === 'blob' ? h('span', { class: 'note decoded' }, `blob (${c.mimeType}) decoded as UTF-8`) : undefined,
+      c.annotations?.audience?.length ? h('span', { class: 'annotation audience' }, `for ${c.annotations.audience.join(' & ')}`) : undefined,
+      c.annotations?.priority !== undefined ? h('span', { class: 'annotation priority' }, `priority ${c.annotations.priority}`) : undefined,
+    ];
+    if (typeof c.text === 'string') return h('div', { class: 'resource-content' }, ...tags, h('pre', {}, c.text));
+    return h(
+      'div',
+      { class: 'resource-content binary' },
+      ...tags,
+      h('span', { class: 'note' }, `binary${c.mimeType ? ` (${c.mimeType})` : ''}, ${(c.blobBytes ?? 0).toLocaleString('en')} bytes `),
+      c.blobId && saveBlob ? button('Save…', () => saveBlob(c.blobId!), { secondary: true, name: 'save-blob', title: 'Save the bytes to a file' }) : undefined,
+    );
+  });
+  return h('div', { class: 'resource-read', 'data-uri': m.uri }, ...parts);
 }

@@ -8,6 +8,24 @@ import { button, h } from '../form/dom';
 export interface ResultActions {
   copy(text: string): void;
   readResource(uri: string): void;
+  /** Saves a binary resource blob kept by the host (ContentView.blobId). */
+  saveBlob?(blobId: string): void;
+}
+
+/** The time of day a result was produced, to the second. */
+export function clock(at: number): string {
+  return new Date(at).toLocaleTimeString('en-GB', { hour12: false });
+}
+
+/** A block's annotations (audience, priority, lastModified) as small tags, or nothing. */
+function annotationTags(c: ContentView): HTMLElement | undefined {
+  const a = c.annotations;
+  if (!a) return undefined;
+  const tags: HTMLElement[] = [];
+  if (a.audience?.length) tags.push(h('span', { class: 'annotation audience', title: 'annotations.audience: who this block is for' }, `for ${a.audience.join(' & ')}`));
+  if (a.priority !== undefined) tags.push(h('span', { class: 'annotation priority', title: 'annotations.priority: 1 = most important, 0 = optional' }, `priority ${a.priority}`));
+  if (a.lastModified) tags.push(h('span', { class: 'annotation modified', title: 'annotations.lastModified' }, `modified ${a.lastModified}`));
+  return h('span', { class: 'annotations' }, ...tags);
 }
 
 function pretty(text: string): string {
@@ -35,7 +53,19 @@ export function renderContent(c: ContentView, actions: ResultActions): HTMLEleme
   return block(c, actions);
 }
 
+/** The contents of a resources/read, each rendered as data (text, a decoded text blob, or a binary blob to save). */
+export function renderResourceContents(contents: ContentView[], actions: ResultActions): HTMLElement[] {
+  return contents.map((c) => block(c, actions));
+}
+
 function block(c: ContentView, actions: ResultActions): HTMLElement {
+  const el = blockOf(c, actions);
+  const tags = annotationTags(c);
+  if (tags) (el.querySelector(':scope > .bar') ?? el).append(tags);
+  return el;
+}
+
+function blockOf(c: ContentView, actions: ResultActions): HTMLElement {
   switch (c.type) {
     case 'text': {
       const text = pretty(c.text);
@@ -84,11 +114,14 @@ function block(c: ContentView, actions: ResultActions): HTMLElement {
         h(
           'div',
           { class: 'bar' },
-          h('span', { class: 'kind' }, `embedded resource · ${c.mimeType ?? 'no mime type'}`),
+          h('span', { class: 'kind' }, `resource · ${c.mimeType ?? 'no mime type'}${c.decodedFrom === 'blob' ? ' · blob decoded as UTF-8' : ''}`),
           typeof c.text === 'string' ? copyButton(actions, () => c.text ?? '', 'resource text') : undefined,
+          c.blobId && actions.saveBlob ? button('Save…', () => actions.saveBlob?.(c.blobId!), { secondary: true, name: 'save-blob', title: 'Save the bytes to a file' }) : undefined,
         ),
         h('code', {}, c.uri),
-        typeof c.text === 'string' ? h('pre', {}, pretty(c.text)) : h('div', { class: 'note' }, `binary, ${(c.blobBytes ?? 0).toLocaleString('en')} bytes`),
+        typeof c.text === 'string'
+          ? h('pre', {}, pretty(c.text))
+          : h('div', { class: 'note' }, `binary, ${(c.blobBytes ?? 0).toLocaleString('en')} bytes${c.blobId ? '' : ' (too large to keep for saving)'}`),
         typeof c.text === 'string' ? truncNote(c.text.length, c.truncatedFrom) : undefined,
       );
     default:
@@ -136,6 +169,22 @@ function jsonWithMarks(value: unknown, violations: Violation[]): HTMLElement {
   return h('pre', { class: 'json' }, node(value, '', ''));
 }
 
+/** Which tool produced a result and when: on every result, so one left on screen is never taken for another's. */
+function label(r: ResultView): HTMLElement {
+  return h(
+    'span',
+    { class: 'result-label', 'data-tool': r.tool },
+    h('code', { class: 'result-tool' }, r.tool),
+    ' at ',
+    h('time', { class: 'result-time', datetime: new Date(r.at).toISOString() }, clock(r.at)),
+  );
+}
+
+function stderrBlock(lines: string[] | undefined): HTMLElement | undefined {
+  if (!lines?.length) return undefined;
+  return h('details', { class: 'call-stderr', open: true }, h('summary', {}, `stderr during the call (last ${lines.length} line${lines.length === 1 ? '' : 's'})`), h('pre', {}, lines.join('\n')));
+}
+
 export function renderResult(r: ResultView, actions: ResultActions): HTMLElement {
   const ms = `${Math.round(r.durationMs).toLocaleString('en')} ms`;
   if (r.kind === 'error') {
@@ -152,8 +201,9 @@ export function renderResult(r: ResultView, actions: ResultActions): HTMLElement
     return h(
       'section',
       { class: `result protocol-error kind-${r.errorKind}`, 'data-outcome': r.errorKind },
-      h('div', { class: 'result-head' }, h('span', { class: 'badge error' }, title), h('span', { class: 'duration' }, ms)),
+      h('div', { class: 'result-head' }, h('span', { class: 'badge error' }, title), label(r), h('span', { class: 'duration' }, ms)),
       h('pre', { class: 'message' }, r.message),
+      stderrBlock(r.stderr),
       r.data ? h('details', {}, h('summary', {}, 'error data'), h('pre', {}, r.data)) : undefined,
       raw(r.rawRequest, r.rawResponse, actions),
     );
@@ -165,6 +215,7 @@ export function renderResult(r: ResultView, actions: ResultActions): HTMLElement
       'div',
       { class: 'result-head' },
       h('span', { class: `badge ${r.isError ? 'error' : 'ok'}` }, r.isError ? 'Tool error (isError: true)' : r.dryRun ? 'Dry run result' : 'Result'),
+      label(r),
       h('span', { class: 'duration' }, ms),
       r.responseBytes > 1_000_000 ? h('span', { class: 'size' }, `${(r.responseBytes / 1_048_576).toFixed(1)} MB`) : undefined,
     ),
@@ -198,7 +249,7 @@ export function renderResult(r: ResultView, actions: ResultActions): HTMLElement
   } else if (r.missingStructured) {
     section.append(h('div', { class: 'violations', role: 'alert' }, 'The tool declares an outputSchema but returned no structuredContent: clients that check it reject this result.'));
   }
-  section.append(raw(r.rawRequest, r.rawResponse, actions) ?? '');
+  section.append(stderrBlock(r.stderr) ?? '', raw(r.rawRequest, r.rawResponse, actions) ?? '');
   return section;
 }
 
