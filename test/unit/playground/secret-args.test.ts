@@ -7,6 +7,7 @@ import { joinSecretArgs, secretName, splitSecretArgs, SECRET_PLACEHOLDER } from 
 import { PlaygroundController } from '../../../client/src/playground/controller';
 import type { McpSession } from '../../../client/src/servers/session';
 import type { HostToWebview } from '../../../common/playground-messages';
+import { Timeline } from '../../../client/src/servers/timeline';
 
 test('secret-looking names', () => {
   for (const n of ['api_key', 'apiKey', 'x-api-key', 'token', 'access_token', 'client_secret', 'password', 'db_password', 'authToken', 'GITHUB_PAT', 'credentials']) assert.ok(secretName(n), n);
@@ -34,6 +35,9 @@ test('splitSecretArgs: password format, secret names (nested too) and env values
 
 test("the controller stores a call's secret arguments in SecretStorage, not in workspaceState, and restores them on init", async () => {
   const session = Object.assign(new EventEmitter(), {
+    timeline: new Timeline(),
+    subscriptions: new Set<string>(),
+    canSubscribe: false,
     status: 'running',
     running: true,
     spec: { command: 'node', args: [], env: { SERVICE_TOKEN: 'env-secret-value' } },
