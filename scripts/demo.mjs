@@ -120,7 +120,7 @@ console.log(
 const TOTAL = 6;
 await step(1, TOTAL, 'npm dependencies', depsReady(), 'npm ci (first run: about a minute)', [node, script('ensure-deps.mjs')]);
 const csReady = codeServerReady();
-await step(2, TOTAL, 'Node 24 + code-server in .cache/', csReady, 'downloading, then compiling native modules (first run: 3 to 5 minutes)', [node, script('ensure-code-server.mjs')]);
+await step(2, TOTAL, 'Node 24 + code-server in ~/.cache/toolsmith/', csReady, 'downloading, then compiling native modules (first run: 3 to 5 minutes)', [node, script('ensure-code-server.mjs')]);
 await step(3, TOTAL, 'example servers', examplesReady(), 'npm install in examples/helpdesk-ts, Python venv with the MCP SDK in examples/docs-py (first run: 1 to 3 minutes)', [
   node,
   script('ensure-examples.mjs'),

@@ -1,4 +1,4 @@
-// Prepares the end-to-end layer: Chromium, Node 24 + code-server (cached in .cache/), the packaged extension
+// Prepares the end-to-end layer: Chromium, Node 24 + code-server (cached once per machine in ~/.cache/toolsmith/), the packaged extension
 // (.cache/e2e/toolsmith.vsix, the file test/e2e/harness.ts installs) and the example servers' dependencies.
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
