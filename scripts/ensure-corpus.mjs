@@ -7,14 +7,14 @@
 import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { userCache } from './user-cache.mjs';
 import { withDirLock } from './dir-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const manifestPath = path.join(root, 'test', 'corpus', 'packages.json');
-export const corpusCache = path.join(process.env.TOOLSMITH_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'toolsmith'), 'corpus');
+export const corpusCache = path.join(userCache, 'corpus');
 
 export function readManifest() {
   return JSON.parse(fs.readFileSync(manifestPath, 'utf8')).packages;

@@ -5,8 +5,8 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as crypto from 'node:crypto';
-import * as os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { userCache } from './user-cache.mjs';
 import { withDirLock } from './dir-lock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -15,7 +15,6 @@ export const venvPython = path.join(venvDir, 'bin', 'python');
 const requirements = path.join(root, 'test', 'python-requirements.txt');
 
 const cacheRoot = path.join(root, '.cache');
-const userCache = process.env.TOOLSMITH_CACHE || path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'toolsmith');
 
 /**
  * Creates (or reuses, when its requirements did not change) a venv at `dir` with the pinned `requirementsFile`.

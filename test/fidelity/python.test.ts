@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { cli, compareTools, liveTools, predictedTools, root, type FileTools } from './compare';
+import { mapLimit } from '../util/pool';
 
 const fixtures = path.join(root, 'test/fixtures/py/fidelity');
 const fixturesMcp1 = path.join(root, 'test/fixtures/py/fidelity-mcp1');
@@ -59,14 +60,7 @@ function unresolvedOf(file: string): string[] {
 /** Starts the servers two at a time (the machine is shared) and pairs each one's tools/list with the prediction. */
 async function liveAndPredicted(files: string[], interpreter: string): Promise<FileTools[]> {
   const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', FASTMCP_SHOW_SERVER_BANNER: 'false' } as Record<string, string>;
-  const results: FileTools[] = [];
-  for (let i = 0; i < files.length; i += 2) {
-    const batch = files.slice(i, i + 2);
-    results.push(
-      ...(await Promise.all(batch.map(async (file) => ({ file, live: await liveTools(file, { command: interpreter, args: [file], cwd: path.dirname(file), env }), predicted: predictedTools(file) })))),
-    );
-  }
-  return results;
+  return mapLimit(files, 2, async (file) => ({ file, live: await liveTools(file, { command: interpreter, args: [file], cwd: path.dirname(file), env }), predicted: predictedTools(file) }));
 }
 
 test('static contracts equal the live tools/list of the real Python frameworks', { timeout: 600_000 }, async () => {

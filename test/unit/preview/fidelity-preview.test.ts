@@ -11,6 +11,7 @@ import { ToolsRequest, ToolFindingsRequest } from '../../../common/protocol';
 import { buildPreview } from '../../../common/preview-model';
 import { getTokenizer } from '../../../client/src/preview/tokens';
 import type { JsonSchema } from '../../../server/src/analysis/model';
+import { mapLimit } from '../../util/pool';
 
 const root = path.resolve(__dirname, '../../..');
 const cli = path.join(root, 'dist', 'cli.js');
@@ -49,22 +50,19 @@ test('every fixture tool: preview JSON == toolsmith contract --json', { timeout:
   const tokenizer = await getTokenizer();
   let tools = 0;
   const mismatches: string[] = [];
-  // One CLI process per fixture, two at a time (the machine's cores), started ahead of the LSP queries.
-  const cliRuns = new Map<string, Promise<{ status: number; stdout: string; stderr: string }>>();
-  const runCli = (file: string) =>
-    new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8', cwd: path.dirname(file), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
-        resolve({ status: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+  // One CLI process per fixture, two at a time (the machine's cores).
+  const cliRuns = await mapLimit(
+    fixtures,
+    2,
+    (file) =>
+      new Promise<{ status: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8', cwd: path.dirname(file), maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) =>
+          resolve({ status: err ? Number((err as { code?: unknown }).code ?? 1) : 0, stdout, stderr }),
+        ),
       ),
-    );
-  const chain: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
-  fixtures.forEach((file, i) => {
-    const run = chain[i % 2].then(() => runCli(file));
-    chain[i % 2] = run;
-    cliRuns.set(file, run);
-  });
-  for (const file of fixtures) {
-    const r = await cliRuns.get(file)!;
+  );
+  for (const [n, file] of fixtures.entries()) {
+    const r = cliRuns[n];
     assert.equal(r.status, 0, `${file}: ${r.stderr}`);
     const expected = (JSON.parse(r.stdout) as { tools: JsonSchema[] }).tools;
     const uri = fileUri(file);
