@@ -14,8 +14,11 @@
  * - A job running longer than its time budget is abandoned: its worker is terminated (and replaced when needed) and
  *   the job's outcome says so; the other documents' jobs go on.
  */
-import type { AnalysisJob, FromWorker, JobLog, ToWorker } from './analysisJob';
+import type { AnalysisDelta, AnalysisJob, FromWorker, JobLog, ToWorker } from './analysisJob';
 import type { FileAnalysis } from '../service';
+import type { ToolDefinition } from '../analysis/model';
+import type { Finding } from '../rules/types';
+import { shiftBounded } from './offsets';
 
 export type AnalysisOutcome =
   | { kind: 'done'; analysis: FileAnalysis; logs: JobLog[]; incremental: boolean; ms: number }
@@ -74,6 +77,15 @@ interface Slot {
   analysed: Set<string>;
   /** Terminated by us: its exit is not a crash. */
   retired: boolean;
+  /** Per file, the last answer of this worker split per tool: what its next answer may be a delta of. */
+  bases: Map<string, Base>;
+}
+
+/** An answer kept for the next one's delta (AnalysisDelta): the tools and each tool's findings. */
+interface Base {
+  job: number;
+  tools: ToolDefinition[];
+  perTool: Finding[][];
 }
 
 export class AnalysisPool {
@@ -144,6 +156,7 @@ export class AnalysisPool {
   forget(file: string): void {
     for (const slot of this.slots) {
       slot.analysed.delete(file);
+      slot.bases.delete(file);
       if (slot.sent.delete(file)) slot.worker.postMessage({ kind: 'forget', file });
     }
   }
@@ -160,7 +173,7 @@ export class AnalysisPool {
 
   private spawn(): Slot {
     const worker = this.options.spawn();
-    const slot: Slot = { worker, ready: false, spawned: performance.now(), sent: new Map(), analysed: new Set(), retired: false };
+    const slot: Slot = { worker, ready: false, spawned: performance.now(), sent: new Map(), analysed: new Set(), retired: false, bases: new Map() };
     worker.on('message', (message: FromWorker) => this.answered(slot, message));
     worker.on('error', (err: Error) => this.died(slot, `the analysis worker failed: ${err.message}`));
     worker.on('exit', (code: number) => this.died(slot, `the analysis worker exited (code ${code})`));
@@ -196,11 +209,37 @@ export class AnalysisPool {
     if (!r || r.id !== message.id) return;
     clearTimeout(r.budget);
     slot.running = undefined;
-    if (!r.abandoned) {
-      const ms = performance.now() - r.started;
-      r.resolve(message.kind === 'done' ? { kind: 'done', analysis: message.analysis, logs: message.logs, incremental: message.incremental, ms } : { kind: 'crashed', reason: message.error });
-    }
+    const outcome = this.outcomeOf(slot, r, message);
+    if (!r.abandoned) r.resolve(outcome);
     this.pump();
+  }
+
+  /** A worker's answer as an outcome: a delta applied to the base it was computed from (which it becomes). */
+  private outcomeOf(slot: Slot, r: Running, message: Extract<FromWorker, { id: number }>): AnalysisOutcome {
+    const file = r.job.file;
+    if (message.kind === 'failed') {
+      slot.bases.delete(file);
+      return { kind: 'crashed', reason: message.error };
+    }
+    const ms = performance.now() - r.started;
+    if (!('delta' in message)) {
+      const { analysis, perTool } = message;
+      if (perTool && perTool.length === analysis.result.tools.length) {
+        let at = 0;
+        slot.bases.set(file, { job: r.id, tools: analysis.result.tools, perTool: perTool.map((n) => analysis.findings.slice(at, (at += n))) });
+      } else slot.bases.delete(file);
+      return { kind: 'done', analysis, logs: message.logs, incremental: message.incremental, ms };
+    }
+    const base = slot.bases.get(file);
+    slot.bases.delete(file);
+    if (!base || base.job !== message.delta.baseJob) return { kind: 'crashed', reason: `internal: the worker answered with a delta of job ${message.delta.baseJob}, which this thread does not hold` };
+    // The base's objects may be those of the document's last published analysis: moved in place only for an answer
+    // that replaces it. An abandoned one leaves no base (the next answer comes in full).
+    if (r.abandoned) return { kind: 'cancelled' };
+    const next = applyDelta(base, message.delta, file, r.id);
+    slot.bases.set(file, next);
+    const analysis: FileAnalysis = { file, result: { tools: next.tools, files: message.delta.files }, findings: [...next.perTool.flat(), ...message.delta.fileFindings] };
+    return { kind: 'done', analysis, logs: message.logs, incremental: true, ms };
   }
 
   private died(slot: Slot, reason: string): void {
@@ -266,7 +305,11 @@ export class AnalysisPool {
     }
     slot.sent.set(q.job.file, q.job.text);
     // The job's state will be on this worker: another worker's older one is no longer where its jobs go.
-    for (const other of this.slots) if (other !== slot) other.analysed.delete(q.job.file);
+    for (const other of this.slots) {
+      if (other === slot) continue;
+      other.analysed.delete(q.job.file);
+      other.bases.delete(q.job.file);
+    }
     slot.analysed.add(q.job.file);
     const budgetMs = Math.max(1, this.options.budgetMs());
     const running: Running = {
@@ -276,8 +319,18 @@ export class AnalysisPool {
       budget: setTimeout(() => this.overBudget(slot, running, budgetMs), budgetMs),
     };
     slot.running = running;
-    slot.worker.postMessage({ kind: 'analyze', id: q.id, job: q.job });
+    const baseJob = slot.bases.get(q.job.file)?.job;
+    slot.worker.postMessage({ kind: 'analyze', id: q.id, job: baseJob === undefined ? q.job : { ...q.job, baseJob } });
   }
+}
+
+/** The base moved by the delta's edit, its re-analysed tool and that tool's findings replaced: the worker's result. */
+function applyDelta(base: Base, d: AnalysisDelta, file: string, job: number): Base {
+  // One set for the step: a span object reachable from a tool and from its finding moves once (as in the worker).
+  const seen = new WeakSet<object>();
+  const tools = base.tools.map((t, i) => (i === d.index && d.tool ? d.tool : shiftBounded(t, file, d.from, d.delta, seen)));
+  const perTool = base.perTool.map((list, i) => (i === d.index && d.toolFindings ? d.toolFindings : shiftBounded(list, file, d.from, d.delta, seen)));
+  return { job, tools, perTool };
 }
 
 /** The free worker holding the fewest documents' states: a new document does not queue behind the busy ones' next edits. */

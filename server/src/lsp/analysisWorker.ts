@@ -9,13 +9,14 @@ import { analyzeFile, type FileAnalysis } from '../service';
 import { createFileHost } from '../host';
 import { analyzeFull, analyzeIncremental, type IncrementalState } from './incremental';
 import { errorText } from './log';
-import type { AnalysisJob, FromWorker, JobLog, ToWorker } from './analysisJob';
+import type { AnalysisDelta, AnalysisJob, FromWorker, JobLog, ToWorker } from './analysisJob';
 import { DEFAULT_SETTINGS, type ToolsmithSettings } from '../../../common/settings';
 
 /** The open documents' texts and incremental states one worker keeps; `analyze` is one job. */
 export class DocumentAnalyzer {
   private readonly overlays = new Map<string, string>();
-  private readonly states = new Map<string, { state: IncrementalState; epoch: number }>();
+  /** `answered`: the job whose result was last returned from this state (what the next answer may be a delta of). */
+  private readonly states = new Map<string, { state: IncrementalState; epoch: number; answered?: number }>();
   private settings: { generation: number; value: ToolsmithSettings } | undefined;
   private readonly host = createFileHost((file) => this.overlays.get(file));
 
@@ -29,8 +30,13 @@ export class DocumentAnalyzer {
     this.overlays.delete(file);
   }
 
-  /** The document's text through the incremental pipeline (full analysis when the edit does not allow a partial one). Never throws. */
-  analyze(job: AnalysisJob): { analysis: FileAnalysis; logs: JobLog[]; incremental: boolean } {
+  /**
+   * The document's text through the incremental pipeline (full analysis when the edit does not allow a partial one).
+   * Never throws. `id`: the job's, for a later job's `baseJob`; with it, an incremental step from the result of the
+   * job `job.baseJob` also comes as a `delta` of it, and a result that can be a base says how its findings split
+   * per tool (`perTool`).
+   */
+  analyze(job: AnalysisJob, id?: number): { analysis: FileAnalysis; logs: JobLog[]; incremental: boolean; perTool?: number[]; delta?: AnalysisDelta } {
     const { file, text } = job;
     const logs: JobLog[] = [];
     const log = (m: string) => logs.push({ key: `${file}\n${m.split('\n')[0]}`, message: m });
@@ -41,8 +47,16 @@ export class DocumentAnalyzer {
     try {
       const step = prev && prev.epoch === job.epoch ? analyzeIncremental(prev.state, text, this.host, settings, log) : undefined;
       const result = step ?? analyzeFull(file, text, this.host, settings, log);
-      this.states.set(file, { state: result.state, epoch: job.epoch });
-      return { analysis: result.analysis, logs, incremental: step !== undefined };
+      this.states.set(file, { state: result.state, epoch: job.epoch, answered: id });
+      const { perTool } = result.state;
+      if (step && job.baseJob !== undefined && prev?.answered === job.baseJob) {
+        const { index, from, delta } = step.change;
+        const toolFindings = index >= 0 ? perTool[index] : undefined;
+        const fileFindings = result.analysis.findings.slice(perTool.reduce((n, list) => n + list.length, 0));
+        const tool = index >= 0 ? result.state.result.tools[index] : undefined;
+        return { analysis: result.analysis, logs, incremental: true, delta: { baseJob: job.baseJob, index, tool, toolFindings, from, delta, files: result.state.result.files, fileFindings } };
+      }
+      return { analysis: result.analysis, logs, incremental: step !== undefined, perTool: perTool.map((list) => list.length) };
     } catch (err) {
       this.states.delete(file);
       logs.push({ key: `incremental:${file}\n${String(err)}`, message: `incremental analysis of ${file} failed, analysing the whole file: ${errorText(err)}` });
@@ -87,7 +101,9 @@ export function serveAnalyses(): void {
     else {
       let reply: FromWorker;
       try {
-        reply = { kind: 'done', id: message.id, ...analyzer.analyze(message.job) };
+        const { analysis, logs, incremental, perTool, delta } = analyzer.analyze(message.job, message.id);
+        // A keystroke's answer is what changed (one tool's worth to clone), not the whole result.
+        reply = delta ? { kind: 'done', id: message.id, delta, logs, incremental: true } : { kind: 'done', id: message.id, analysis, perTool, logs, incremental };
         port.postMessage(reply);
       } catch (err) {
         // A result that cannot be cloned (a bug of ours) is reported, never left unanswered.

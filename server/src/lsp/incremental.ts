@@ -16,6 +16,7 @@ import type { AnalysisResult, FileHost, ToolDefinition } from '../analysis/model
 import { RULES, runRules } from '../rules';
 import type { Finding, Rule } from '../rules/types';
 import type { FileAnalysis } from '../service';
+import { shiftBounded } from './offsets';
 import type { ToolsmithSettings } from '../../../common/settings';
 
 export interface IncrementalState {
@@ -70,79 +71,6 @@ export function analyzeFull(file: string, text: string, host: FileHost, settings
   const state: IncrementalState = { file, text, settings, result, perTool };
   return { analysis: finish(state, runRules(result, ctx, onError, WHOLE_FILE_RULES)), state };
 }
-
-/**
- * Calls `visit` with each source offset in `value`: the start and end of this file's spans and every `*Offset`
- * number. JSON values (the published contract, parameter schemas, literal values) hold no source offsets: not walked,
- * so a schema property that happens to be named `...Offset` is never taken for one. Each object is visited once per
- * `seen` (findings share span objects with their tool).
- */
-function forEachOffset(value: object, file: string, seen: { has(o: object): boolean; add(o: object): unknown }, visit: (owner: Record<string, unknown>, key: string, offset: number) => void): void {
-  // Runs on every tool and finding of the file at each keystroke: plain loops, no per-object allocation.
-  const walk = (v: object): void => {
-    if (seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) {
-      for (const x of v as unknown[]) if (x && typeof x === 'object') walk(x);
-      return;
-    }
-    const o = v as Record<string, unknown>;
-    const isSpan = o.file === file && typeof o.start === 'number' && typeof o.end === 'number';
-    for (const k in o) {
-      if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
-      const x = o[k];
-      if (typeof x === 'number') {
-        if ((isSpan && (k === 'start' || k === 'end')) || k.endsWith('Offset')) visit(o, k, x);
-      } else if (x && typeof x === 'object' && !JSON_VALUED.has(k)) walk(x);
-    }
-  };
-  walk(value);
-}
-
-/**
- * Shifts every offset at or after `from` by `delta`, in place. In place because the previous state is dropped right
- * after (a failed incremental step is replaced by a full analysis). `seen` spans one step, so an object reachable
- * twice (a tool's span reused by its finding) moves once.
- */
-function shift<T>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
-  if (value && typeof value === 'object') {
-    forEachOffset(value, file, seen, (o, k, x) => {
-      if (x >= from) o[k] = x + delta;
-    });
-  }
-  return value;
-}
-
-/**
- * An upper bound of the offsets `shift` could move in a tool or a finding list, kept per object. A tool that ends
- * before the edit has nothing to move: typing in the middle of a file walks only the tools after it.
- */
-const offsetBounds = new WeakMap<object, number>();
-
-function offsetBound(value: object, file: string): number {
-  let bound = offsetBounds.get(value);
-  if (bound === undefined) {
-    let max = -1;
-    forEachOffset(value, file, new Set<object>(), (_o, _k, x) => {
-      if (x > max) max = x;
-    });
-    offsetBounds.set(value, (bound = max));
-  }
-  return bound;
-}
-
-/** `shift`, skipped when nothing in `value` is at or after `from`; keeps the bound true for the next edit. */
-function shiftBounded<T extends object>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
-  const bound = offsetBound(value, file);
-  if (bound < from) return value;
-  shift(value, file, from, delta, seen);
-  // Moved offsets are at most bound + delta; the others stayed below `from` (and at most bound).
-  offsetBounds.set(value, Math.max(bound + delta, Math.min(bound, from - 1)));
-  return value;
-}
-
-/** Model keys whose value is JSON data (model.ts: contract, schema, Located/ConstraintFact/AnnotationEntry value). */
-const JSON_VALUED = new Set(['contract', 'schema', 'value']);
 
 /** The text of [start, end) with every character but line breaks replaced by a space (offsets and lines kept). */
 function blank(text: string, start: number, end: number): string {
@@ -207,7 +135,23 @@ function blankOut(text: string, spans: { start: number; end: number }[], languag
  * Re-analyses only the tool whose registration contains the edit between `prev.text` and `text`; undefined when the
  * edit does not allow it (the caller then takes the full path).
  */
-export function analyzeIncremental(prev: IncrementalState, text: string, host: FileHost, settings: ToolsmithSettings, log: Log): { analysis: FileAnalysis; state: IncrementalState } | undefined {
+/**
+ * What an incremental step changed from the previous result: tool `index` re-analysed (-1: none), every other tool's
+ * and per-tool finding list's offsets at or after `from` moved by `delta`; the file facts and file-level findings new.
+ */
+export interface IncrementalChange {
+  index: number;
+  from: number;
+  delta: number;
+}
+
+export function analyzeIncremental(
+  prev: IncrementalState,
+  text: string,
+  host: FileHost,
+  settings: ToolsmithSettings,
+  log: Log,
+): { analysis: FileAnalysis; state: IncrementalState; change: IncrementalChange } | undefined {
   const { file, result } = prev;
   if (settings !== prev.settings || result.tools.length < MIN_TOOLS) return undefined;
   const language = result.tools[0]?.language;
@@ -220,7 +164,7 @@ export function analyzeIncremental(prev: IncrementalState, text: string, host: F
   const s = commonSuffix(old, text, max - p);
   const oldEnd = old.length - s;
   const delta = text.length - old.length;
-  if (p === old.length && delta === 0) return { analysis: finish(prev, runWholeFile(prev, text, host, settings, log)), state: prev };
+  if (p === old.length && delta === 0) return { analysis: finish(prev, runWholeFile(prev, text, host, settings, log)), state: prev, change: { index: -1, from: text.length + 1, delta: 0 } };
   const k = result.tools.findIndex((t) => t.registration.span.file === file && t.registration.span.start < p && oldEnd < t.registration.span.end);
   if (k < 0) return undefined;
   const edited = result.tools[k];
@@ -271,7 +215,7 @@ export function analyzeIncremental(prev: IncrementalState, text: string, host: F
   const onError = ruleErrorLogger(file, log);
   const perTool = prev.perTool.map((list, i) => (i === k ? runRules({ tools: [fresh], files }, ctx, onError, PER_TOOL_RULES) : shiftBounded(list, file, oldEnd, delta, seen)));
   const state: IncrementalState = { file, text, settings, result: merged, perTool, blanked: { index: k, text: blanked }, pythonCalls };
-  return { analysis: finish(state, runRules(merged, ctx, onError, WHOLE_FILE_RULES)), state };
+  return { analysis: finish(state, runRules(merged, ctx, onError, WHOLE_FILE_RULES)), state, change: { index: k, from: oldEnd, delta } };
 }
 
 function overlaps(a: { start: number; end: number }, b: { start: number; end: number }): boolean {
