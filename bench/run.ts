@@ -103,7 +103,7 @@ function reanalysisOverParse(file: string, text: string, runs: number) {
     ts.createSourceFile(file, next, ts.ScriptTarget.Latest);
     const p = performance.now() - t0;
     t0 = performance.now();
-    let r = analyzeIncremental(state, next, host, DEFAULT_SETTINGS, () => {});
+    let r: { state: typeof state } | undefined = analyzeIncremental(state, next, host, DEFAULT_SETTINGS, () => {});
     if (!r) {
       fullPath++;
       r = analyzeFull(file, next, host, DEFAULT_SETTINGS, () => {});
