@@ -33,44 +33,55 @@ function forEachOffset(value: object, file: string, seen: { has(o: object): bool
 }
 
 /**
- * Shifts every offset at or after `from` by `delta`, in place. In place because the previous state is dropped right
- * after (a failed incremental step is replaced by a full analysis). `seen` spans one step, so an object reachable
- * twice (a tool's span reused by its finding) moves once.
+ * Where the offsets of a tool or a finding list are: the objects holding them, each once, and their offset keys
+ * (owners[i] holds keys[i]). Found by one walk per object and kept: only the numbers change from one keystroke to the
+ * next, so each later keystroke moves them without walking the tool again. With the highest offset (see shiftBounded).
  */
-function shift<T>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
-  if (value && typeof value === 'object') {
-    forEachOffset(value, file, seen, (o, k, x) => {
-      if (x >= from) o[k] = x + delta;
+interface OffsetSlots {
+  owners: Record<string, unknown>[];
+  keys: string[][];
+  bound: number;
+}
+const slotsCache = new WeakMap<object, OffsetSlots>();
+
+function slotsOf(value: object, file: string): OffsetSlots {
+  let slots = slotsCache.get(value);
+  if (slots === undefined) {
+    // An object's offsets may be met between walks of its children (`span`, then `objectEndOffset`): keys by owner.
+    const byOwner = new Map<Record<string, unknown>, string[]>();
+    let bound = -1;
+    forEachOffset(value, file, new Set<object>(), (o, k, x) => {
+      const keys = byOwner.get(o);
+      if (keys) keys.push(k);
+      else byOwner.set(o, [k]);
+      if (x > bound) bound = x;
     });
+    slotsCache.set(value, (slots = { owners: [...byOwner.keys()], keys: [...byOwner.values()], bound }));
   }
-  return value;
+  return slots;
 }
 
 /**
- * An upper bound of the offsets `shift` could move in a tool or a finding list, kept per object. A tool that ends
- * before the edit has nothing to move: typing in the middle of a file walks only the tools after it.
+ * Shifts every offset at or after `from` by `delta`, in place, unless nothing in `value` is at or after `from` (a tool
+ * that ends before the edit: typing in the middle of a file moves only the tools after it). In place because the
+ * previous state is dropped right after (a failed incremental step is replaced by a full analysis). `seen` spans one
+ * step, so an object reachable twice (a tool's span reused by its finding) moves once.
  */
-const offsetBounds = new WeakMap<object, number>();
-
-function offsetBound(value: object, file: string): number {
-  let bound = offsetBounds.get(value);
-  if (bound === undefined) {
-    let max = -1;
-    forEachOffset(value, file, new Set<object>(), (_o, _k, x) => {
-      if (x > max) max = x;
-    });
-    offsetBounds.set(value, (bound = max));
-  }
-  return bound;
-}
-
-/** `shift`, skipped when nothing in `value` is at or after `from`; keeps the bound true for the next edit. */
 export function shiftBounded<T extends object>(value: T, file: string, from: number, delta: number, seen: WeakSet<object>): T {
-  const bound = offsetBound(value, file);
-  if (bound < from) return value;
-  shift(value, file, from, delta, seen);
+  const slots = slotsOf(value, file);
+  if (slots.bound < from) return value;
+  const { owners, keys } = slots;
+  for (let i = 0; i < owners.length; i++) {
+    const o = owners[i];
+    if (seen.has(o)) continue;
+    seen.add(o);
+    for (const k of keys[i]) {
+      const x = o[k] as number;
+      if (x >= from) o[k] = x + delta;
+    }
+  }
   // Moved offsets are at most bound + delta; the others stayed below `from` (and at most bound).
-  offsetBounds.set(value, Math.max(bound + delta, Math.min(bound, from - 1)));
+  slots.bound = Math.max(slots.bound + delta, Math.min(slots.bound, from - 1));
   return value;
 }
 
