@@ -14,6 +14,9 @@ import type { Framework } from '../../../../common/frameworks';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 
+/** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
+const SK = ts.SyntaxKind;
+
 /**
  * Thrown when an expression cannot be resolved statically. Deliberately not an Error: it is thrown and caught a
  * lot on ordinary code, and capturing a stack trace each time would cost more than the analysis itself.
@@ -330,50 +333,50 @@ function fail(reason: string, node: ts.Node, pf: ParsedFile): never {
 function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unknown {
   const node = skipOuter(node0);
   switch (node.kind) {
-    case ts.SyntaxKind.StringLiteral:
-    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+    case SK.StringLiteral:
+    case SK.NoSubstitutionTemplateLiteral:
       return (node as ts.StringLiteral).text;
-    case ts.SyntaxKind.NumericLiteral:
+    case SK.NumericLiteral:
       return Number((node as ts.NumericLiteral).text);
-    case ts.SyntaxKind.TrueKeyword:
+    case SK.TrueKeyword:
       return true;
-    case ts.SyntaxKind.FalseKeyword:
+    case SK.FalseKeyword:
       return false;
-    case ts.SyntaxKind.NullKeyword:
+    case SK.NullKeyword:
       return null;
-    case ts.SyntaxKind.RegularExpressionLiteral:
+    case SK.RegularExpressionLiteral:
       return evalRegExpLiteral(node as ts.RegularExpressionLiteral, pf);
-    case ts.SyntaxKind.TemplateExpression:
+    case SK.TemplateExpression:
       return evalTemplate(node as ts.TemplateExpression, pf, ctx);
-    case ts.SyntaxKind.PrefixUnaryExpression:
+    case SK.PrefixUnaryExpression:
       return evalPrefixUnary(node as ts.PrefixUnaryExpression, pf, ctx);
-    case ts.SyntaxKind.BinaryExpression:
+    case SK.BinaryExpression:
       return evalBinary(node as ts.BinaryExpression, pf, ctx);
-    case ts.SyntaxKind.ArrayLiteralExpression:
+    case SK.ArrayLiteralExpression:
       return evalArrayLiteral(node as ts.ArrayLiteralExpression, pf, ctx);
-    case ts.SyntaxKind.ObjectLiteralExpression:
+    case SK.ObjectLiteralExpression:
       return evalObjectLiteral(node as ts.ObjectLiteralExpression, pf, ctx);
-    case ts.SyntaxKind.Identifier:
+    case SK.Identifier:
       return evalIdentifier(node as ts.Identifier, pf, ctx);
-    case ts.SyntaxKind.PropertyAccessExpression: {
+    case SK.PropertyAccessExpression: {
       const p = node as ts.PropertyAccessExpression;
       if (ts.isPrivateIdentifier(p.name)) return fail('private member', node, pf);
       const target = evaluate(p.expression, pf, ctx);
       return getMember(target, p.name.text, node, pf, ctx);
     }
-    case ts.SyntaxKind.ElementAccessExpression: {
+    case SK.ElementAccessExpression: {
       const e = node as ts.ElementAccessExpression;
       const target = evaluate(e.expression, pf, ctx);
       const key = evaluate(e.argumentExpression, pf, ctx);
       if (typeof key !== 'string' && typeof key !== 'number') return fail('computed member is not a static key', e.argumentExpression, pf);
       return getMember(target, String(key), node, pf, ctx);
     }
-    case ts.SyntaxKind.CallExpression:
+    case SK.CallExpression:
       return evalCall(node as ts.CallExpression, pf, ctx);
-    case ts.SyntaxKind.ArrowFunction:
-    case ts.SyntaxKind.FunctionExpression:
+    case SK.ArrowFunction:
+    case SK.FunctionExpression:
       return new FnExpr(node as ts.ArrowFunction, pf);
-    case ts.SyntaxKind.NewExpression:
+    case SK.NewExpression:
       return evalNew(node as ts.NewExpression, pf, ctx);
     default:
       return fail(`${ts.SyntaxKind[node.kind]} is not evaluated statically`, node, pf);
@@ -403,32 +406,32 @@ function evalTemplate(t: ts.TemplateExpression, pf: ParsedFile, ctx: EvalContext
 function evalPrefixUnary(p: ts.PrefixUnaryExpression, pf: ParsedFile, ctx: EvalContext): unknown {
   const v = evaluate(p.operand, pf, ctx);
   if (typeof v === 'number') {
-    if (p.operator === ts.SyntaxKind.MinusToken) return -v;
-    if (p.operator === ts.SyntaxKind.PlusToken) return v;
+    if (p.operator === SK.MinusToken) return -v;
+    if (p.operator === SK.PlusToken) return v;
   }
-  if (p.operator === ts.SyntaxKind.ExclamationToken && isPrimitive(v)) return !v;
+  if (p.operator === SK.ExclamationToken && isPrimitive(v)) return !v;
   return fail('unsupported unary expression', p, pf);
 }
 
 /** `+` of strings or numbers, `* - /` of numbers, `??`. */
 function evalBinary(b: ts.BinaryExpression, pf: ParsedFile, ctx: EvalContext): unknown {
-  if (b.operatorToken.kind === ts.SyntaxKind.PlusToken) {
+  if (b.operatorToken.kind === SK.PlusToken) {
     const l = evaluate(b.left, pf, ctx);
     const r = evaluate(b.right, pf, ctx);
     if (typeof l === 'number' && typeof r === 'number') return l + r;
     if ((typeof l === 'string' || typeof r === 'string') && isPrimitive(l) && isPrimitive(r)) return String(l) + String(r);
     return fail('`+` of values that are not static strings or numbers', b, pf);
   }
-  if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken || b.operatorToken.kind === ts.SyntaxKind.MinusToken || b.operatorToken.kind === ts.SyntaxKind.SlashToken) {
+  if (b.operatorToken.kind === SK.AsteriskToken || b.operatorToken.kind === SK.MinusToken || b.operatorToken.kind === SK.SlashToken) {
     const l = evaluate(b.left, pf, ctx);
     const r = evaluate(b.right, pf, ctx);
     if (typeof l === 'number' && typeof r === 'number') {
-      if (b.operatorToken.kind === ts.SyntaxKind.AsteriskToken) return l * r;
-      if (b.operatorToken.kind === ts.SyntaxKind.MinusToken) return l - r;
+      if (b.operatorToken.kind === SK.AsteriskToken) return l * r;
+      if (b.operatorToken.kind === SK.MinusToken) return l - r;
       return l / r;
     }
   }
-  if (b.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken) {
+  if (b.operatorToken.kind === SK.QuestionQuestionToken) {
     const l = evaluate(b.left, pf, ctx);
     return l === undefined || l === null ? evaluate(b.right, pf, ctx) : l;
   }
@@ -946,17 +949,17 @@ export function fingerprint(node: ts.Node, pf: ParsedFile, ctx: EvalContext, see
   let ok = true;
   const visit = (n: ts.Node): void => {
     if (!ok) return;
-    if (n.kind === ts.SyntaxKind.PropertyAccessExpression) {
+    if (n.kind === SK.PropertyAccessExpression) {
       visit((n as ts.PropertyAccessExpression).expression);
       return;
     }
-    if (n.kind === ts.SyntaxKind.PropertyAssignment) {
+    if (n.kind === SK.PropertyAssignment) {
       const a = n as ts.PropertyAssignment;
-      if (a.name.kind === ts.SyntaxKind.ComputedPropertyName) visit(a.name);
+      if (a.name.kind === SK.ComputedPropertyName) visit(a.name);
       visit(a.initializer);
       return;
     }
-    if (n.kind === ts.SyntaxKind.Identifier) {
+    if (n.kind === SK.Identifier) {
       const name = (n as ts.Identifier).text;
       if (name === 'undefined' || name === 'Infinity' || name === 'NaN') return;
       // Names bound inside the expression (arrow parameters of z.lazy / refine) resolve to those parameters.

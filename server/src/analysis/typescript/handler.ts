@@ -56,7 +56,7 @@ function calleeName(expr: ts.Expression, pf: ParsedFile): string {
   }
   if (ts.isPropertyAccessExpression(e)) return `${calleeName(e.expression, pf)}.${e.name.text}`;
   if (ts.isCallExpression(e)) return `${calleeName(e.expression, pf)}()`;
-  if (e.kind === ts.SyntaxKind.ThisKeyword) return 'this';
+  if (e.kind === SK.ThisKeyword) return 'this';
   if (ts.isElementAccessExpression(e)) return `${calleeName(e.expression, pf)}[]`;
   return e.getText(pf.sf).slice(0, 60);
 }
@@ -84,7 +84,7 @@ interface Scope {
 }
 
 export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, inputJson?: JsonSchema): HandlerDefinition {
-  const isAsync = !!ts.getModifiers(fn)?.some((m) => m.kind === ts.SyntaxKind.AsyncKeyword);
+  const isAsync = !!ts.getModifiers(fn)?.some((m) => m.kind === SK.AsyncKeyword);
   const body = fn.body;
   const bodySpan = body ? spanOf(body, pf) : spanOf(fn, pf);
   // Taint: handler parameters (the tool arguments), then locals assigned from them.
@@ -408,7 +408,7 @@ function textOfExpression(node: ts.Expression, pf: ParsedFile, ctx: EvalContext)
 
 /** `a + b` where at least one side is written as a string (so the result is text). */
 function isStringConcat(e: ts.Expression): e is ts.BinaryExpression {
-  if (!ts.isBinaryExpression(e) || e.operatorToken.kind !== ts.SyntaxKind.PlusToken) return false;
+  if (!ts.isBinaryExpression(e) || e.operatorToken.kind !== SK.PlusToken) return false;
   const side = (x: ts.Expression): boolean => {
     const s = skipOuter(x);
     return ts.isStringLiteralLike(s) || ts.isTemplateExpression(s) || isStringConcat(s);
@@ -523,7 +523,7 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
         errorValue ??= propValue(p);
       }
       if (k === 'structuredContent') structuredNode = propValue(p);
-      if (k === 'isError' && ts.isPropertyAssignment(p)) isError = p.initializer.kind === ts.SyntaxKind.TrueKeyword ? true : p.initializer.kind === ts.SyntaxKind.FalseKeyword ? false : undefined;
+      if (k === 'isError' && ts.isPropertyAssignment(p)) isError = p.initializer.kind === SK.TrueKeyword ? true : p.initializer.kind === SK.FalseKeyword ? false : undefined;
       if (k === 'content' && ts.isPropertyAssignment(p)) {
         const arr = skipOuter(p.initializer);
         if (!ts.isArrayLiteralExpression(arr)) hasOtherContent = true;
@@ -598,7 +598,7 @@ function returnFact(expr0: ts.Expression | undefined, at: ts.Node, sc: Scope): R
     return { span, texts: [s], looksLikeError, valueKind: 'string', leaks, valueSpan, ...(looksLikeError ? { errorMessageSpan: spanOf(expr, pf) } : {}) };
   }
   if (ts.isArrayLiteralExpression(expr)) return { span, texts: [], looksLikeError: false, valueKind: 'list', leaks, valueSpan };
-  if (expr.kind === ts.SyntaxKind.NullKeyword || (ts.isIdentifier(expr) && expr.text === 'undefined')) return { span, texts: [], looksLikeError: false, valueKind: 'none', leaks, valueSpan };
+  if (expr.kind === SK.NullKeyword || (ts.isIdentifier(expr) && expr.text === 'undefined')) return { span, texts: [], looksLikeError: false, valueKind: 'none', leaks, valueSpan };
   return { span, texts: [], looksLikeError: false, valueKind: 'other', leaks, valueSpan };
 }
 
@@ -742,20 +742,20 @@ function kindOf(e0: ts.Expression, pf: ParsedFile, sc: Scope, depth: number): Ki
   if (depth > MAX_SHAPE_DEPTH) return UNKNOWN;
   const e = stripValue(e0);
   switch (e.kind) {
-    case ts.SyntaxKind.StringLiteral:
-    case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
-    case ts.SyntaxKind.TemplateExpression:
+    case SK.StringLiteral:
+    case SK.NoSubstitutionTemplateLiteral:
+    case SK.TemplateExpression:
       return { kind: 'string' };
-    case ts.SyntaxKind.NumericLiteral:
+    case SK.NumericLiteral:
       return { kind: 'number' };
-    case ts.SyntaxKind.TrueKeyword:
-    case ts.SyntaxKind.FalseKeyword:
+    case SK.TrueKeyword:
+    case SK.FalseKeyword:
       return { kind: 'boolean' };
-    case ts.SyntaxKind.NullKeyword:
+    case SK.NullKeyword:
       return { kind: 'null' };
-    case ts.SyntaxKind.ArrayLiteralExpression:
+    case SK.ArrayLiteralExpression:
       return { kind: 'array' };
-    case ts.SyntaxKind.ObjectLiteralExpression:
+    case SK.ObjectLiteralExpression:
       return { kind: 'object' };
   }
   if (ts.isAsExpression(e) || ts.isTypeAssertionExpression(e)) {
@@ -764,7 +764,7 @@ function kindOf(e0: ts.Expression, pf: ParsedFile, sc: Scope, depth: number): Ki
   }
   if (ts.isAwaitExpression(e)) return kindOf(e.expression, pf, sc, depth + 1);
   if (ts.isPrefixUnaryExpression(e)) {
-    if (e.operator === ts.SyntaxKind.ExclamationToken) return { kind: 'boolean' };
+    if (e.operator === SK.ExclamationToken) return { kind: 'boolean' };
     return { kind: 'number' };
   }
   if (ts.isTypeOfExpression(e)) return { kind: 'string' };
@@ -783,35 +783,35 @@ function kindOf(e0: ts.Expression, pf: ParsedFile, sc: Scope, depth: number): Ki
 function binaryKind(e: ts.BinaryExpression, pf: ParsedFile, sc: Scope, depth: number): KindFact {
   const op = e.operatorToken.kind;
   switch (op) {
-    case ts.SyntaxKind.EqualsEqualsToken:
-    case ts.SyntaxKind.EqualsEqualsEqualsToken:
-    case ts.SyntaxKind.ExclamationEqualsToken:
-    case ts.SyntaxKind.ExclamationEqualsEqualsToken:
-    case ts.SyntaxKind.LessThanToken:
-    case ts.SyntaxKind.LessThanEqualsToken:
-    case ts.SyntaxKind.GreaterThanToken:
-    case ts.SyntaxKind.GreaterThanEqualsToken:
-    case ts.SyntaxKind.InstanceOfKeyword:
-    case ts.SyntaxKind.InKeyword:
+    case SK.EqualsEqualsToken:
+    case SK.EqualsEqualsEqualsToken:
+    case SK.ExclamationEqualsToken:
+    case SK.ExclamationEqualsEqualsToken:
+    case SK.LessThanToken:
+    case SK.LessThanEqualsToken:
+    case SK.GreaterThanToken:
+    case SK.GreaterThanEqualsToken:
+    case SK.InstanceOfKeyword:
+    case SK.InKeyword:
       return { kind: 'boolean' };
-    case ts.SyntaxKind.MinusToken:
-    case ts.SyntaxKind.AsteriskToken:
-    case ts.SyntaxKind.SlashToken:
-    case ts.SyntaxKind.PercentToken:
-    case ts.SyntaxKind.AsteriskAsteriskToken:
+    case SK.MinusToken:
+    case SK.AsteriskToken:
+    case SK.SlashToken:
+    case SK.PercentToken:
+    case SK.AsteriskAsteriskToken:
       return { kind: 'number' };
-    case ts.SyntaxKind.PlusToken: {
+    case SK.PlusToken: {
       const l = kindOf(e.left, pf, sc, depth + 1);
       const r = kindOf(e.right, pf, sc, depth + 1);
       if (l.kind === 'string' || r.kind === 'string') return { kind: 'string' };
       if ((l.kind === 'number' || l.kind === 'integer') && (r.kind === 'number' || r.kind === 'integer')) return { kind: 'number' };
       return UNKNOWN;
     }
-    case ts.SyntaxKind.QuestionQuestionToken:
-    case ts.SyntaxKind.BarBarToken:
+    case SK.QuestionQuestionToken:
+    case SK.BarBarToken:
       // `x ?? fallback`: the fallback fills the hole.
       return { kind: same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1)).kind };
-    case ts.SyntaxKind.AmpersandAmpersandToken:
+    case SK.AmpersandAmpersandToken:
       return same(kindOf(e.left, pf, sc, depth + 1), kindOf(e.right, pf, sc, depth + 1));
     default:
       return UNKNOWN;
@@ -881,30 +881,30 @@ function typeDeclaration(name: string, pf: ParsedFile): ts.InterfaceDeclaration 
 function typeKind(t: ts.TypeNode, pf: ParsedFile, depth: number): KindFact {
   if (depth > MAX_SHAPE_DEPTH) return UNKNOWN;
   switch (t.kind) {
-    case ts.SyntaxKind.StringKeyword:
-    case ts.SyntaxKind.TemplateLiteralType:
+    case SK.StringKeyword:
+    case SK.TemplateLiteralType:
       return { kind: 'string' };
-    case ts.SyntaxKind.NumberKeyword:
+    case SK.NumberKeyword:
       return { kind: 'number' };
-    case ts.SyntaxKind.BooleanKeyword:
+    case SK.BooleanKeyword:
       return { kind: 'boolean' };
-    case ts.SyntaxKind.UndefinedKeyword:
+    case SK.UndefinedKeyword:
       return { kind: 'unknown', optional: true };
-    case ts.SyntaxKind.ArrayType:
-    case ts.SyntaxKind.TupleType:
+    case SK.ArrayType:
+    case SK.TupleType:
       return { kind: 'array' };
-    case ts.SyntaxKind.TypeLiteral:
-    case ts.SyntaxKind.MappedType:
+    case SK.TypeLiteral:
+    case SK.MappedType:
       return { kind: 'object' };
   }
   if (ts.isParenthesizedTypeNode(t)) return typeKind(t.type, pf, depth + 1);
-  if (ts.isTypeOperatorNode(t) && t.operator === ts.SyntaxKind.ReadonlyKeyword) return typeKind(t.type, pf, depth + 1);
+  if (ts.isTypeOperatorNode(t) && t.operator === SK.ReadonlyKeyword) return typeKind(t.type, pf, depth + 1);
   if (ts.isLiteralTypeNode(t)) {
     const l = t.literal;
     if (ts.isStringLiteral(l) || ts.isNoSubstitutionTemplateLiteral(l)) return { kind: 'string' };
     if (ts.isNumericLiteral(l) || ts.isPrefixUnaryExpression(l)) return { kind: 'number' };
-    if (l.kind === ts.SyntaxKind.TrueKeyword || l.kind === ts.SyntaxKind.FalseKeyword) return { kind: 'boolean' };
-    if (l.kind === ts.SyntaxKind.NullKeyword) return { kind: 'null' };
+    if (l.kind === SK.TrueKeyword || l.kind === SK.FalseKeyword) return { kind: 'boolean' };
+    if (l.kind === SK.NullKeyword) return { kind: 'null' };
     return UNKNOWN;
   }
   if (ts.isUnionTypeNode(t)) {
@@ -912,7 +912,7 @@ function typeKind(t: ts.TypeNode, pf: ParsedFile, depth: number): KindFact {
     let kind: ShapeKind | undefined;
     for (const m of t.types) {
       const k = typeKind(m, pf, depth + 1);
-      if (m.kind === ts.SyntaxKind.UndefinedKeyword) {
+      if (m.kind === SK.UndefinedKeyword) {
         optional = true;
         continue;
       }

@@ -10,6 +10,9 @@ import ts from './ts';
 import type { FileHost, Span } from '../model';
 import { FRAMEWORKS } from '../../../../common/frameworks';
 
+/** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
+const SK = ts.SyntaxKind;
+
 export type Decl =
   | { kind: 'var'; name: string; node: ts.VariableDeclaration; pf: ParsedFile }
   | { kind: 'function'; name: string; node: ts.FunctionDeclaration; pf: ParsedFile }
@@ -94,7 +97,7 @@ export function registrationKind(call: ts.CallExpression): 'registerTool' | 'reg
   return undefined;
 }
 
-const FIRST_NODE = ts.SyntaxKind.FirstNode;
+const FIRST_NODE = SK.FirstNode;
 
 /** Sets every node's parent and collects registration calls and server declarations, in document order. */
 function walkFile(pf: ParsedFile): void {
@@ -102,9 +105,9 @@ function walkFile(pf: ParsedFile): void {
   let parent: ts.Node = sf;
   const visit = (node: ts.Node): void => {
     (node as { parent: ts.Node }).parent = parent;
-    if (node.kind === ts.SyntaxKind.CallExpression) {
+    if (node.kind === SK.CallExpression) {
       if (registrationKind(node as ts.CallExpression)) registrationCalls.push(node as ts.CallExpression);
-    } else if (node.kind === ts.SyntaxKind.VariableDeclaration) {
+    } else if (node.kind === SK.VariableDeclaration) {
       const d = node as ts.VariableDeclaration;
       if (ts.isIdentifier(d.name) && d.initializer) {
         const init = skipOuter(d.initializer);
@@ -122,10 +125,10 @@ function walkFile(pf: ParsedFile): void {
 }
 
 function hasExport(node: ts.Node): boolean {
-  return ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+  return ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === SK.ExportKeyword);
 }
 function hasDefault(node: ts.Node): boolean {
-  return ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+  return ts.canHaveModifiers(node) && !!ts.getModifiers(node)?.some((m) => m.kind === SK.DefaultKeyword);
 }
 
 function indexFile(pf: ParsedFile): void {
@@ -288,8 +291,8 @@ const SCOPE_CLAUSE = 2;
 const SCOPE_FUNCTION = 3;
 const SCOPE_FOR = 4;
 const scopeKinds = (() => {
-  const table = new Uint8Array(ts.SyntaxKind.Count + 1);
-  for (let k = 0; k <= ts.SyntaxKind.Count; k++) {
+  const table = new Uint8Array(SK.Count + 1);
+  for (let k = 0; k <= SK.Count; k++) {
     const fake = { kind: k } as ts.Node;
     if (ts.isBlock(fake) || ts.isModuleBlock(fake)) table[k] = SCOPE_STATEMENTS;
     else if (ts.isCaseClause(fake) || ts.isDefaultClause(fake)) table[k] = SCOPE_CLAUSE;
@@ -352,11 +355,11 @@ export function spanOf(node: ts.Node, pf: ParsedFile): Span {
 export function skipOuter(node: ts.Expression): ts.Expression {
   for (;;) {
     switch (node.kind) {
-      case ts.SyntaxKind.ParenthesizedExpression:
-      case ts.SyntaxKind.AsExpression:
-      case ts.SyntaxKind.SatisfiesExpression:
-      case ts.SyntaxKind.NonNullExpression:
-      case ts.SyntaxKind.TypeAssertionExpression:
+      case SK.ParenthesizedExpression:
+      case SK.AsExpression:
+      case SK.SatisfiesExpression:
+      case SK.NonNullExpression:
+      case SK.TypeAssertionExpression:
         node = (node as ts.ParenthesizedExpression).expression;
         break;
       default:
