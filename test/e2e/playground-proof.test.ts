@@ -142,6 +142,13 @@ async function openServer(name: string, running: RegExp): Promise<string> {
   await wb!.page.locator('.tabs-container .tab.active', { hasText: `Playground: ${name}` }).waitFor({ timeout: 30_000 });
   frame = activeWebviewFrame(wb!);
   await frame.locator('.status[data-status="running"]').waitFor({ timeout: 60_000 });
+  // The server row's hover would cover the panel: the pointer leaves the tree, the hover goes.
+  await wb!.page.mouse.move(1200, 120);
+  await wb!.page
+    .locator('.context-view .monaco-tokenized-source, .workbench-hover-container')
+    .first()
+    .waitFor({ state: 'hidden', timeout: 10_000 })
+    .catch(() => undefined);
   return frame.locator('header.server').innerText();
 }
 
