@@ -733,9 +733,9 @@ export class PlaygroundController {
     const st = this.stored();
     const secrets = await this.loadSecretArgs();
     const lastArgs = Object.fromEntries(Object.entries(st.lastArgs).map(([tool, args]) => [tool, joinSecretArgs(args, secrets[tool])]));
-    this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs, history: st.calls });
+    // The whole timeline follows: what was queued is in it (posting the queue first would send it twice).
     this.queuedTimeline.clear();
-    this.flush();
+    this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs, history: st.calls });
     this.postTimeline(this.timelineViews(), true);
     this.post(this.subscriptionsView());
   }
