@@ -58,7 +58,7 @@ async function httpEverything(entry: string): Promise<string> {
   children.push(child);
   await new Promise<void>((resolve, reject) => {
     const t = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not listen within 30 s')), 30_000);
-    child.stderr!.on('data', (d: Buffer) => /listening|running on port/i.test(d.toString()) && (clearTimeout(t), resolve()));
+    child.stderr.on('data', (d: Buffer) => /listening|running on port/i.test(d.toString()) && (clearTimeout(t), resolve()));
     child.once('exit', (c) => reject(new Error(`server-everything (streamableHttp) exited ${c}`)));
   });
   const proxy = http.createServer((req, res) => {
@@ -165,7 +165,15 @@ test('server-everything: 19 tools listed and called, the server answered by hand
     await wb.page.keyboard.press('Escape');
     const names = labels.map((l) => /\(([^()]+)\)$/.exec(l)?.[1] ?? l);
     assert.equal(names.length, 19, `19 tools, the capability-gated ones included: ${names.join(', ')}`);
-    for (const n of ['get-roots-list', 'trigger-sampling-request', 'trigger-elicitation-request', 'trigger-url-elicitation', 'simulate-research-query', 'trigger-sampling-request-async', 'trigger-elicitation-request-async'])
+    for (const n of [
+      'get-roots-list',
+      'trigger-sampling-request',
+      'trigger-elicitation-request',
+      'trigger-url-elicitation',
+      'simulate-research-query',
+      'trigger-sampling-request-async',
+      'trigger-elicitation-request-async',
+    ])
       assert.ok(names.includes(n), `${n} listed`);
     const called = new Set<string>();
 
@@ -173,13 +181,21 @@ test('server-everything: 19 tools listed and called, the server answered by hand
     const simple: [string, (() => Promise<void>) | undefined, RegExp][] = [
       ['echo', () => input('/message').fill('hello from the proof'), /Echo: hello from the proof/],
       ['get-sum', async () => (await input('/a').fill('2'), await input('/b').fill('40')), /The sum of 2 and 40 is 42/],
-      ['get-annotated-message', () => choose(frame.locator('.field[data-path="/messageType"] > .control vscode-single-select').first(), 'error'), /for user & assistant priority 1 Error: Operation failed/],
+      [
+        'get-annotated-message',
+        () => choose(frame.locator('.field[data-path="/messageType"] > .control vscode-single-select').first(), 'error'),
+        /for user & assistant priority 1 Error: Operation failed/,
+      ],
       ['get-env', undefined, /"PATH"/],
       ['get-resource-links', undefined, /Here are 3 resource links/],
       ['get-resource-reference', undefined, /demo:\/\/resource\/dynamic\/text\/1/],
       ['get-structured-content', () => choose(frame.locator('.field[data-path="/location"] > .control vscode-single-select').first(), 'Chicago'), /temperature/],
       ['get-tiny-image', undefined, /The image above is the MCP logo/],
-      ['gzip-file-as-resource', async () => (await input('/name').fill('proof.txt.gz'), await input('/data').fill(`data:text/plain;base64,${Buffer.from('proof').toString('base64')}`)), /proof\.txt\.gz/],
+      [
+        'gzip-file-as-resource',
+        async () => (await input('/name').fill('proof.txt.gz'), await input('/data').fill(`data:text/plain;base64,${Buffer.from('proof').toString('base64')}`)),
+        /proof\.txt\.gz/,
+      ],
       ['toggle-simulated-logging', undefined, /Started simulated, random-leveled logging/],
       ['trigger-long-running-operation', async () => (await input('/duration').fill('2'), await input('/steps').fill('2')), /Long running operation completed/],
     ];
@@ -281,7 +297,7 @@ test('server-everything: 19 tools listed and called, the server answered by hand
     await resource.locator('vscode-button[data-action="subscribe"]').click({ timeout: 30_000 });
     await resource.locator('vscode-button[data-action="unsubscribe"]').waitFor({ timeout: 15_000 });
     await pickTool('toggle-subscriber-updates');
-    r = await callShown('toggle-subscriber-updates');
+    await callShown('toggle-subscriber-updates');
     called.add('toggle-subscriber-updates');
     await resource.locator('.updated-mark', { hasText: /updated at/ }).waitFor({ timeout: 30_000 });
     await resource.scrollIntoViewIfNeeded();
@@ -318,7 +334,7 @@ test('a TypeScript SDK v2 server on 2026-07-28: input_required sampling and elic
     card = frame.locator('.server-request.request-elicitation:not(.ended)').last();
     await card.locator('.field[data-path="/confirm"] vscode-checkbox').click({ timeout: 30_000 });
     await input('/reason', card).fill('not needed');
-    await wb!.screenshot('proof-v2-elicitation');
+    await wb.screenshot('proof-v2-elicitation');
     await card.locator('vscode-button[data-action="accept-elicitation"]').click();
     r = await shownResult('delete_project');
     assert.match(await text(r), /deleted demo \(not needed\)/);
@@ -329,7 +345,7 @@ test('a TypeScript SDK v2 server on 2026-07-28: input_required sampling and elic
     await probe.waitFor({ timeout: 15_000 });
     assert.match(await text(probe), /version probe · 2nd process/);
     await probe.scrollIntoViewIfNeeded();
-    await wb!.screenshot('proof-v2-timeline-probe');
+    await wb.screenshot('proof-v2-timeline-probe');
   }),
 );
 
@@ -352,7 +368,7 @@ test('a Python mcp 2.3 server: sampling and elicitation (accepted and declined)'
     await frame.locator('vscode-button[data-action="call"]').click();
     card = frame.locator('.server-request.request-elicitation:not(.ended)').last();
     await input('/address', card).fill('1 Main St, Springfield', { timeout: 30_000 });
-    await wb!.screenshot('proof-python-elicitation');
+    await wb.screenshot('proof-python-elicitation');
     await card.locator('vscode-button[data-action="accept-elicitation"]').click();
     r = await shownResult('ship');
     assert.match(await text(r), /book ships to 1 Main St, Springfield/);
@@ -376,6 +392,6 @@ test('an HTTP server from mcp.json ("type": "http", a ${env:} header) is called'
       seenHeaders.some((h) => h['x-toolsmith-trace'] === TRACE),
       `the \${env:} header reached the server: ${JSON.stringify(seenHeaders.map((h) => h['x-toolsmith-trace']))}`,
     );
-    await wb!.screenshot('proof-http');
+    await wb.screenshot('proof-http');
   }),
 );

@@ -11,6 +11,7 @@ import { tsServer, pyServer } from '../unit/playground/helpers';
 
 /** A started session with a controller whose "developer" answers each server request with `answer(request)`. */
 async function playground(spec: LaunchSpec, answer: (r: ServerRequestView) => WebviewToHost) {
+  // eslint-disable-next-line prefer-const -- assigned after the session, whose handlers read it
   let controller: PlaygroundController | undefined;
   const session = new McpSession(spec, {
     handlers: { roots: () => [], sampling: (p, ctx) => controller!.askSampling(p, ctx.signal), elicitation: (p, ctx) => controller!.askElicitation(p, ctx.signal) },
@@ -32,11 +33,11 @@ async function playground(spec: LaunchSpec, answer: (r: ServerRequestView) => We
   });
   await session.start();
   const text = async (tool: string, args: Record<string, unknown>) => {
-    const r = await controller!.call(`c-${tool}`, tool, args, true, false);
+    const r = await controller.call(`c-${tool}`, tool, args, true, false);
     assert.ok(r?.kind === 'result', JSON.stringify(r));
     return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
   };
-  return { session, controller, shown, text, stop: async () => (controller!.dispose(), await session.stop()) };
+  return { session, controller, shown, text, stop: async () => (controller.dispose(), await session.stop()) };
 }
 
 function assertProbeFirst(session: McpSession): void {
@@ -54,7 +55,9 @@ function assertProbeFirst(session: McpSession): void {
 describe('servers that ask, on 2026-07-28', () => {
   test('TypeScript SDK v2: input_required sampling and form elicitation answered; the probe on the timeline', async () => {
     const p = await playground(tsServer('asks-v2.ts'), (r) =>
-      r.kind === 'sampling' ? { type: 'answerSampling', id: r.id, text: 'typed', model: 'by-hand' } : { type: 'answerElicitation', id: r.id, action: 'accept', content: { confirm: true, reason: 'cleanup' } },
+      r.kind === 'sampling'
+        ? { type: 'answerSampling', id: r.id, text: 'typed', model: 'by-hand' }
+        : { type: 'answerElicitation', id: r.id, action: 'accept', content: { confirm: true, reason: 'cleanup' } },
     );
     try {
       assert.equal(p.session.protocolVersion, '2026-07-28');
@@ -64,7 +67,9 @@ describe('servers that ask, on 2026-07-28', () => {
       assert.ok(s.kind === 'sampling' && s.systemPrompt === 'You write summaries.' && /intelligencePriority/.test(s.modelPreferences ?? ''));
       assert.equal(await p.text('delete_project', { project: 'p' }), 'deleted p (cleanup)');
       // The multi-round-trip style: the call answered input_required, then the retry completed.
-      const results = p.session.timeline.entries.filter((e) => e.kind === 'response' && e.method === 'tools/call').map((e) => (JSON.parse(e.text) as { result: { resultType?: string } }).result.resultType);
+      const results = p.session.timeline.entries
+        .filter((e) => e.kind === 'response' && e.method === 'tools/call')
+        .map((e) => (JSON.parse(e.text) as { result: { resultType?: string } }).result.resultType);
       assert.deepEqual(results, ['input_required', 'complete', 'input_required', 'complete']);
     } finally {
       await p.stop();

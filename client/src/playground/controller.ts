@@ -553,7 +553,11 @@ export class PlaygroundController {
         },
       });
     for (const p of progress) this.host.post(p);
-    if (timeline.length) this.postTimeline(timeline.map((e) => timelineEntryView(e, this.maskArgs)), false);
+    if (timeline.length)
+      this.postTimeline(
+        timeline.map((e) => timelineEntryView(e, this.maskArgs)),
+        false,
+      );
   }
 
   private log(entry: LogEntry): void {
@@ -619,7 +623,7 @@ export class PlaygroundController {
         const r = await this.host.languageModel.ask(modelRequestOf(a.sampling), ac.signal);
         answer = ac.signal.aborted ? { type: 'modelReply', id, error: 'Stopped.' } : { type: 'modelReply', id, text: r.text, model: r.model };
       } catch (err) {
-        answer = { type: 'modelReply', id, error: ac.signal.aborted ? 'Stopped.' : (err as Error)?.message ?? String(err) };
+        answer = { type: 'modelReply', id, error: ac.signal.aborted ? 'Stopped.' : ((err as Error)?.message ?? String(err)) };
       } finally {
         if (a.model === ac) a.model = undefined;
       }

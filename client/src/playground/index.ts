@@ -479,7 +479,8 @@ function vscodeLanguageModel(serverName: string): LanguageModelHost {
         for await (const chunk of response.text) text += chunk;
         return { text, model: model.id };
       } catch (err) {
-        if (err instanceof vscode.LanguageModelError && err.code === vscode.LanguageModelError.NoPermissions.name) throw new Error('no consent to use the language model (VS Code asked, and it was not given).');
+        if (err instanceof vscode.LanguageModelError && err.code === vscode.LanguageModelError.NoPermissions.name)
+          throw new Error('no consent to use the language model (VS Code asked, and it was not given).', { cause: err });
         throw err;
       } finally {
         tokens.dispose();

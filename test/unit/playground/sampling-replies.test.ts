@@ -107,7 +107,7 @@ describe('Ask the model', () => {
     ]);
     await new Promise((r) => setTimeout(r, 20));
     assert.equal(settled, false, 'nothing was sent to the server yet');
-    await c.handle({ type: 'answerSampling', id, text: answer.text!, model: answer.model! });
+    await c.handle({ type: 'answerSampling', id, text: answer.text, model: answer.model });
     assert.deepEqual(await reply, { role: 'assistant', model: 'fake-1', content: { type: 'text', text: 'Green.' }, stopReason: 'endTurn' });
   });
 
