@@ -176,6 +176,12 @@ export type ServerRequestView =
   | { id: string; kind: 'elicitation'; mode: 'form'; message: string; schema: JsonObject; raw: string }
   | { id: string; kind: 'elicitation'; mode: 'url'; message: string; url: string; elicitationId?: string; raw: string };
 
+/** A sampling reply kept to be picked again (workspace state, secrets masked). */
+export interface CannedReply {
+  text: string;
+  model: string;
+}
+
 /** One JSON-RPC message of the server's timeline (client/src/servers/timeline.ts), as the webview lists it. */
 export interface TimelineEntryView {
   seq: number;
@@ -192,6 +198,8 @@ export interface TimelineEntryView {
   cut?: boolean;
   /** A client → server request kept whole: it can be sent again. */
   replayable: boolean;
+  /** A message of the protocol-version probe (server/discover): on a sibling process (stdio) or in place (HTTP). */
+  probe?: 'sibling' | 'in-place';
 }
 
 export type HostToWebview =
@@ -228,6 +236,12 @@ export type HostToWebview =
   | { type: 'serverRequestEnded'; id: string; reason: string }
   /** The elicitation answer does not match the requestedSchema: nothing was sent. */
   | { type: 'serverRequestViolations'; id: string; violations: Violation[] }
+  /** The canned sampling replies of this workspace, newest first. */
+  | { type: 'cannedReplies'; replies: CannedReply[] }
+  /** Whether "Ask the model" can be offered on a sampling request, and if not why (shown with the button). */
+  | { type: 'languageModel'; available: boolean; name?: string; reason?: string }
+  /** What the model answered to "Ask the model" (filled into the reply, not sent), or why it did not. */
+  | { type: 'modelReply'; id: string; text?: string; model?: string; error?: string }
   /**
    * Timeline entries, new or updated (a request whose response came: same seq), in order; `reset` replaces the list.
    * The bounds are shown in the view.
@@ -266,6 +280,12 @@ export type WebviewToHost =
   | { type: 'answerSampling'; id: string; text: string; model: string }
   /** The developer refused a sampling request (the server gets an error, code -1). */
   | { type: 'rejectSampling'; id: string }
+  /** Keeps a sampling reply in the workspace's canned replies (secrets masked), or drops one. */
+  | { type: 'saveCannedReply'; text: string; model: string }
+  | { type: 'deleteCannedReply'; text: string }
+  /** Asks VS Code's language model for a reply to a sampling request (the answer comes back as modelReply); stopModel stops it. */
+  | { type: 'askModel'; id: string }
+  | { type: 'stopModel'; id: string }
   | { type: 'answerElicitation'; id: string; action: 'accept' | 'decline' | 'cancel'; content?: JsonObject }
   /** Opens the URL of a URL-mode elicitation (by request id: the webview never names the URL itself). */
   | { type: 'openElicitationUrl'; id: string }

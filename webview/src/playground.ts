@@ -540,6 +540,15 @@ window.addEventListener('message', (event: MessageEvent<HostToWebview>) => {
     case 'serverRequestViolations':
       serverRequests.violations(m.id, m.violations);
       break;
+    case 'cannedReplies':
+      serverRequests.onCannedReplies(m.replies);
+      break;
+    case 'languageModel':
+      serverRequests.onLanguageModel(m);
+      break;
+    case 'modelReply':
+      serverRequests.onModelReply(m);
+      break;
     case 'promptGot':
       if (!catalog.onPromptGot(m)) {
         // A prompt got again from the history whose row is not on screen: with the results, labelled.

@@ -18,6 +18,7 @@ import {
 } from '@modelcontextprotocol/client';
 import {
   promptArgumentsSchema,
+  type CannedReply,
   type ContentView,
   HistoryEntry,
   HostToWebview,
@@ -54,6 +55,29 @@ const BLOBS_KEPT = 20;
 const CALL_STDERR_LINES = 20;
 /** How often queued log lines and progress reach the webview, and how many log lines one flush carries at most. */
 const FLUSH_MS = 50;
+/**
+ * Most characters of message text one timeline post carries: the whole timeline (up to 1,000 × 32 K ≈ 32 MB) goes to
+ * a webview that opens in pages of about 1 MB, never as one message.
+ */
+export const TIMELINE_PAGE_CHARS = 1_000_000;
+
+/** Entries split into pages of at most `maxChars` characters of text (an entry bigger than that is a page alone). */
+export function timelinePages<T extends { text: string }>(entries: readonly T[], maxChars = TIMELINE_PAGE_CHARS): T[][] {
+  const pages: T[][] = [];
+  let page: T[] = [];
+  let chars = 0;
+  for (const e of entries) {
+    if (page.length && chars + e.text.length > maxChars) {
+      pages.push(page);
+      page = [];
+      chars = 0;
+    }
+    page.push(e);
+    chars += e.text.length;
+  }
+  if (page.length) pages.push(page);
+  return pages;
+}
 const LOG_BURST = 200;
 
 export interface MementoLike {
@@ -86,6 +110,37 @@ export interface ControllerHost {
    * developer cancelled. Without it nothing can be exported or saved.
    */
   saveFile?(suggestedName: string, content: Uint8Array, filters: Record<string, string[]>): Promise<string | undefined>;
+  /** A language model the developer may ask for a sampling reply (VS Code's vscode.lm); without it the button says why not. */
+  languageModel?: LanguageModelHost;
+}
+
+/** A sampling request as a language model is asked it: text messages, the system prompt, the token limit. */
+export interface ModelRequest {
+  messages: { role: 'user' | 'assistant'; text: string }[];
+  systemPrompt?: string;
+  maxTokens: number;
+}
+
+export interface LanguageModelHost {
+  /** Whether a model can be asked now, or why not. */
+  availability(): Promise<{ available: true; name: string } | { available: false; reason: string }>;
+  /** The model's reply; rejects with why not (no consent, no model, stopped). */
+  ask(request: ModelRequest, signal: AbortSignal): Promise<{ text: string; model: string }>;
+}
+
+/** Where the canned sampling replies are kept (workspace state, one list for the workspace's servers). */
+export const CANNED_REPLIES_KEY = 'toolsmith.playground/cannedReplies';
+const CANNED_REPLIES_MAX = 20;
+const CANNED_REPLY_CHARS = 4000;
+
+/** The text of a sampling message content (a block or blocks); other blocks by their type. */
+function samplingText(content: unknown): string {
+  const blocks = Array.isArray(content) ? content : [content];
+  return blocks.map((b) => ((b as { type?: string })?.type === 'text' ? String((b as { text?: unknown }).text ?? '') : `[${(b as { type?: string })?.type ?? 'content'}]`)).join('\n');
+}
+
+export function modelRequestOf(p: CreateMessageRequestParams): ModelRequest {
+  return { messages: p.messages.map((m) => ({ role: m.role, text: samplingText(m.content) })), systemPrompt: p.systemPrompt, maxTokens: p.maxTokens };
 }
 
 /** The error a sampling request refused by the developer gets (the spec's "User rejected sampling request"). */
@@ -93,6 +148,10 @@ export const SAMPLING_REJECTED_CODE = -1;
 
 interface PendingAsk {
   view: ServerRequestView;
+  /** A sampling request's params (what "Ask the model" sends). */
+  sampling?: CreateMessageRequestParams;
+  /** The running "Ask the model" request, to stop it. */
+  model?: AbortController;
   resolve: (value: CreateMessageResult | ElicitResult) => void;
   reject: (err: Error) => void;
 }
@@ -288,6 +347,7 @@ export function timelineEntryView(e: TimelineEntry, maskArgs?: (tool: string, ar
     text,
     ...(e.cut ? { cut: true } : {}),
     replayable: e.direction === 'out' && e.kind === 'request' && !!e.params,
+    ...(e.probe ? { probe: e.probe } : {}),
   };
 }
 
@@ -371,6 +431,13 @@ export class PlaygroundController {
   /** The whole timeline as the webview lists it. */
   timelineViews(): TimelineEntryView[] {
     return this.session.timeline.entries.map((e) => timelineEntryView(e, this.maskArgs));
+  }
+
+  /** Timeline entries to the webview in pages (TIMELINE_PAGE_CHARS); `reset` goes with the first page only. */
+  private postTimeline(entries: TimelineEntryView[], reset: boolean): void {
+    const pages = timelinePages(entries);
+    if (reset && pages.length === 0) pages.push([]);
+    pages.forEach((page, i) => this.host.post(this.timelineMessage(page, reset && i === 0)));
   }
 
   private timelineMessage(entries: TimelineEntryView[], reset = false): Extract<HostToWebview, { type: 'timeline' }> {
@@ -486,7 +553,11 @@ export class PlaygroundController {
         },
       });
     for (const p of progress) this.host.post(p);
-    if (timeline.length) this.host.post(this.timelineMessage(timeline.map((e) => timelineEntryView(e, this.maskArgs))));
+    if (timeline.length)
+      this.postTimeline(
+        timeline.map((e) => timelineEntryView(e, this.maskArgs)),
+        false,
+      );
   }
 
   private log(entry: LogEntry): void {
@@ -505,6 +576,62 @@ export class PlaygroundController {
     };
   }
 
+  /** The workspace's canned sampling replies, newest first. */
+  cannedReplies(): CannedReply[] {
+    const list = this.host.memento.get<CannedReply[]>(CANNED_REPLIES_KEY);
+    return Array.isArray(list) ? list.filter((r) => r && typeof r.text === 'string') : [];
+  }
+
+  /**
+   * Keeps a reply to pick again. It is stored in the workspace state, a plain file: the launch's secrets (env
+   * values, password inputs) are masked out first, as in the log.
+   */
+  async saveCannedReply(text: string, model: string): Promise<CannedReply[]> {
+    const clean = maskText(text, this.session.spec).slice(0, CANNED_REPLY_CHARS);
+    if (!clean.trim()) return this.cannedReplies();
+    const reply: CannedReply = { text: clean, model: maskText(model, this.session.spec).trim().slice(0, 200) };
+    const list = [reply, ...this.cannedReplies().filter((r) => r.text !== clean)].slice(0, CANNED_REPLIES_MAX);
+    await this.host.memento.update(CANNED_REPLIES_KEY, list);
+    this.post({ type: 'cannedReplies', replies: list });
+    return list;
+  }
+
+  async languageModelView(): Promise<Extract<HostToWebview, { type: 'languageModel' }>> {
+    if (!this.host.languageModel) return { type: 'languageModel', available: false, reason: 'No language model is offered to extensions here.' };
+    try {
+      const a = await this.host.languageModel.availability();
+      return a.available ? { type: 'languageModel', available: true, name: a.name } : { type: 'languageModel', available: false, reason: a.reason };
+    } catch (err) {
+      return { type: 'languageModel', available: false, reason: `The language models could not be listed: ${(err as Error).message}` };
+    }
+  }
+
+  /**
+   * "Ask the model": the sampling request's messages to VS Code's language model (VS Code asks the developer's
+   * consent on first use). The answer fills the reply field; the developer still sends it (or edits, or rejects).
+   */
+  async askModel(id: string): Promise<Extract<HostToWebview, { type: 'modelReply' }>> {
+    const a = this.asks.get(id);
+    let answer: Extract<HostToWebview, { type: 'modelReply' }>;
+    if (!a?.sampling) answer = { type: 'modelReply', id, error: 'This request is no longer waiting for a reply.' };
+    else if (!this.host.languageModel) answer = { type: 'modelReply', id, error: (await this.languageModelView()).reason };
+    else {
+      a.model?.abort();
+      const ac = new AbortController();
+      a.model = ac;
+      try {
+        const r = await this.host.languageModel.ask(modelRequestOf(a.sampling), ac.signal);
+        answer = ac.signal.aborted ? { type: 'modelReply', id, error: 'Stopped.' } : { type: 'modelReply', id, text: r.text, model: r.model };
+      } catch (err) {
+        answer = { type: 'modelReply', id, error: ac.signal.aborted ? 'Stopped.' : ((err as Error)?.message ?? String(err)) };
+      } finally {
+        if (a.model === ac) a.model = undefined;
+      }
+    }
+    this.post(answer);
+    return answer;
+  }
+
   /** Server requests not answered yet (the webview shows them again on ready). */
   pendingRequests(): ServerRequestView[] {
     return [...this.asks.values()].map((a) => a.view);
@@ -512,7 +639,7 @@ export class PlaygroundController {
 
   /** sampling/createMessage from the server: shown to the developer, who types the reply or refuses. */
   askSampling(params: CreateMessageRequestParams, signal: AbortSignal): Promise<CreateMessageResult> {
-    return this.ask((id) => samplingView(id, params), signal) as Promise<CreateMessageResult>;
+    return this.ask((id) => samplingView(id, params), signal, params) as Promise<CreateMessageResult>;
   }
 
   /** elicitation/create from the server (form or URL mode): accept / decline / cancel by the developer. */
@@ -520,11 +647,11 @@ export class PlaygroundController {
     return this.ask((id) => elicitationView(id, params), signal) as Promise<ElicitResult>;
   }
 
-  private ask(view: (id: string) => ServerRequestView, signal: AbortSignal): Promise<CreateMessageResult | ElicitResult> {
+  private ask(view: (id: string) => ServerRequestView, signal: AbortSignal, sampling?: CreateMessageRequestParams): Promise<CreateMessageResult | ElicitResult> {
     const id = `r${++this.askSeq}`;
     return new Promise((resolve, reject) => {
       const v = view(id);
-      this.asks.set(id, { view: v, resolve, reject });
+      this.asks.set(id, { view: v, resolve, reject, sampling });
       signal.addEventListener('abort', () => this.endAsk(id, 'The server withdrew its request (cancelled or timed out).'), { once: true });
       this.post({ type: 'serverRequest', request: v });
     });
@@ -535,6 +662,7 @@ export class PlaygroundController {
     const a = this.asks.get(id);
     if (!a) return;
     this.asks.delete(id);
+    a.model?.abort();
     this.post({ type: 'serverRequestEnded', id, reason });
     if (settle !== 'cancel') a.reject(new Error(reason));
     else if (a.view.kind === 'sampling') a.reject(new ProtocolError(SAMPLING_REJECTED_CODE, 'User rejected sampling request'));
@@ -544,6 +672,7 @@ export class PlaygroundController {
   private answerAsk(msg: Extract<WebviewToHost, { type: 'answerSampling' | 'rejectSampling' | 'answerElicitation' }>): void {
     const a = this.asks.get(msg.id);
     if (!a) return;
+    a.model?.abort();
     if (msg.type === 'rejectSampling') {
       this.asks.delete(msg.id);
       this.post({ type: 'serverRequestEnded', id: msg.id, reason: 'Refused: the server was answered "User rejected sampling request" (-1).' });
@@ -608,9 +737,10 @@ export class PlaygroundController {
     const st = this.stored();
     const secrets = await this.loadSecretArgs();
     const lastArgs = Object.fromEntries(Object.entries(st.lastArgs).map(([tool, args]) => [tool, joinSecretArgs(args, secrets[tool])]));
-    this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs, history: st.calls });
+    // The whole timeline follows: what was queued is in it (posting the queue first would send it twice).
     this.queuedTimeline.clear();
-    this.post(this.timelineMessage(this.timelineViews(), true));
+    this.post({ type: 'init', server: this.serverView(), tools: this.session.tools.map(toolView), selected, lastArgs, history: st.calls });
+    this.postTimeline(this.timelineViews(), true);
     this.post(this.subscriptionsView());
   }
 
@@ -618,12 +748,30 @@ export class PlaygroundController {
     switch (msg.type) {
       case 'ready':
         await this.init();
+        this.post({ type: 'cannedReplies', replies: this.cannedReplies() });
+        this.post(await this.languageModelView());
         for (const request of this.pendingRequests()) this.post({ type: 'serverRequest', request });
         return;
       case 'answerSampling':
       case 'rejectSampling':
       case 'answerElicitation':
         this.answerAsk(msg);
+        return;
+      case 'saveCannedReply':
+        await this.saveCannedReply(msg.text, msg.model);
+        return;
+      case 'deleteCannedReply':
+        await this.host.memento.update(
+          CANNED_REPLIES_KEY,
+          this.cannedReplies().filter((r) => r.text !== msg.text),
+        );
+        this.post({ type: 'cannedReplies', replies: this.cannedReplies() });
+        return;
+      case 'askModel':
+        await this.askModel(msg.id);
+        return;
+      case 'stopModel':
+        this.asks.get(msg.id)?.model?.abort();
         return;
       case 'openElicitationUrl': {
         const v = this.asks.get(msg.id)?.view;
@@ -669,7 +817,7 @@ export class PlaygroundController {
       case 'clearTimeline':
         this.session.timeline.clear();
         this.queuedTimeline.clear();
-        this.post(this.timelineMessage([], true));
+        this.postTimeline([], true);
         return;
       case 'subscribe':
       case 'unsubscribe':

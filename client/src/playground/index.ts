@@ -17,7 +17,7 @@ import { sessionFailure, startFailureMessage } from '../servers/startFailure';
 import type { ClientHandlers, McpSession } from '../servers/session';
 import type { Root } from '@modelcontextprotocol/client';
 import { ServersTree, type Node } from '../servers/tree';
-import type { PlaygroundController } from './controller';
+import type { LanguageModelHost, PlaygroundController } from './controller';
 import { playgroundBundle } from './lazy';
 import { makeNonce, playgroundHtml } from './html';
 
@@ -423,6 +423,7 @@ function openPanel(
     showLog: () => channel(c).show(true),
     goToDefinition: (name) => goToDefinition(pg, c, name),
     openExternal: async (url) => void (await vscode.env.openExternal(vscode.Uri.parse(url, true))),
+    languageModel: vscodeLanguageModel(c.name),
     saveFile: async (name, content, filters) => {
       const base = folder()?.uri ?? vscode.Uri.file(process.cwd());
       const target = await vscode.window.showSaveDialog({ defaultUri: vscode.Uri.joinPath(base, name), filters, title: `Playground: ${c.name}` });
@@ -441,6 +442,51 @@ function openPanel(
     panels.delete(c.id);
   });
   panels.set(c.id, { panel, controller });
+}
+
+/**
+ * "Ask the model" on a sampling request: VS Code's language model API (vscode.lm), when VS Code offers a model to
+ * extensions. VS Code itself asks the developer's consent the first time (with the justification below); the
+ * toolsmith.playground.sampling.languageModel setting turns the button off.
+ */
+function vscodeLanguageModel(serverName: string): LanguageModelHost {
+  const enabled = () => vscode.workspace.getConfiguration('toolsmith.playground').get<boolean>('sampling.languageModel', true);
+  const models = async () => (typeof vscode.lm?.selectChatModels === 'function' ? await vscode.lm.selectChatModels() : []);
+  return {
+    availability: async () => {
+      if (!enabled()) return { available: false, reason: 'turned off by the setting toolsmith.playground.sampling.languageModel.' };
+      const [model] = await models();
+      return model ? { available: true, name: model.name } : { available: false, reason: 'VS Code offers no language model to extensions here (no chat model is installed, enabled or signed in).' };
+    },
+    ask: async (request, signal) => {
+      if (!enabled()) throw new Error('turned off by the setting toolsmith.playground.sampling.languageModel.');
+      const [model] = await models();
+      if (!model) throw new Error('VS Code offers no language model to extensions here.');
+      const tokens = new vscode.CancellationTokenSource();
+      signal.addEventListener('abort', () => tokens.cancel(), { once: true });
+      // The chat API has no system role: the system prompt goes first, as a user message saying so.
+      const messages = [
+        ...(request.systemPrompt ? [vscode.LanguageModelChatMessage.User(`System prompt: ${request.systemPrompt}`)] : []),
+        ...request.messages.map((m) => (m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.text) : vscode.LanguageModelChatMessage.User(m.text))),
+      ];
+      try {
+        const response = await model.sendRequest(
+          messages,
+          { justification: `The MCP server "${serverName}" asks for a model reply (sampling) in the Toolsmith playground.`, modelOptions: { maxTokens: request.maxTokens } },
+          tokens.token,
+        );
+        let text = '';
+        for await (const chunk of response.text) text += chunk;
+        return { text, model: model.id };
+      } catch (err) {
+        if (err instanceof vscode.LanguageModelError && err.code === vscode.LanguageModelError.NoPermissions.name)
+          throw new Error('no consent to use the language model (VS Code asked, and it was not given).', { cause: err });
+        throw err;
+      } finally {
+        tokens.dispose();
+      }
+    },
+  };
 }
 
 async function goToDefinition({ lsp }: Playground, c: ServerConfig, name: string): Promise<void> {

@@ -244,6 +244,40 @@ function isUnauthorized(err: unknown): boolean {
   );
 }
 
+/** A message of the SDK's version probe (its request ids are "server-discover-probe-<n>"). */
+function isProbeMessage(message: JSONRPCMessage): boolean {
+  const id = (message as { id?: unknown }).id;
+  return typeof id === 'string' && id.startsWith('server-discover-probe-');
+}
+
+/**
+ * Sees every message a transport delivers, whoever handles it: the SDK swaps `onmessage` (its version probe sets
+ * its own for the probe, then puts back the one it found; the Client chains the one set before connect). The
+ * property becomes an accessor whose getter is always `dispatch`: it sees the message, then calls the handler last
+ * set. A handler that chains the previous one (`dispatch` itself) calls it synchronously: that inner call is a no-op.
+ */
+function onEveryMessage(transport: Transport, see: (message: JSONRPCMessage) => void): void {
+  let handler: Transport['onmessage'];
+  let depth = 0;
+  const dispatch: NonNullable<Transport['onmessage']> = (message, extra) => {
+    if (depth > 0) return;
+    depth++;
+    try {
+      see(message);
+      handler?.(message, extra);
+    } finally {
+      depth--;
+    }
+  };
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => dispatch,
+    set: (h: Transport['onmessage']) => {
+      handler = h === dispatch ? undefined : h;
+    },
+  });
+}
+
 export class SessionError extends Error {
   constructor(
     readonly kind: SessionErrorKind,
@@ -434,8 +468,9 @@ export class McpSession extends EventEmitter<SessionEvents> {
     (transport as unknown as { _readBuffer: StdioFramer })._readBuffer = new StdioFramer(this.opts.maxMessageBytes, (line, why) => this.onJunk(line, why));
     transport.stderr?.on('data', (chunk: Buffer) => this.onStderr(chunk.toString('utf8')));
     const client = this.makeClient(phase);
-    // Tapped before connect, so initialize and its answer are on the timeline too.
+    // Tapped before connect, so initialize and its answer are on the timeline too, and the version probe before them.
     this.tapMessages(transport);
+    if (this.opts.negotiation === 'auto') this.tapProbeSibling(transport);
     await client.connect(transport, { timeout: this.opts.initializeTimeoutMs });
     this.attachProcess(transport);
     return client;
@@ -620,7 +655,7 @@ export class McpSession extends EventEmitter<SessionEvents> {
   private tapMessages(transport: Transport): void {
     const send = transport.send.bind(transport);
     transport.send = (message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]) => {
-      if (this.transport === transport) this.timeline.record('out', message);
+      if (this.transport === transport) this.timeline.record('out', message, Date.now(), isProbeMessage(message) ? 'in-place' : undefined);
       if ('id' in message && 'method' in message && message.method === 'tools/call') {
         this.exchanges.set(message.id, { request: message, responseBytes: 0 });
         const token = (message.params?._meta as { progressToken?: string | number } | undefined)?.progressToken;
@@ -632,8 +667,8 @@ export class McpSession extends EventEmitter<SessionEvents> {
       }
       return send(message, options);
     };
-    transport.onmessage = (message: JSONRPCMessage) => {
-      if (this.transport === transport) this.timeline.record('in', message);
+    onEveryMessage(transport, (message: JSONRPCMessage) => {
+      if (this.transport === transport) this.timeline.record('in', message, Date.now(), isProbeMessage(message) ? 'in-place' : undefined);
       // The Client handles notifications a microtask late, after a response read from the same chunk has already
       // dropped the call's progress handler; taking progress here keeps every notification of a fast tool.
       if ('method' in message && message.method === 'notifications/progress' && !('id' in message)) {
@@ -647,7 +682,28 @@ export class McpSession extends EventEmitter<SessionEvents> {
           x.responseBytes = JSON.stringify(message).length;
         }
       }
-    };
+    });
+  }
+
+  /**
+   * The SDK runs its stdio version probe (server/discover) on a sibling process it builds with
+   * `new transport.constructor(params)`: giving this transport its own `constructor` builds that sibling here, with
+   * a tap, so the probe's messages are on the timeline too (marked 'sibling'). The prototype is untouched, so the SDK
+   * still takes the transport for its own base class.
+   */
+  private tapProbeSibling(transport: StdioClientTransport): void {
+    const timeline = this.timeline;
+    function ProbeSibling(params: ConstructorParameters<typeof StdioClientTransport>[0]) {
+      const sibling = new StdioClientTransport(params);
+      const send = sibling.send.bind(sibling);
+      sibling.send = (message: JSONRPCMessage) => {
+        timeline.record('out', message, Date.now(), 'sibling');
+        return send(message);
+      };
+      onEveryMessage(sibling, (message) => void timeline.record('in', message, Date.now(), 'sibling'));
+      return sibling;
+    }
+    Object.defineProperty(transport, 'constructor', { value: ProbeSibling, configurable: true, writable: true });
   }
 
   /** A stdout line that is not JSON-RPC (from the framer); the line is skipped and the session goes on. */

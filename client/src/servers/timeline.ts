@@ -38,6 +38,11 @@ export interface TimelineEntry {
   cut?: boolean;
   /** A client → server request small enough to be kept whole: its params, to send it again (replay). Unmasked, host only. */
   params?: Record<string, unknown>;
+  /**
+   * Part of the protocol-version probe the SDK runs before connecting (`server/discover`): 'sibling' on stdio, where
+   * it runs on a short-lived second process of the server; 'in-place' over HTTP, on the connection itself.
+   */
+  probe?: 'sibling' | 'in-place';
 }
 
 export interface TimelineEvents {
@@ -81,7 +86,7 @@ export class Timeline extends EventEmitter<TimelineEvents> {
     this.dropped = 0;
   }
 
-  record(direction: TimelineDirection, message: JSONRPCMessage, at = Date.now()): TimelineEntry {
+  record(direction: TimelineDirection, message: JSONRPCMessage, at = Date.now(), probe?: TimelineEntry['probe']): TimelineEntry {
     const m = message as { id?: string | number; method?: string; params?: Record<string, unknown>; error?: unknown };
     const kind: TimelineKind = m.method !== undefined ? (m.id !== undefined ? 'request' : 'notification') : m.error !== undefined ? 'error' : 'response';
     let full: string;
@@ -102,8 +107,10 @@ export class Timeline extends EventEmitter<TimelineEvents> {
       // A slice of a string keeps the whole string alive in V8: the head is copied, so a cut 20 MB answer costs 32 K.
       text: this.mask(cut ? Buffer.from(full.slice(0, this.maxPayloadChars), 'utf8').toString('utf8') : full),
       ...(cut ? { cut: true } : {}),
+      ...(probe ? { probe } : {}),
     };
-    if (kind === 'request' && direction === 'out' && !cut) entry.params = m.params ?? {};
+    // A probe went to the sibling process (or before the session): it is not sent again.
+    if (kind === 'request' && direction === 'out' && !cut && !probe) entry.params = m.params ?? {};
     if (kind === 'request' && m.id !== undefined) this.open.set(`${direction}:${m.id}`, entry);
     let req: TimelineEntry | undefined;
     if ((kind === 'response' || kind === 'error') && m.id !== undefined) {

@@ -134,6 +134,19 @@ export class TimelineView {
         e.id !== undefined ? h('span', { class: 'tl-id' }, `#${String(e.id)}`) : '',
         e.durationMs !== undefined ? h('span', { class: 'duration' }, `${Math.round(e.durationMs).toLocaleString('en')} ms`) : '',
         h('span', { class: 'size' }, size(e.chars)),
+        e.probe
+          ? h(
+              'span',
+              {
+                class: 'tl-probe',
+                title:
+                  e.probe === 'sibling'
+                    ? 'The protocol-version probe, sent to a short-lived second process of the server before this connection started'
+                    : 'The protocol-version probe, sent on this connection before the session started',
+              },
+              e.probe === 'sibling' ? 'version probe · 2nd process' : 'version probe',
+            )
+          : '',
         e.cut ? h('span', { class: 'cut', title: `cut to the first characters of ${e.chars.toLocaleString('en')}` }, 'cut') : '',
       ),
       pre,
