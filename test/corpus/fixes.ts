@@ -73,8 +73,7 @@ export function applyFix(fix: Fix, readFile: (file: string) => string | undefine
     let text = readFile(file);
     if (text === undefined) throw new Error(`the fix edits ${file}, which cannot be read`);
     const sorted = [...edits].sort((a, b) => b.span.start - a.span.start || b.span.end - a.span.end);
-    for (let i = 1; i < sorted.length; i++)
-      if (sorted[i].span.end > sorted[i - 1].span.start) throw new Error(`the fix "${fix.title}" has overlapping edits in ${file}`);
+    for (let i = 1; i < sorted.length; i++) if (sorted[i].span.end > sorted[i - 1].span.start) throw new Error(`the fix "${fix.title}" has overlapping edits in ${file}`);
     for (const e of sorted) text = text.slice(0, e.span.start) + e.newText + text.slice(e.span.end);
     out.set(file, text);
   }

@@ -183,9 +183,7 @@ function rounds(fixes: OfferedFix[]): OfferedFix[][] {
     const fits = (r: (typeof out)[number]) =>
       !r.findings.has(o.finding) &&
       o.fix.edits.every((e) =>
-        (r.edits.get(e.span.file) ?? []).every(
-          (x) => (x.start === e.span.start && x.end === e.span.end && x.text === e.newText) || e.span.end <= x.start || x.end <= e.span.start,
-        ),
+        (r.edits.get(e.span.file) ?? []).every((x) => (x.start === e.span.start && x.end === e.span.end && x.text === e.newText) || e.span.end <= x.start || x.end <= e.span.start),
       ) &&
       // Two insertions at one offset would come out in an order nobody chose.
       o.fix.edits.every((e) => (r.edits.get(e.span.file) ?? []).every((x) => x.text === e.newText || !(x.start === e.span.start && x.end === x.start && e.span.end === e.span.start)));
@@ -244,8 +242,7 @@ function sandbox(pkg: StartedPackage): Sandbox {
     for (const e of fs.readdirSync(installed)) {
       if (scope && e === scope) {
         fs.mkdirSync(path.join(nm, e));
-        for (const m of fs.readdirSync(path.join(installed, e)))
-          if (m !== name) fs.symlinkSync(path.join(installed, e, m), path.join(nm, e, m));
+        for (const m of fs.readdirSync(path.join(installed, e))) if (m !== name) fs.symlinkSync(path.join(installed, e, m), path.join(nm, e, m));
       } else if (e !== pkg.name) fs.symlinkSync(path.join(installed, e), path.join(nm, e));
     }
     root = path.join(nm, pkg.name);
@@ -320,7 +317,7 @@ async function withServer<T>(box: Sandbox, fn: (client: Client) => Promise<T>): 
 const listTools = async (c: Client): Promise<Tool[]> => (await c.listTools()).tools;
 
 type Props = Record<string, Record<string, unknown>>;
-const propsOf = (t: Tool | undefined): Props => ((t?.inputSchema as { properties?: Props } | undefined)?.properties ?? {});
+const propsOf = (t: Tool | undefined): Props => (t?.inputSchema as { properties?: Props } | undefined)?.properties ?? {};
 const paramOf = (o: OfferedFix): string | undefined => /^Parameter "([^"]+)"/.exec(o.finding.message)?.[1] ?? /^`([^`:]+)(?::[^`]*)?`/.exec(o.finding.message)?.[1];
 
 /** A JSON Schema property as the SDKs publish an optional one too (`anyOf: [{...}, {type: null}]`). */
@@ -361,7 +358,7 @@ function promised(o: OfferedFix, before: Tool[], afterList: Tool[]): string | un
   }
   if (rule === 'context-param-mistyped') {
     const p = /^Annotate (\w+)/.exec(title)![1];
-    const req = ((now.inputSchema as { required?: string[] }).required ?? []) as string[];
+    const req = ((now.inputSchema as { required?: string[] }).required ?? []);
     return p in propsOf(now) || req.includes(p) ? `"${p}" is still an input of ${name}` : undefined;
   }
   if (rule === 'docstring-args-not-in-schema') {
@@ -444,7 +441,9 @@ function argumentsFor(tool: Tool, over: Record<string, unknown>): Record<string,
   const schema = tool.inputSchema as { properties?: Props; required?: string[] };
   const out: Record<string, unknown> = {};
   for (const k of schema.required ?? []) {
-    const t = branches(schema.properties?.[k]).map((b) => b.type).find((x) => typeof x === 'string');
+    const t = branches(schema.properties?.[k])
+      .map((b) => b.type)
+      .find((x) => typeof x === 'string');
     out[k] = t === 'integer' || t === 'number' ? 1 : t === 'boolean' ? false : t === 'array' ? [] : t === 'object' ? {} : 'x';
   }
   return { ...out, ...over };
@@ -489,7 +488,14 @@ const BEHAVIOUR: BehaviourCase[] = [
     // Absolute: in stdio mode the server wants one (a relative name is rejected before the handler's try).
     args: () => ({ filepath: '/nonexistent/missing.xlsx' }),
     check: (b, a) =>
-      !b.isError && /^Error: /.test(textOf(b)) && a.isError === true && textOf(a).includes(textOf(b).replace(/^Error: /, '').slice(0, 30))
+      !b.isError &&
+      /^Error: /.test(textOf(b)) &&
+      a.isError === true &&
+      textOf(a).includes(
+        textOf(b)
+          .replace(/^Error: /, '')
+          .slice(0, 30),
+      )
         ? undefined
         : `before ${JSON.stringify(b)}, after ${JSON.stringify(a)}`,
   },
@@ -499,7 +505,10 @@ const BEHAVIOUR: BehaviourCase[] = [
     kind: 'param-unbounded-string: Add Field(max_length=N)',
     pick: (o) => o.finding.tool === 'delete_worksheet',
     args: (o, t) => argumentsFor(t, { filepath: '/nonexistent/missing.xlsx', [paramOf(o)!]: 'a'.repeat(bound(o.fix.title, 'len') + 1) }),
-    check: (b, a) => (!rejected(b, /at most \d+ characters|string_too_long/i) && rejected(a, /at most \d+ characters|string_too_long/i) ? undefined : `before ${textOf(b).slice(0, 200)}, after ${textOf(a).slice(0, 200)}`),
+    check: (b, a) =>
+      !rejected(b, /at most \d+ characters|string_too_long/i) && rejected(a, /at most \d+ characters|string_too_long/i)
+        ? undefined
+        : `before ${textOf(b).slice(0, 200)}, after ${textOf(a).slice(0, 200)}`,
   },
   {
     package: 'awslabs.iam-mcp-server',
@@ -516,7 +525,8 @@ const BEHAVIOUR: BehaviourCase[] = [
     kind: 'context-param-mistyped: Annotate <ctx> as Context',
     pick: (o) => o.finding.tool === 'list_users',
     args: () => ({}),
-    check: (b, a) => (rejected(b, /ctx/) && !/\bctx\b[\s\S]*(missing|required)|Field required[\s\S]*ctx/i.test(textOf(a)) ? undefined : `before ${textOf(b).slice(0, 200)}, after ${textOf(a).slice(0, 200)}`),
+    check: (b, a) =>
+      rejected(b, /ctx/) && !/\bctx\b[\s\S]*(missing|required)|Field required[\s\S]*ctx/i.test(textOf(a)) ? undefined : `before ${textOf(b).slice(0, 200)}, after ${textOf(a).slice(0, 200)}`,
   },
   {
     package: 'mcp-server-code-runner',
@@ -542,14 +552,18 @@ test('fixes that change what a call does: one call on a live server before and a
     const pkg = packages.find((p) => p.name === c.package && p.version === c.version);
     assert.ok(pkg, `${c.package}@${c.version} is not in the corpus`);
     const fixes = (offered.get(keyOf(pkg)) ?? []).filter((o) => o.kind === c.kind);
-    const o = fixes.find(c.pick);
+    const o = fixes.find((x) => c.pick(x));
     if (!o) {
       failures.push(`${c.package}@${c.version}: no [${c.kind}] fix is offered on the tool the call needs (offered on: ${fixes.map((x) => x.finding.tool).join(', ') || 'nothing'})`);
       return;
     }
     const box = sandbox(pkg);
     const name = o.finding.tool!;
-    const args = (tools: Tool[]) => c.args(o, tools.find((t) => t.name === name)!);
+    const args = (tools: Tool[]) =>
+      c.args(
+        o,
+        tools.find((t) => t.name === name)!,
+      );
     try {
       const before = await call(box, name, args);
       // The fixes of the kind that go together with this one (a round edits the original text once).

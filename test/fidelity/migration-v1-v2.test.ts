@@ -144,7 +144,10 @@ test('server-memory (published, SDK 1.x): its types.js schema import is manual, 
   const before = fs.readFileSync(path.join(dir, 'dist/index.js'), 'utf8');
   const reported = findingsOf(path.join(dir, 'dist/index.js')).filter((f) => f.ruleId === 'ts-sdk-v1-import');
   assert.equal(reported.length, 3, reported.map((f) => f.message).join('\n'));
-  assert.deepEqual(reported.flatMap((f) => f.fixes), []);
+  assert.deepEqual(
+    reported.flatMap((f) => f.fixes),
+    [],
+  );
   const manual = reported.filter((f) => /This import needs a manual step/.test(f.message));
   assert.equal(manual.length, 1);
   assert.match(manual[0].message, /SubscribeRequestSchema moved to @modelcontextprotocol\/core, and setRequestHandler\/setNotificationHandler now take the method string/);

@@ -15,9 +15,31 @@ function rewriteV1Import(text: string): string {
  * setting (**settings: host, port, env_vars...), which MCPServer rejects with a TypeError at start.
  */
 const MCPSERVER_KEYWORDS = new Set([
-  'name', 'title', 'description', 'instructions', 'website_url', 'icons', 'version', 'auth_server_provider', 'token_verifier', 'tools',
-  'resources', 'extensions', 'debug', 'log_level', 'warn_on_duplicate_resources', 'warn_on_duplicate_tools', 'warn_on_duplicate_prompts',
-  'dependencies', 'lifespan', 'auth', 'resource_security', 'request_state_security', 'cache_hints', 'subscriptions', 'middleware',
+  'name',
+  'title',
+  'description',
+  'instructions',
+  'website_url',
+  'icons',
+  'version',
+  'auth_server_provider',
+  'token_verifier',
+  'tools',
+  'resources',
+  'extensions',
+  'debug',
+  'log_level',
+  'warn_on_duplicate_resources',
+  'warn_on_duplicate_tools',
+  'warn_on_duplicate_prompts',
+  'dependencies',
+  'lifespan',
+  'auth',
+  'resource_security',
+  'request_state_security',
+  'cache_hints',
+  'subscriptions',
+  'middleware',
 ]);
 
 /** Keyword names written in a constructor call (nested calls' keywords too: that only withholds more fixes). */
@@ -61,7 +83,9 @@ export const mcpV1Import: Rule = {
         imp.span,
         '`mcp.server.fastmcp` does not exist in mcp 2.x: importing it raises ModuleNotFoundError, the server never starts and the model gets no tools. ' +
           'FastMCP was renamed MCPServer: `from mcp.server import MCPServer` and `mcp = MCPServer("name")` (or pin `mcp<2`).' +
-          (blocked ? ` MCPServer takes no ${blocked} (FastMCP 1.x accepted any setting as a keyword): move ${rejected.size > 1 ? 'them' : 'it'} (transport settings go to run()) before renaming.` : ''),
+          (blocked
+            ? ` MCPServer takes no ${blocked} (FastMCP 1.x accepted any setting as a keyword): move ${rejected.size > 1 ? 'them' : 'it'} (transport settings go to run()) before renaming.`
+            : ''),
         i === 0 && !blocked ? [{ title: 'Rewrite for mcp 2.x (MCPServer)', edits, safe }] : [],
       ),
     );

@@ -31,7 +31,11 @@ export const riskyToolWithoutDryRun: Rule = {
     const bulk = intent.bulk && writes.writes;
     if (!destructive && !bulk) return [];
     if (tool.parameters.some((p) => DRY_RUN.test(snakeCase(p.name)))) return [];
-    const selector = tool.parameters.find((p) => snakeCase(p.name).split('_').some((w) => SELECTOR.test(w)));
+    const selector = tool.parameters.find((p) =>
+      snakeCase(p.name)
+        .split('_')
+        .some((w) => SELECTOR.test(w)),
+    );
     if (!selector) return [];
     // No quick fix: a `dry_run` parameter the handler ignores still deletes with dry_run=true. The handler work (validate,
     // report, return before the change) is the author's; the message says what it must do.

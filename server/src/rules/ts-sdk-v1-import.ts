@@ -177,9 +177,10 @@ export const tsSdkV1Import: Rule = {
       }
       if (i === 0 && deps) fixes.push(deps);
       const blocker = plans.find((x) => x.manual)?.manual;
-      const what = p.target && !p.manual
-        ? `In v2 it is \`${p.target}\`${p.renames.length ? `, with ${p.renames.map((r) => r.text.replace(/ as .*/, '')).join(', ')} renamed` : ''}.${whole ? '' : ` No fix is offered while another import of this file needs a manual step (${blocker}): the file would not start half-migrated.`}`
-        : `This import needs a manual step: ${p.manual}.`;
+      const what =
+        p.target && !p.manual
+          ? `In v2 it is \`${p.target}\`${p.renames.length ? `, with ${p.renames.map((r) => r.text.replace(/ as .*/, '')).join(', ')} renamed` : ''}.${whole ? '' : ` No fix is offered while another import of this file needs a manual step (${blocker}): the file would not start half-migrated.`}`
+          : `This import needs a manual step: ${p.manual}.`;
       return finding(
         null,
         imp.moduleSpan ?? imp.span,

@@ -38,7 +38,9 @@ const SOURCE = [
 ].join('\n');
 
 /** The same file without its manual import: every import has one mapping, so each gets its fix. */
-const WHOLE = SOURCE.split('\n').filter((l) => !l.includes('streamableHttp')).join('\n');
+const WHOLE = SOURCE.split('\n')
+  .filter((l) => !l.includes('streamableHttp'))
+  .join('\n');
 
 test('ts-sdk-v1-import: one finding per v1 import, each fix rewrites only its own import', () => {
   const { file, text } = project('{\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2"\n  }\n}\n', WHOLE);
@@ -55,7 +57,10 @@ test('ts-sdk-v1-import: a file with a manual import gets no fix on any import (i
   const { file, text } = project('{\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2"\n  }\n}\n', SOURCE);
   const found = analyse(file, text).findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
   assert.equal(found.length, 3);
-  assert.deepEqual(found.flatMap((f) => f.fixes), []);
+  assert.deepEqual(
+    found.flatMap((f) => f.fixes),
+    [],
+  );
   assert.match(found[2].message, /manual step: StreamableHTTPServerTransport became NodeStreamableHTTPServerTransport/);
   assert.match(found[0].message, /In v2 it is `@modelcontextprotocol\/server`\. No fix is offered while another import of this file needs a manual step/);
 });
@@ -63,7 +68,10 @@ test('ts-sdk-v1-import: a file with a manual import gets no fix on any import (i
 test('ts-sdk-v1-import: zod 3 next to a file that imports zod leaves the migration manual (v2 rejects zod 3 schemas)', () => {
   const { file, text } = project('{ "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2", "zod": "^3.25.0" } }\n', `import { z } from "zod";\n${WHOLE}`);
   const found = analyse(file, text).findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
-  assert.deepEqual(found.flatMap((f) => f.fixes), []);
+  assert.deepEqual(
+    found.flatMap((f) => f.fixes),
+    [],
+  );
   assert.match(found.map((f) => f.message).join('\n'), /zod 3 is installed and v2 takes zod >= 4.2 schemas only/);
 });
 
