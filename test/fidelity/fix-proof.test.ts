@@ -358,7 +358,7 @@ function promised(o: OfferedFix, before: Tool[], afterList: Tool[]): string | un
   }
   if (rule === 'context-param-mistyped') {
     const p = /^Annotate (\w+)/.exec(title)![1];
-    const req = ((now.inputSchema as { required?: string[] }).required ?? []);
+    const req = (now.inputSchema as { required?: string[] }).required ?? [];
     return p in propsOf(now) || req.includes(p) ? `"${p}" is still an input of ${name}` : undefined;
   }
   if (rule === 'docstring-args-not-in-schema') {
