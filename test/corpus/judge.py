@@ -9,6 +9,8 @@ def judge(x):
     r, p, t, line, msg = x['rule'], x['package'], x['tool'] or '', x['line'], x['message']
     ow = p == 'office-word-mcp-server'
     if r == 'param-description-missing':
+        if p == 'mcp-server-time':
+            return 'kill', 'Field(description=f"... {local_tz} ...") exists: an f-string of a run-time value the analysis cannot read, not a missing description'
         return 'keep', 'the schema has no description for this parameter and nothing else tells the model its meaning or format'
     if r == 'param-default-mismatch':
         return 'keep', 'FastMCP publishes {"type": "string"|"integer", "default": null}: a model sending the default back is rejected by pydantic (a warning, not an error: omitting it works)'

@@ -2,7 +2,6 @@ import type { Rule } from './types';
 import { finding, toolLabel } from './util/finding';
 import { declaresOutputShape, descriptionText, isPlaceholder } from './util/description';
 import { hasReturnInfo } from './util/text-heuristics';
-import { appendSentence } from './util/string-literals';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
 export const descriptionNoReturnInfo: Rule = {
@@ -11,7 +10,7 @@ export const descriptionNoReturnInfo: Rule = {
   preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'The description never says what comes back (and no output schema says it either).',
-  checkTool(tool, ctx) {
+  checkTool(tool) {
     const text = descriptionText(tool);
     if (text === undefined || isPlaceholder(tool) || hasReturnInfo(text) || declaresOutputShape(tool)) return [];
     // A parsed docstring is cut at its first section: a "Returns:" section never reaches the model.
@@ -20,14 +19,12 @@ export const descriptionNoReturnInfo: Rule = {
       profile.docstring === 'parsed' && tool.docstring && /^\s*Returns?:/m.test(tool.docstring.raw)
         ? ` ${profile.name} drops the docstring's "Returns:" section from the description, so say it in the first paragraph.`
         : '';
-    const edit = appendSentence(ctx, tool.description!.span, 'Returns <what comes back>.');
     return [
       finding(
         tool,
         tool.description!.span,
         `The description of ${toolLabel(tool)} never says what comes back: the model cannot plan its next step or tell the ` +
           `user what to expect, and may call the tool again to find out. Add "Returns …" (shape, limits, order).${dropped}`,
-        edit ? [{ title: 'Append a "Returns ..." sentence', edits: [edit], safe: false }] : [],
       ),
     ];
   },

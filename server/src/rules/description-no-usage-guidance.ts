@@ -2,7 +2,6 @@ import type { Rule } from './types';
 import { finding, toolLabel } from './util/finding';
 import { descriptionText, isPlaceholder } from './util/description';
 import { hasUsageGuidance } from './util/text-heuristics';
-import { appendSentence } from './util/string-literals';
 
 export const descriptionNoUsageGuidance: Rule = {
   id: 'description-no-usage-guidance',
@@ -10,17 +9,15 @@ export const descriptionNoUsageGuidance: Rule = {
   preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'The description says what the tool does but never when to use it (or when not to).',
-  checkTool(tool, ctx) {
+  checkTool(tool) {
     const text = descriptionText(tool);
     if (text === undefined || isPlaceholder(tool) || hasUsageGuidance(text)) return [];
-    const edit = appendSentence(ctx, tool.description!.span, 'Use when <situation>.');
     return [
       finding(
         tool,
         tool.description!.span,
         `The description of ${toolLabel(tool)} says what it does but not when to use it: with several similar tools the model ` +
           'picks by guesswork. Add a sentence such as "Use when the user asks about …; do not use for …".',
-        edit ? [{ title: 'Append a "Use when ..." sentence', edits: [edit], safe: false }] : [],
       ),
     ];
   },

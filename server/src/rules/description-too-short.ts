@@ -4,7 +4,9 @@ import { descriptionText, isPlaceholder } from './util/description';
 
 export const descriptionTooShort: Rule = {
   id: 'description-too-short',
-  defaultSeverity: 'warning',
+  // info, strict only: on the labelled real-world set 0 of 49 short descriptions ("Switches branches", "Get
+  // directions between two points") were incomplete; length alone is no evidence of a defect.
+  defaultSeverity: 'info',
   preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'Description under toolsmith.thresholds.descriptionMinLength characters (40).',

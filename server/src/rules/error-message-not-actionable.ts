@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
 import { finding } from './util/finding';
+import { spanText } from './util/source';
 import { BUILTIN_EXCEPTIONS, isVagueErrorMessage } from './util/tool-errors';
 import { FRAMEWORKS } from '../../../common/frameworks';
 
@@ -12,7 +13,7 @@ export const errorMessageNotActionable: Rule = {
   preset: 'strict',
   languages: ['typescript', 'python'],
   summary: 'An error message gives the model no way forward ("Invalid", "Error", "500").',
-  checkTool(tool: ToolDefinition) {
+  checkTool(tool: ToolDefinition, ctx) {
     const h = tool.handler;
     if (!h) return [];
     const out: RuleFinding[] = [];
@@ -39,7 +40,10 @@ export const errorMessageNotActionable: Rule = {
         );
         continue;
       }
-      if (x.message !== undefined && isVagueErrorMessage(x.message)) {
+      // `raise handle_iam_error(e)`: the "message" is the source of an argument, a variable, not text; with no
+      // quote in the raise, no literal message was written.
+      const code = x.message !== undefined && !/["'`]/.test(spanText(ctx, x.span) ?? '"');
+      if (x.message !== undefined && !code && isVagueErrorMessage(x.message)) {
         out.push(finding(tool, x.span, `The error message "${x.message.trim()}" gives the model no way forward: it cannot tell what to change, so it gives up or retries blindly. ${advice}`));
       }
     }

@@ -10,6 +10,43 @@ function rewriteV1Import(text: string): string {
   return text.replace(/\bmcp\.server\.fastmcp\b/g, 'mcp.server.mcpserver').replace(/\bFastMCP\b/g, 'MCPServer');
 }
 
+/**
+ * The keywords `MCPServer.__init__` takes in mcp 2.3 (read with inspect.signature): mcp 1.x's FastMCP also took any
+ * setting (**settings: host, port, env_vars...), which MCPServer rejects with a TypeError at start.
+ */
+const MCPSERVER_KEYWORDS = new Set([
+  'name',
+  'title',
+  'description',
+  'instructions',
+  'website_url',
+  'icons',
+  'version',
+  'auth_server_provider',
+  'token_verifier',
+  'tools',
+  'resources',
+  'extensions',
+  'debug',
+  'log_level',
+  'warn_on_duplicate_resources',
+  'warn_on_duplicate_tools',
+  'warn_on_duplicate_prompts',
+  'dependencies',
+  'lifespan',
+  'auth',
+  'resource_security',
+  'request_state_security',
+  'cache_hints',
+  'subscriptions',
+  'middleware',
+]);
+
+/** Keyword names written in a constructor call (nested calls' keywords too: that only withholds more fixes). */
+function keywordsOf(call: string): string[] {
+  return [...call.matchAll(/[(,]\s*([A-Za-z_]\w*)\s*=(?!=)/g)].map((m) => m[1]);
+}
+
 export const mcpV1Import: Rule = {
   id: 'mcp-v1-import',
   defaultSeverity: 'error',
@@ -22,6 +59,7 @@ export const mcpV1Import: Rule = {
     const version = tools.find((t) => t.file === f.file && t.frameworkVersion)?.frameworkVersion;
     if (version && pinsMcp1(version)) return [];
     const edits: Edit[] = [];
+    const rejected = new Set<string>();
     for (const imp of f.v1Imports) {
       const text = spanText(ctx, imp.span) ?? imp.text;
       edits.push(replace(imp.span, rewriteV1Import(text)));
@@ -29,6 +67,7 @@ export const mcpV1Import: Rule = {
     for (const s of f.servers) {
       const ctor = spanText(ctx, s.constructorSpan);
       if (s.constructorSpan && ctor !== undefined && /^FastMCP\b/.test(ctor)) {
+        for (const k of keywordsOf(ctor)) if (!MCPSERVER_KEYWORDS.has(k)) rejected.add(k);
         edits.push(replace({ file: s.constructorSpan.file, start: s.constructorSpan.start, end: s.constructorSpan.start + 'FastMCP'.length }, 'MCPServer'));
       }
     }
@@ -36,13 +75,18 @@ export const mcpV1Import: Rule = {
     const full = ctx.textOf(f.file) ?? '';
     const rewritten = edits.reduce((n, e) => n + ((spanText(ctx, e.span) ?? '').match(/\bFastMCP\b/g)?.length ?? 0), 0);
     const safe = (full.match(/\bFastMCP\b/g)?.length ?? 0) === rewritten;
+    // A rename alone would not start: MCPServer rejects the settings FastMCP took as keywords.
+    const blocked = [...rejected].map((k) => `${k}=`).join(', ');
     return f.v1Imports.map((imp, i) =>
       finding(
         null,
         imp.span,
         '`mcp.server.fastmcp` does not exist in mcp 2.x: importing it raises ModuleNotFoundError, the server never starts and the model gets no tools. ' +
-          'FastMCP was renamed MCPServer: `from mcp.server import MCPServer` and `mcp = MCPServer("name")` (or pin `mcp<2`).',
-        i === 0 ? [{ title: 'Rewrite for mcp 2.x (MCPServer)', edits, safe }] : [],
+          'FastMCP was renamed MCPServer: `from mcp.server import MCPServer` and `mcp = MCPServer("name")` (or pin `mcp<2`).' +
+          (blocked
+            ? ` MCPServer takes no ${blocked} (FastMCP 1.x accepted any setting as a keyword): move ${rejected.size > 1 ? 'them' : 'it'} (transport settings go to run()) before renaming.`
+            : ''),
+        i === 0 && !blocked ? [{ title: 'Rewrite for mcp 2.x (MCPServer)', edits, safe }] : [],
       ),
     );
   },

@@ -1,7 +1,5 @@
-import type { Fix, Rule, RuleFinding } from './types';
+import type { Rule, RuleFinding } from './types';
 import { finding, toolLabel } from './util/finding';
-import { addFieldKeywords } from './util/python-edits';
-import { insertAt } from './util/source';
 import { FRAMEWORKS } from '../../../common/frameworks';
 import { schemaLibraryOf, spell } from './util/schema-library';
 
@@ -17,6 +15,8 @@ export const paramDescriptionMissing: Rule = {
     for (const p of tool.parameters) {
       const d = p.description;
       if (d && (d.value === undefined || d.value.trim() !== '')) continue;
+      // A property the analysis could not build (an f-string description of a run-time value) may well have one.
+      if (tool.unresolved.some((u) => u.part === `inputSchema.properties.${p.name}`)) continue;
       // Args: published verbatim with an entry for it: docstring-args-not-in-schema reports it, with a fix that moves it.
       if (!d && docstring === 'verbatim' && argsNames.has(p.name)) continue;
       // Args: parsed, with a section: docstring-args-mismatch reports the missing entry, with a fix that adds it.
@@ -30,16 +30,7 @@ export const paramDescriptionMissing: Rule = {
       const message = d
         ? `Parameter "${p.name}" of ${toolLabel(tool)} has an empty description: the model sees only its name and type and has to guess the meaning and format. Write what it is, its format and an example.`
         : `Parameter "${p.name}" of ${toolLabel(tool)} has no description: the model sees only its name and type, guesses the meaning and format, and fills it wrong. ${how}.`;
-      const fixes: Fix[] = [];
-      if (!d && p.typeSpan) {
-        if (tool.language === 'typescript') {
-          fixes.push({ title: 'Add .describe("")', edits: [insertAt(p.typeSpan.file, p.typeSpan.end, '.describe("")')], safe: false });
-        } else {
-          const edits = addFieldKeywords(ctx, p, 'description=""');
-          if (edits) fixes.push({ title: 'Wrap as Annotated[T, Field(description="")]', edits, safe: false });
-        }
-      }
-      out.push(finding(tool, p.nameSpan, message, fixes));
+      out.push(finding(tool, p.nameSpan, message));
     }
     return out;
   },

@@ -47,9 +47,14 @@ function splitList(list: string): string[] {
   );
 }
 
+/** Words that say what kind of thing a value is, not a value: "Repository owner (username or organization)". */
+// prettier-ignore
+const KINDS = new Set(['username', 'user', 'organization', 'organisation', 'org', 'team', 'group', 'account', 'name', 'id', 'email', 'path', 'url', 'uri', 'handle', 'number', 'string', 'slug']);
+
 function valid(values: string[]): string[] | undefined {
   const uniq = [...new Set(values)];
   if (uniq.length < 2 || uniq.length > 20) return undefined;
+  if (uniq.every((v) => KINDS.has(v.toLowerCase()))) return undefined;
   if (!uniq.every((v) => TOKEN.test(v) && !NOT_VALUES.has(v.toLowerCase()))) return undefined;
   return uniq;
 }

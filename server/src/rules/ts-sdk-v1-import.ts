@@ -120,6 +120,26 @@ function dependencyFix(ctx: RuleContext, file: string, packages: V2Package[]): F
   return { title: `Add ${missing.map((p) => `${p} ^${TS_SDK_V2_MODELLED}`).join(' and ')} to package.json (keeping @modelcontextprotocol/sdk until nothing imports it)`, edits: [edit], safe: false };
 }
 
+/**
+ * The zod major installed next to the file (the nearest node_modules/zod/package.json), else the one its nearest
+ * package.json asks for; undefined when neither says.
+ */
+function zodMajorNear(file: string, ctx: RuleContext): number | undefined {
+  let dir = path.dirname(file);
+  for (let i = 0; i < 30; i++) {
+    const installed = ctx.textOf(path.join(dir, 'node_modules/zod/package.json'));
+    const v = installed && /"version"\s*:\s*"(\d+)\./.exec(installed);
+    if (v) return Number(v[1]);
+    const manifest = ctx.textOf(path.join(dir, 'package.json'));
+    const range = manifest && /"zod"\s*:\s*"[^\d"]*(\d+)/.exec(manifest);
+    if (range) return Number(range[1]);
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
+}
+
 export const tsSdkV1Import: Rule = {
   id: 'ts-sdk-v1-import',
   defaultSeverity: 'info',
@@ -136,20 +156,31 @@ export const tsSdkV1Import: Rule = {
     const needed = [
       ...new Set(plans.flatMap((p) => (p.target ? [p.target.startsWith('@modelcontextprotocol/client') ? '@modelcontextprotocol/client' : '@modelcontextprotocol/server'] : []))),
     ] as V2Package[];
-    const deps = needed.length ? dependencyFix(ctx, f.file, needed) : undefined;
+    // A file with a manual step left does not start half-migrated (server-memory: its v1 schema constants go to a v2
+    // setRequestHandler): its imports get no fix, each finding says what to do.
+    // v2 rejects zod 3 schemas at registerTool (mcp-server-code-runner: "must be Zod v4 schemas"): zod first.
+    const zod = /\bfrom\s*["']zod(?:\/v3)?["']|require\(\s*["']zod["']\s*\)/.test(fileText) ? zodMajorNear(f.file, ctx) : undefined;
+    if (zod !== undefined && zod < 4) {
+      const first = plans.find((p) => p.target);
+      if (first) first.manual = `zod ${zod} is installed and v2 takes zod >= 4.2 schemas only (registerTool throws "must be Zod v4 schemas"): upgrade zod first`;
+    }
+    const whole = plans.every((p) => p.target && !p.manual);
+    const deps = whole && needed.length ? dependencyFix(ctx, f.file, needed) : undefined;
     return f.v1Imports.map((imp, i) => {
       const p = plans[i];
       const fixes: Fix[] = [];
-      if (p.target && imp.moduleSpan) {
+      if (whole && p.target && imp.moduleSpan) {
         const quote = fileText[imp.moduleSpan.start] === "'" ? "'" : '"';
         const edits = [replace(imp.moduleSpan, `${quote}${p.target}${quote}`), ...p.renames.map((r) => replace(r.span, r.text))];
         const renamed = p.renames.length ? ` (${p.renames.map((r) => r.text).join(', ')})` : '';
         fixes.push({ title: `Import from ${p.target}${renamed}`, edits, safe: false });
       }
       if (i === 0 && deps) fixes.push(deps);
-      const what = p.target
-        ? `In v2 it is \`${p.target}\`${p.renames.length ? `, with ${p.renames.map((r) => r.text.replace(/ as .*/, '')).join(', ')} renamed` : ''}.`
-        : `This import needs a manual step: ${p.manual}.`;
+      const blocker = plans.find((x) => x.manual)?.manual;
+      const what =
+        p.target && !p.manual
+          ? `In v2 it is \`${p.target}\`${p.renames.length ? `, with ${p.renames.map((r) => r.text.replace(/ as .*/, '')).join(', ')} renamed` : ''}.${whole ? '' : ` No fix is offered while another import of this file needs a manual step (${blocker}): the file would not start half-migrated.`}`
+          : `This import needs a manual step: ${p.manual}.`;
       return finding(
         null,
         imp.moduleSpan ?? imp.span,

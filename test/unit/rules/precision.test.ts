@@ -137,7 +137,7 @@ test('annotation-contradicts-name: setting readOnlyHint: false also says destruc
 
 test('risky-tool-without-dry-run: no one-click fix (a dry_run parameter the handler ignores still deletes)', () => {
   const src = ts(
-    `server.registerTool("delete_all_notes", { description: "Deletes every note. Use only when the user asks. Returns the count.", inputSchema: {}, annotations: { readOnlyHint: false, destructiveHint: true } }, async () => ({ content: [{ type: "text", text: "0" }] }));`,
+    `server.registerTool("delete_all_notes", { description: "Deletes every note the filter matches. Use only when the user asks. Returns the count.", inputSchema: { filter: z.string() }, annotations: { readOnlyHint: false, destructiveHint: true } }, async () => ({ content: [{ type: "text", text: "0" }] }));`,
   );
   const f = analyse('/tmp/r.ts', src).findings.find((x) => x.ruleId === 'risky-tool-without-dry-run');
   assert.ok(f, 'still reported (strict)');

@@ -37,22 +37,47 @@ const SOURCE = [
   '',
 ].join('\n');
 
+/** The same file without its manual import: every import has one mapping, so each gets its fix. */
+const WHOLE = SOURCE.split('\n')
+  .filter((l) => !l.includes('streamableHttp'))
+  .join('\n');
+
 test('ts-sdk-v1-import: one finding per v1 import, each fix rewrites only its own import', () => {
-  const { file, text } = project('{\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2"\n  }\n}\n', SOURCE);
+  const { file, text } = project('{\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2"\n  }\n}\n', WHOLE);
   const found = analyse(file, text).findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
-  assert.equal(found.length, 3);
-  const [mcp, types, http] = found;
+  assert.equal(found.length, 2);
+  const [mcp, types] = found;
   assert.equal(mcp.fixes[0].title, 'Import from @modelcontextprotocol/server');
   assert.equal(apply(text, file, mcp.fixes[0]).split('\n')[0], "import { McpServer } from '@modelcontextprotocol/server'; // the server");
   assert.equal(types.fixes[0].title, 'Import from @modelcontextprotocol/server (ProtocolError as McpError, ProtocolErrorCode as Codes)');
   assert.equal(apply(text, file, types.fixes[0]).split('\n')[1], 'import { ProtocolError as McpError, ProtocolErrorCode as Codes } from "@modelcontextprotocol/server";');
-  assert.deepEqual(http.fixes, []);
-  assert.match(http.message, /manual step: StreamableHTTPServerTransport became NodeStreamableHTTPServerTransport/);
+});
+
+test('ts-sdk-v1-import: a file with a manual import gets no fix on any import (it would not start half-migrated)', () => {
+  const { file, text } = project('{\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2"\n  }\n}\n', SOURCE);
+  const found = analyse(file, text).findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
+  assert.equal(found.length, 3);
+  assert.deepEqual(
+    found.flatMap((f) => f.fixes),
+    [],
+  );
+  assert.match(found[2].message, /manual step: StreamableHTTPServerTransport became NodeStreamableHTTPServerTransport/);
+  assert.match(found[0].message, /In v2 it is `@modelcontextprotocol\/server`\. No fix is offered while another import of this file needs a manual step/);
+});
+
+test('ts-sdk-v1-import: zod 3 next to a file that imports zod leaves the migration manual (v2 rejects zod 3 schemas)', () => {
+  const { file, text } = project('{ "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2", "zod": "^3.25.0" } }\n', `import { z } from "zod";\n${WHOLE}`);
+  const found = analyse(file, text).findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
+  assert.deepEqual(
+    found.flatMap((f) => f.fixes),
+    [],
+  );
+  assert.match(found.map((f) => f.message).join('\n'), /zod 3 is installed and v2 takes zod >= 4.2 schemas only/);
 });
 
 test('ts-sdk-v1-import: the package.json fix adds @modelcontextprotocol/server after the v1 entry, in the file’s line endings', () => {
   const manifest = '{\r\n  "dependencies": {\r\n    "@modelcontextprotocol/sdk": "^1.32.2",\r\n    "zod": "^4.2.0"\r\n  }\r\n}\r\n';
-  const { file, text } = project(manifest, SOURCE);
+  const { file, text } = project(manifest, WHOLE);
   const fix = analyse(file, text).findings.find((f) => f.ruleId === 'ts-sdk-v1-import')!.fixes[1];
   assert.equal(fix.title, 'Add @modelcontextprotocol/server ^2.4.0 to package.json (keeping @modelcontextprotocol/sdk until nothing imports it)');
   const pkg = path.join(path.dirname(path.dirname(file)), 'package.json');
@@ -60,7 +85,7 @@ test('ts-sdk-v1-import: the package.json fix adds @modelcontextprotocol/server a
   assert.equal(out, '{\r\n  "dependencies": {\r\n    "@modelcontextprotocol/sdk": "^1.32.2",\r\n    "@modelcontextprotocol/server": "^2.4.0",\r\n    "zod": "^4.2.0"\r\n  }\r\n}\r\n');
   // The last entry of its object: no trailing comma added.
   const last = '{\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2"\n  }\n}\n';
-  const p2 = project(last, SOURCE);
+  const p2 = project(last, WHOLE);
   const fix2 = analyse(p2.file, p2.text).findings.find((f) => f.ruleId === 'ts-sdk-v1-import')!.fixes[1];
   const out2 = apply(last, path.join(path.dirname(path.dirname(p2.file)), 'package.json'), fix2);
   assert.deepEqual(JSON.parse(out2), { dependencies: { '@modelcontextprotocol/sdk': '^1.32.2', '@modelcontextprotocol/server': '^2.4.0' } });

@@ -89,6 +89,7 @@ export const ACTION_VERBS = new Set([
   // seen on the real-world corpus (test/corpus/labels.json): verbs the list missed
   'echo', 'greet', 'toggle', 'expand', 'replace', 'simulate', 'fit', 'autofit', 'gzip', 'gunzip', 'zip', 'unzip',
   'navigate', 'click', 'scroll', 'hover', 'select', 'upsert', 'join', 'wait', 'sleep', 'tail', 'print', 'think',
+  'unmerge', 'protect', 'unprotect', 'customize', 'customise', 'crawl', 'map', 'research', 'geocode', 'reverse',
   // French infinitives
   'rechercher', 'chercher', 'trouver', 'lire', 'lister', 'obtenir', 'afficher', 'consulter', 'ajouter', 'creer',
   'créer', 'modifier', 'mettre', 'supprimer', 'effacer', 'envoyer', 'publier', 'reserver', 'réserver', 'annuler',
