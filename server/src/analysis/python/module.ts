@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { SyntaxNode, Tree } from '@lezer/common';
 import { parsePython } from './parse';
 import type { FileHost, JsonValue, Span } from '../model';
-import type { ClassField, ClassInfo, FieldInfo, PyType, ScalarName } from './pytypes';
+import type { ClassField, ClassInfo, ContainerSpelling, FieldInfo, PyType, ScalarName } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type LiteralResult } from './syntax';
 import { docstringOf } from './docstring';
 import { FRAMEWORK_NAMES, FRAMEWORKS } from '../../../../common/frameworks';
@@ -227,13 +227,15 @@ export class PyModule {
     if (scalar) return { kind: 'scalar', name: scalar, span };
     const last = q.split('.').pop()!;
     const typingLike = /^(typing|typing_extensions|collections\.abc|collections)\./.test(q);
-    if (q === 'typing.Any' || q === 'typing_extensions.Any' || q === 'object') return { kind: 'any', span };
-    if (q === 'list' || (typingLike && last === 'List')) return { kind: 'list', span };
-    if (q === 'set' || (typingLike && (last === 'Set' || last === 'MutableSet'))) return { kind: 'set', span };
-    if (q === 'frozenset' || (typingLike && last === 'FrozenSet')) return { kind: 'frozenset', span };
-    if (q === 'tuple' || (typingLike && last === 'Tuple')) return { kind: 'tuple', items: [], variadic: true, span };
-    if (q === 'dict' || (typingLike && (last === 'Dict' || last === 'Mapping' || last === 'MutableMapping'))) return { kind: 'dict', span };
-    if (typingLike && (last === 'Sequence' || last === 'MutableSequence')) return { kind: 'sequence', span };
+    if (q === 'typing.Any' || q === 'typing_extensions.Any') return { kind: 'any', span };
+    if (q === 'object') return { kind: 'any', object: true, span };
+    const spelling = containerSpelling(q);
+    if (q === 'list' || (typingLike && last === 'List')) return { kind: 'list', spelling, span };
+    if (q === 'set' || (typingLike && (last === 'Set' || last === 'MutableSet'))) return { kind: 'set', spelling, span };
+    if (q === 'frozenset' || (typingLike && last === 'FrozenSet')) return { kind: 'frozenset', spelling, span };
+    if (q === 'tuple' || (typingLike && last === 'Tuple')) return { kind: 'tuple', items: [], variadic: true, spelling, span };
+    if (q === 'dict' || (typingLike && (last === 'Dict' || last === 'Mapping' || last === 'MutableMapping'))) return { kind: 'dict', spelling, span };
+    if (typingLike && (last === 'Sequence' || last === 'MutableSequence')) return { kind: 'sequence', spelling, span };
     if (CONTEXT_TYPES.has(q)) return { kind: 'context', span };
     if (CONTENT_TYPES.has(q)) return { kind: 'content', name: last, span };
     return undefined;
@@ -293,16 +295,17 @@ export class PyModule {
       return { kind: 'annotated', base: baseType, fields, descriptions, span };
     }
     if ((isTyping('Required') || isTyping('NotRequired') || isTyping('ReadOnly')) && targs.length === 1) return t(targs[0]);
-    if (q === 'list' || isTyping('List')) return { kind: 'list', item: targs[0] ? t(targs[0]) : undefined, span };
-    if (q === 'set' || isTyping('Set') || isTyping('MutableSet')) return { kind: 'set', item: targs[0] ? t(targs[0]) : undefined, span };
-    if (q === 'frozenset' || isTyping('FrozenSet')) return { kind: 'frozenset', item: targs[0] ? t(targs[0]) : undefined, span };
-    if (isTyping('Sequence') || isTyping('MutableSequence')) return { kind: 'sequence', item: targs[0] ? t(targs[0]) : undefined, span };
+    const spelling = containerSpelling(q);
+    if (q === 'list' || isTyping('List')) return { kind: 'list', item: targs[0] ? t(targs[0]) : undefined, spelling, span };
+    if (q === 'set' || isTyping('Set') || isTyping('MutableSet')) return { kind: 'set', item: targs[0] ? t(targs[0]) : undefined, spelling, span };
+    if (q === 'frozenset' || isTyping('FrozenSet')) return { kind: 'frozenset', item: targs[0] ? t(targs[0]) : undefined, spelling, span };
+    if (isTyping('Sequence') || isTyping('MutableSequence')) return { kind: 'sequence', item: targs[0] ? t(targs[0]) : undefined, spelling, span };
     if (q === 'dict' || isTyping('Dict') || isTyping('Mapping') || isTyping('MutableMapping'))
-      return { kind: 'dict', key: targs[0] ? t(targs[0]) : undefined, value: targs[1] ? t(targs[1]) : undefined, span };
+      return { kind: 'dict', key: targs[0] ? t(targs[0]) : undefined, value: targs[1] ? t(targs[1]) : undefined, spelling, span };
     if (q === 'tuple' || isTyping('Tuple')) {
-      if (targs.length === 2 && targs[1].name === 'Ellipsis') return { kind: 'tuple', items: [t(targs[0])], variadic: true, span };
-      if (targs.length === 1 && targs[0].name === 'TupleExpression' && meaningful(targs[0]).length === 0) return { kind: 'tuple', items: [], variadic: false, span };
-      return { kind: 'tuple', items: targs.map(t), variadic: false, span };
+      if (targs.length === 2 && targs[1].name === 'Ellipsis') return { kind: 'tuple', items: [t(targs[0])], variadic: true, spelling, span };
+      if (targs.length === 1 && targs[0].name === 'TupleExpression' && meaningful(targs[0]).length === 0) return { kind: 'tuple', items: [], variadic: false, spelling, span };
+      return { kind: 'tuple', items: targs.map(t), variadic: false, spelling, span };
     }
     if (CONTEXT_TYPES.has(q) || CONTEXT_TYPES.has(d)) return { kind: 'context', span };
     return { kind: 'unknown', reason: `generic ${d}[...] is not supported`, span };
@@ -564,6 +567,12 @@ export class PyModule {
     });
     return info;
   }
+}
+
+/** The spelling of a qualified container name (`dict`, `collections.abc.Mapping`, `typing.Dict`; see ContainerSpelling). */
+function containerSpelling(q: string): ContainerSpelling {
+  if (!q.includes('.')) return ['dict', 'list', 'set', 'frozenset', 'tuple'].includes(q) ? 'builtin' : 'typing';
+  return q.startsWith('collections.') ? 'abc' : 'typing';
 }
 
 const SCALARS: Record<string, ScalarName> = {

@@ -22,12 +22,13 @@ export interface FieldInfo {
 }
 
 export type PyType =
-  | { kind: 'any'; span: Span }
+  /** `object` is a class on every Python, `typing.Any` only from 3.11 (mcp's structured output tells them apart). */
+  | { kind: 'any'; object?: boolean; span: Span }
   | { kind: 'none'; span: Span }
   | { kind: 'scalar'; name: ScalarName; span: Span }
-  | { kind: 'list' | 'set' | 'frozenset' | 'sequence'; item?: PyType; span: Span }
-  | { kind: 'tuple'; items: PyType[]; variadic: boolean; span: Span }
-  | { kind: 'dict'; key?: PyType; value?: PyType; span: Span }
+  | { kind: 'list' | 'set' | 'frozenset' | 'sequence'; item?: PyType; spelling?: ContainerSpelling; span: Span }
+  | { kind: 'tuple'; items: PyType[]; variadic: boolean; spelling?: ContainerSpelling; span: Span }
+  | { kind: 'dict'; key?: PyType; value?: PyType; spelling?: ContainerSpelling; span: Span }
   | { kind: 'union'; members: PyType[]; span: Span }
   | { kind: 'literal'; values: JsonValue[]; span: Span }
   | { kind: 'annotated'; base: PyType; fields: FieldInfo[]; descriptions: string[]; span: Span }
@@ -35,6 +36,15 @@ export type PyType =
   | { kind: 'context'; span: Span }
   | { kind: 'content'; name: string; span: Span }
   | { kind: 'unknown'; reason: string; span: Span };
+
+/**
+ * How a container annotation is spelled, which decides its run-time object: the builtin class (`dict`, `dict[str, X]`:
+ * a class, a `types.GenericAlias` of origin dict), a collections.abc class (`Mapping[str, X]`: a class, a GenericAlias of
+ * another origin) or a typing alias (`typing.Dict[str, X]`: `typing._GenericAlias`, not a class). pydantic validates
+ * them alike; mcp's structured output does not (`-> dict[str, X]` publishes the dict schema, `-> Dict[str, X]` wraps it
+ * in `{"result": ...}`). Undefined: not known (treated as builtin).
+ */
+export type ContainerSpelling = 'builtin' | 'abc' | 'typing';
 
 export interface ClassField {
   name: string;

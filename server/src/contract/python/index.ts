@@ -322,15 +322,27 @@ function mcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits | undefi
     case 'tuple':
     case 'union':
     case 'literal':
-    case 'any':
-      if ((t.kind === 'list' || t.kind === 'set' || t.kind === 'frozenset' || t.kind === 'tuple') && isBare(t) && t.kind !== 'tuple') return undefined; // a bare `list`/`set` class: get_type_hints() is empty -> no output schema
-      if (t.kind === 'tuple' && t.variadic && !t.items.length) return undefined;
-      if (t.kind === 'sequence' && !t.item) throw new Unresolvable('bare Sequence return annotation is not modelled', t.span);
+      // _create_output_model: a class (bare `list`, `tuple`, `collections.abc.Sequence`) is read for type hints, finds
+      // none and publishes no outputSchema; a typing alias (bare `List`, `Tuple`, `Sequence`) is no class and is wrapped.
+      if ((t.kind === 'list' || t.kind === 'set' || t.kind === 'frozenset' || t.kind === 'sequence') && !t.item && t.spelling !== 'typing') return undefined;
+      if (t.kind === 'tuple' && t.variadic && !t.items.length && t.spelling !== 'typing') return undefined;
       return wrapped();
+    case 'any': {
+      // typing.Any is a class from Python 3.11 on (no type hints: no outputSchema); before, a special form, wrapped.
+      const py = spec.pythonVersion;
+      if (t.object) return undefined;
+      if (!py) throw new Unresolvable('-> Any publishes no outputSchema on Python 3.11+ and a {"result": ...} wrapper before, and the workspace does not say which Python runs', t.span);
+      return py[0] > 3 || (py[0] === 3 && py[1] >= 11) ? undefined : wrapped();
+    }
     case 'dict': {
-      if (!t.key && !t.value) return undefined; // bare `dict`: no type hints -> unstructured
+      // Only the builtin `dict[str, X]` (a types.GenericAlias of origin dict) publishes the dict schema itself: the
+      // typing alias `Dict[str, X]` and any Mapping are wrapped in {"result": ...}, in every mcp release with
+      // structured output (func_metadata, 1.10 to 2.3). A bare class (`dict`, `collections.abc.Mapping`) has no type
+      // hints: no outputSchema; a bare typing alias (`Dict`) is wrapped.
+      if (!t.key && !t.value) return t.spelling === 'typing' ? wrapped() : undefined;
       const key = t.key ? unwrapAnnotated(t.key) : undefined;
-      if (key?.kind === 'scalar' && key.name === 'str' && t.key === key) {
+      const builtinDict = t.spelling === undefined || t.spelling === 'builtin';
+      if (builtinDict && key?.kind === 'scalar' && key.name === 'str' && t.key === key) {
         const gen = new SchemaGenerator('validation', options);
         const schema = gen.typeSchema(t);
         schema.title = `${spec.fnName}DictOutput`;
@@ -378,10 +390,6 @@ function mcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits | undefi
     default:
       throw new Unresolvable('return annotation is not resolved', t.span);
   }
-}
-
-function isBare(t: PyType): boolean {
-  return (t.kind === 'list' || t.kind === 'set' || t.kind === 'frozenset' || t.kind === 'sequence') && !t.item;
 }
 
 // ------------------------------------------------------------------------------------------ FastMCP
