@@ -61,7 +61,7 @@ test('workspace scan: indexes tool files, publishes diagnostics of closed files 
 
 const SCHEMA_WITHOUT_DESCRIBE = (text: string) => text.replace(".describe('Words to look for in ticket titles and bodies')", '');
 
-test('dependents: editing an open schema file re-analyses its importer; the finding shows in the schema file, with its fix', async () => {
+test('dependents: editing an open schema file re-analyses its importer; the finding shows in the schema file', async () => {
   const dir = workspace({ 'schemas.ts': 'multi/schemas.ts', 'server.ts': 'multi/server.ts' });
   const client = await LspClient.start({ initializationOptions: { diagnosticsDelayMs: 0, workspaceScan: false } });
   try {
@@ -91,10 +91,8 @@ test('dependents: editing an open schema file re-analyses its importer; the find
     const after = await client.tools(server);
     assert.equal((after.tools[0].contract.inputSchema as { properties: { query: { description?: string } } }).properties.query.description, undefined);
     const actions = ((await client.codeActions(schemas, onSchema.diagnostics[0].range)) ?? []) as CodeAction[];
-    const fix = actions.find((a) => a.kind === 'quickfix' && a.diagnostics?.[0]?.code === 'param-description-missing');
-    assert.ok(fix?.edit, `a quick fix in schemas.ts (offered: ${actions.map((a) => a.title).join(', ')})`);
-    const text = (await client.applyEdit(fix.edit)).get(schemas)!;
-    assert.match(text.split('\n')[queryLine], /query: z\.string\(\)\.max\(200\)\.describe\(/);
+    // No template fix: an empty or placeholder description would reach the model (withdrawn, test/fidelity/fix-proof.test.ts).
+    assert.equal(actions.filter((a) => a.kind === 'quickfix' && a.diagnostics?.[0]?.code === 'param-description-missing').length, 0, actions.map((a) => a.title).join(', '));
   } finally {
     await client.stop();
   }

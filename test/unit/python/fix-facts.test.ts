@@ -141,7 +141,7 @@ test('error returned as success: `return {"error": msg}` and json.dumps become `
 });
 
 test('no fix adds a parameter the handler would ignore (dry_run, limit): the findings stay, without a one-click fix', () => {
-  const src = `${HEAD}@mcp.tool(annotations={"destructiveHint": True})\ndef delete_tickets(\n    status: Annotated[str, Field(description="Status to purge, e.g. closed", max_length=20)],\n) -> str:\n    """Deletes every ticket in one status. Use to purge closed tickets. Returns how many were deleted."""\n    return "0"\n\n\n@mcp.tool(annotations={"readOnlyHint": True})\ndef list_tickets() -> list[str]:\n    """Lists the open tickets. Use when the user asks what is open. Returns their ids."""\n    return []\n`;
+  const src = `${HEAD}@mcp.tool(annotations={"destructiveHint": True})\ndef delete_tickets(\n    pattern: Annotated[str, Field(description="Glob of the ticket titles to purge, e.g. old-*", max_length=20)],\n) -> str:\n    """Deletes every ticket whose title matches the pattern. Use to purge old tickets. Returns how many were deleted."""\n    return "0"\n\n\n@mcp.tool(annotations={"readOnlyHint": True})\ndef list_tickets() -> list[str]:\n    """Lists the open tickets. Use when the user asks what is open. Returns their ids."""\n    return []\n`;
   // A `dry_run=True` the handler ignores still deletes; a `limit` it ignores still returns everything.
   assert.deepEqual(fixOf(src, 'risky-tool-without-dry-run').fixes, []);
   assert.deepEqual(fixOf(src, 'response-unbounded').fixes, []);
