@@ -74,6 +74,8 @@ describe('timeline, labels and subscriptions in the playground', () => {
     assert.deepEqual(withText, ['out tools/call', 'in tools/call'], 'the request and its response');
     // Open the request: its JSON, pretty-printed.
     await echoCall.locator('summary').click();
+    // The JSON is written on the details' toggle event, which fires after the click returns.
+    await echoCall.locator('pre', { hasText: '"message": "label me"' }).waitFor({ timeout: 5_000 });
     assert.match((await echoCall.locator('pre').textContent()) ?? '', /"message": "label me"/);
     // Replay: a new request goes out, the answer shows.
     const before = await page.locator('.timeline-list li.dir-out[data-method="tools/call"]').count();
