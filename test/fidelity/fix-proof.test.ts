@@ -22,6 +22,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { loadCorpus, repoRoot, type CorpusPackage } from '../corpus/labelled-set';
 import { applyFix, copyTree, offeredFixes, reanalyse, type OfferedFix } from '../corpus/fixes';
+import { startEnv, substituteStart } from '../corpus/server-start';
 import { mapLimit } from '../util/pool';
 import type { Tool } from './compare';
 
@@ -259,18 +260,9 @@ function sandbox(pkg: StartedPackage): Sandbox {
     pythonPath = path.join(base, 'py');
     fs.mkdirSync(pythonPath);
   }
-  const substitute = (s: string) => s.replaceAll('{root}', root).replaceAll('{bin}', where.bin).replaceAll('{python}', where.python).replaceAll('{tmp}', tmp);
-  const env: Record<string, string> = {
-    PATH: `${where.bin}${path.delimiter}${process.env.PATH ?? ''}`,
-    HOME: tmp,
-    PYTHONDONTWRITEBYTECODE: '1',
-    FASTMCP_SHOW_SERVER_BANNER: 'false',
-    FASTMCP_LOG_LEVEL: 'ERROR',
-    DO_NOT_TRACK: '1',
-    OTEL_SDK_DISABLED: 'true',
-    ...(pythonPath ? { PYTHONPATH: pythonPath } : {}),
-  };
-  for (const [k, v] of Object.entries(pkg.start.env ?? {})) env[k] = substitute(v);
+  const at = { root, bin: where.bin, python: where.python, tmp };
+  const substitute = (text: string) => substituteStart(text, at);
+  const env = startEnv(at, pkg.start.env, pythonPath ? { PYTHONPATH: pythonPath } : {});
   const map = (file: string): string => {
     const rel = path.relative(where.root, file);
     if (!pythonPath) return path.join(root, rel);

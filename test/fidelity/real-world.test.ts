@@ -23,6 +23,7 @@ import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
 import { contractJson } from '../../server/src/cli/contract-json';
+import { startEnv, substituteStart } from '../corpus/server-start';
 import { liveTools, root, sameTool, type Tool } from './compare';
 
 interface CorpusPackage {
@@ -87,10 +88,6 @@ after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
 function keyOf(pkg: CorpusPackage): string {
   return `${pkg.name}@${pkg.version}`;
-}
-
-function substitute(text: string, where: Location, tmp: string): string {
-  return text.replaceAll('{root}', where.root).replaceAll('{bin}', where.bin).replaceAll('{python}', where.python).replaceAll('{tmp}', tmp);
 }
 
 interface Prediction {
@@ -192,20 +189,11 @@ function frameworkVersions(pkg: CorpusPackage, where: Location): string {
 async function measure(pkg: CorpusPackage): Promise<PackageResult> {
   const where = corpus.locate(pkg);
   const tmp = fs.mkdtempSync(path.join(scratch, 'run-'));
-  const env: Record<string, string> = {
-    PATH: `${where.bin}${path.delimiter}${process.env.PATH ?? ''}`,
-    HOME: tmp,
-    PYTHONDONTWRITEBYTECODE: '1',
-    FASTMCP_SHOW_SERVER_BANNER: 'false',
-    FASTMCP_LOG_LEVEL: 'ERROR',
-    // The servers' own usage telemetry stays off: nothing but the stdio pipes leaves a corpus run.
-    DO_NOT_TRACK: '1',
-    OTEL_SDK_DISABLED: 'true',
-  };
-  for (const [k, v] of Object.entries(pkg.start.env ?? {})) env[k] = substitute(v, where, tmp);
+  const at = { root: where.root, bin: where.bin, python: where.python, tmp };
+  const env = startEnv(at, pkg.start.env);
   const entries = pkg.entries.map((e) => path.join(where.root, e));
   for (const entry of entries) assert.ok(fs.existsSync(entry), `${keyOf(pkg)}: entry ${entry} does not exist in the installed package`);
-  const live = await liveTools(entries[0], { command: substitute(pkg.start.command, where, tmp), args: pkg.start.args.map((a) => substitute(a, where, tmp)), cwd: tmp, env });
+  const live = await liveTools(entries[0], { command: substituteStart(pkg.start.command, at), args: pkg.start.args.map((a) => substituteStart(a, at)), cwd: tmp, env });
   const { figures, details } = classify(live, predict(entries));
   return { figures, details, frameworkVersions: frameworkVersions(pkg, where) };
 }
