@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Locator } from 'playwright-core';
 import type { HostToWebview, WebviewToHost } from '../../common/playground-messages';
 import { playgroundHtml, makeNonce, contentSecurityPolicy } from '../../client/src/playground/html';
-import { PlaygroundController, type MementoLike } from '../../client/src/playground/controller';
+import { PlaygroundController, type LanguageModelHost, type MementoLike } from '../../client/src/playground/controller';
 import type { McpSession } from '../../client/src/servers/session';
 import { CHROMIUM, launchOptions } from '../../scripts/ensure-chromium.mjs';
 
@@ -141,7 +141,14 @@ export async function load(wp: WebviewPage): Promise<void> {
 /** Wires a page to a real controller and session: the webview talks to a live MCP server. */
 export async function openPlayground(
   session: McpSession,
-  opts: { memento?: MapMemento; state?: unknown; timeoutMs?: number; clipboard?: () => string; saveFile?: (name: string, content: Uint8Array) => Promise<string | undefined> } = {},
+  opts: {
+    memento?: MapMemento;
+    state?: unknown;
+    timeoutMs?: number;
+    clipboard?: () => string;
+    saveFile?: (name: string, content: Uint8Array) => Promise<string | undefined>;
+    languageModel?: LanguageModelHost;
+  } = {},
 ) {
   const wp = await openWebview('playground', { state: opts.state });
   const copied: string[] = [];
@@ -154,6 +161,7 @@ export async function openPlayground(
     timeoutMs: () => opts.timeoutMs ?? 10_000,
     start: async (restart) => (restart ? session.restart() : session.start()),
     saveFile: opts.saveFile,
+    languageModel: opts.languageModel,
   });
   wp.onPosted = (m) => controller.handle(m);
   await load(wp);
