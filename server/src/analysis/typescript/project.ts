@@ -284,6 +284,60 @@ export class Project {
   }
 }
 
+/** Identifiers a file writes to (assignment targets, `++`/`--`, `for (x of ...)`) and its variable declarations, by name. */
+interface Writes {
+  targets: Map<string, ts.Identifier[]>;
+  declarations: Map<string, ts.VariableDeclaration[]>;
+}
+const writesOf = new WeakMap<ParsedFile, Writes>();
+
+function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
+  return kind >= SK.FirstAssignment && kind <= SK.LastAssignment;
+}
+
+/** Built on the first `let`/`var` the evaluation reads in a file: one walk, most files never need it. */
+function fileWrites(pf: ParsedFile): Writes {
+  let w = writesOf.get(pf);
+  if (w) return w;
+  const writes: Writes = { targets: new Map(), declarations: new Map() };
+  const push = <T>(map: Map<string, T[]>, name: string, node: T) => {
+    const list = map.get(name);
+    if (list) list.push(node);
+    else map.set(name, [node]);
+  };
+  // Every identifier inside a target: a destructuring assignment `({ a, b: c } = o)` writes a and c (and reads
+  // nothing that matters here: over-approximating the written names only ever keeps a value unresolved).
+  const targetsIn = (n: ts.Node): void => {
+    if (ts.isIdentifier(n)) push(writes.targets, n.text, n);
+    else ts.forEachChild(n, targetsIn);
+  };
+  const visit = (n: ts.Node): void => {
+    if (ts.isBinaryExpression(n) && isAssignmentOperator(n.operatorToken.kind)) targetsIn(skipOuter(n.left));
+    else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === SK.PlusPlusToken || n.operator === SK.MinusMinusToken)) targetsIn(n.operand);
+    else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && !ts.isVariableDeclarationList(n.initializer)) targetsIn(n.initializer);
+    else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name)) push(writes.declarations, n.name.text, n);
+    ts.forEachChild(n, visit);
+  };
+  visit(pf.sf);
+  w = writes;
+  writesOf.set(pf, w);
+  return w;
+}
+
+/**
+ * Whether a `let`/`var` is assigned anywhere after its declaration: a write to its name that resolves to it, or a
+ * second declaration of the same binding (`var x = 1; var x = 2`). One that never is holds its initializer, as a
+ * const does: what bundlers (esbuild, tsup) emit for every top-level const of the source.
+ */
+export function isReassigned(decl: ts.VariableDeclaration, pf: ParsedFile): boolean {
+  if (!ts.isIdentifier(decl.name)) return true;
+  const name = decl.name.text;
+  const w = fileWrites(pf);
+  for (const target of w.targets.get(name) ?? []) if (lookupName(name, target, pf)?.node === decl) return true;
+  for (const other of w.declarations.get(name) ?? []) if (other !== decl && lookupName(name, other.name, pf)?.node === decl) return true;
+  return false;
+}
+
 /** What a node is for scope lookups, by SyntaxKind: read once per ancestor, so one array read instead of type tests. */
 const SCOPE_NONE = 0;
 const SCOPE_STATEMENTS = 1;
