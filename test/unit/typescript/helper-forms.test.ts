@@ -28,6 +28,18 @@ server.registerTool("destructured", { description: swapped }, ${OK});
 server.registerTool("early", { description: early }, ${OK});
 var early = "not yet";
 server.registerTool("shadowed", { description: later }, ${OK});
+var PATCHED = { text: "before" };
+function patch() { PATCHED.text = "after"; }
+var filled = {};
+declare function fill(o: object): void;
+fill(filled);
+var list: string[] = [];
+list.push("x");
+var PASSED = { text: "kept" };
+server.registerTool("patched", { description: PATCHED.text }, ${OK});
+server.registerTool("filled", { description: filled.text }, ${OK});
+server.registerTool("pushed", { description: list.join(",") }, ${OK});
+server.registerTool("passed", { description: PASSED.text, annotations: fill(PASSED) }, ${OK});
 function other() { let later = 1; later = 2; return later; }\n`;
   const { tool } = analyze({ 'main.ts': src });
   assert.equal(tool('bundled').description?.value, 'From a var.');
@@ -38,6 +50,12 @@ function other() { let later = 1; later = 2; return later; }\n`;
   assert.match(tool('early').unresolved[0].reason, /`early` is read before its `var` declaration runs/);
   // An assignment to another binding of the same name (a local `let` of a function) does not count.
   assert.equal(tool('shadowed').description?.value, 'x');
+  // A member written, or an empty object / array handed to a call (`__export(ns, ...)`, `push`), is not a const's value.
+  assert.match(tool('patched').unresolved[0].reason, /`PATCHED` is a `var` assigned after its declaration/);
+  assert.match(tool('filled').unresolved[0].reason, /`filled` is a `var` assigned after its declaration/);
+  assert.match(tool('pushed').unresolved[0].reason, /`list` is a `var` assigned after its declaration/);
+  // A literal with contents passed to a call stays read (a registration passes its config object by name).
+  assert.equal(tool('passed').description?.value, 'kept');
 });
 
 test('a helper function whose body is one returned expression is evaluated with its arguments bound', () => {
