@@ -105,3 +105,33 @@ test('a parameter left unbound names its function in the reason', () => {
   const { tool } = analyze({ 'main.ts': src });
   assert.match(tool('d').unresolved[0].reason, /`options` is a parameter of function `register`: its value is known only at run time/);
 });
+
+test('a registration under a guard carries it as written; an unguarded one has none', () => {
+  const src =
+    HEAD +
+    `declare const caps: { roots?: object; sampling?: object };
+declare const opts: { skipImages?: boolean; mode?: string };
+server.registerTool("always", {}, ${OK});
+if (caps.roots !== undefined) server.registerTool("roots", {}, ${OK});
+else server.registerTool("no_roots", {}, ${OK});
+opts.skipImages || server.registerTool("images", {}, ${OK});
+export function register() {
+  if (!caps.sampling) return;
+  server.registerTool("sampling", {}, ${OK});
+}
+switch (opts.mode) {
+  case "full":
+    server.registerTool("full_only", {}, ${OK});
+}
+server.registerTool("handler_has_if", {}, async () => { if (caps.roots) return { content: [] }; return { content: [] }; });\n`;
+  const { tool, textOf } = analyze({ 'main.ts': src });
+  const guard = (name: string) => tool(name).registration.condition?.text;
+  assert.equal(guard('always'), undefined);
+  assert.equal(guard('roots'), 'caps.roots !== undefined');
+  assert.equal(textOf(tool('roots').registration.condition?.span), 'caps.roots !== undefined');
+  assert.equal(guard('no_roots'), '!(caps.roots !== undefined)');
+  assert.equal(guard('images'), '!opts.skipImages');
+  assert.equal(guard('sampling'), 'caps.sampling');
+  assert.equal(guard('full_only'), 'opts.mode === "full"');
+  assert.equal(guard('handler_has_if'), undefined);
+});
