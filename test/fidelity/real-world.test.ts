@@ -98,6 +98,8 @@ interface Prediction {
   unnamed: number;
   /** Entries `toolsmith contract` does not analyse, with its message. */
   notSeen: string[];
+  /** Tool name -> the guard its registration runs under (the front-end's `registration.condition`), if any. */
+  conditions: Map<string, string>;
 }
 
 /**
@@ -106,7 +108,7 @@ interface Prediction {
  * for the corpus instead of twice per file.
  */
 function predict(files: string[]): Prediction {
-  const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, notSeen: [] };
+  const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, notSeen: [], conditions: new Map() };
   const host = createFileHost();
   for (const file of files) {
     const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
@@ -116,7 +118,9 @@ function predict(files: string[]): Prediction {
       out.notSeen.push(`${path.basename(file)}: ${read.message}`);
       continue;
     }
-    const printed = contractJson(analyzeSource(file, read.text, host).tools, (f) => host.readFile(f));
+    const analysed = analyzeSource(file, read.text, host).tools;
+    for (const t of analysed) if (t.name.value !== undefined && t.registration.condition) out.conditions.set(t.name.value, t.registration.condition.text);
+    const printed = contractJson(analysed, (f) => host.readFile(f));
     printed.tools.forEach((printedTool, i) => {
       const contract = JSON.parse(JSON.stringify(printedTool)) as Tool;
       // What the JSON itself says is unresolved for this tool (its `unresolved` entries), not the text mode.
@@ -170,7 +174,9 @@ function classify(live: Tool[], prediction: Prediction): { figures: Figures; det
   }
   const extra = prediction.tools.filter((t) => t.name !== undefined && !live.some((l) => l.name === t.name)).map((t) => String(t.name));
   figures.extra = extra.length;
-  if (extra.length) details.push(`extra (predicted, not listed live): ${extra.join(', ')}`);
+  // A tool the prediction says is registered under a guard is listed only when the guard holds: say which.
+  const guarded = (name: string) => (prediction.conditions.has(name) ? `${name} (registered only when ${prediction.conditions.get(name)})` : name);
+  if (extra.length) details.push(`extra (predicted, not listed live): ${extra.map(guarded).join(', ')}`);
   return { figures, details };
 }
 

@@ -201,6 +201,11 @@ export interface ToolDefinition {
     overload?: string[];
     /** Span of the config object literal (TS registerTool 2nd argument, Python decorator arguments). */
     configSpan?: Span;
+    /**
+     * TS: the guard the registration runs under in its function or file, as written (`clientSupportsRoots`,
+     * `!o.skipImageDownloads`): the tool is listed only when it holds at run time. The contract is unaffected.
+     */
+    condition?: { text: string; span: Span };
   };
   name: Located<string>;
   title?: Located<string>;

@@ -179,6 +179,7 @@ test('what cannot be resolved statically is reported with a span and a reason, n
     HEAD +
     `declare function makeName(): string;
 let mutable = "changes";
+export function reset() { mutable = "changed"; }
 server.registerTool(makeName(), { description: process.env.DESC }, async () => ({ content: [] }));
 server.registerTool("from_let", { description: mutable }, async () => ({ content: [] }));
 server.registerTool("unknown_method", { inputSchema: { a: z.string().someFancyThing() } }, async () => ({ content: [] }));\n`;
@@ -189,7 +190,7 @@ server.registerTool("unknown_method", { inputSchema: { a: z.string().someFancyTh
   assert.equal(textOf(first.name.unresolved.span), 'makeName()');
   assert.ok(first.unresolved.some((u) => u.part === 'description'));
   const fromLet = tool('from_let');
-  assert.match(fromLet.unresolved[0].reason, /not a const/);
+  assert.match(fromLet.unresolved[0].reason, /`mutable` is a `let` assigned after its declaration/);
   assert.equal(fromLet.description?.value, undefined);
   const um = tool('unknown_method');
   assert.equal(um.unresolved[0].part, 'inputSchema');

@@ -11,7 +11,7 @@ import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
 import type { Span } from '../model';
 import type { Framework } from '../../../../common/frameworks';
-import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
+import { isFunctionLikeKind, isReassigned, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 
 /** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
@@ -276,6 +276,11 @@ const METHODS = new Set([
 const SCHEMA_PROPS = new Set(['shape', 'element', 'options', 'enum', 'Enum', 'Values', 'description']);
 /** Methods whose function arguments are never called by the JSON Schema converter. */
 const INERT_FN_METHODS = new Set(['refine', 'superRefine', 'check', 'transform', 'preprocess', 'custom', 'instanceof']);
+/**
+ * Zod functions whose first argument is only ever a function the converter never calls: it is not evaluated at all,
+ * so a function built by a helper (`z.preprocess(aliasArgs(ALIASES), z.object(...))`) does not hide the schema.
+ */
+const INERT_FIRST_ARG = new Set(['refine', 'superRefine', 'transform', 'preprocess']);
 
 const ZOD_V4 = z4 as unknown as Record<string, unknown>;
 const ZOD_V3 = z3 as unknown as Record<string, unknown>;
@@ -434,6 +439,12 @@ function evalBinary(b: ts.BinaryExpression, pf: ParsedFile, ctx: EvalContext): u
   if (b.operatorToken.kind === SK.QuestionQuestionToken) {
     const l = evaluate(b.left, pf, ctx);
     return l === undefined || l === null ? evaluate(b.right, pf, ctx) : l;
+  }
+  // `name || "default"`, `flag && schema`: short-circuit as JS does, on a left side that is known.
+  if (b.operatorToken.kind === SK.BarBarToken || b.operatorToken.kind === SK.AmpersandAmpersandToken) {
+    const l = evaluate(b.left, pf, ctx);
+    if (!isPrimitive(l) && !isZodSchema(l) && !isPlainObject(l) && !Array.isArray(l)) return fail(`the left side of ${ts.tokenToString(b.operatorToken.kind)} is not a static value`, b.left, pf);
+    return (b.operatorToken.kind === SK.BarBarToken) === Boolean(l) ? l : evaluate(b.right, pf, ctx);
   }
   return fail(`operator ${ts.tokenToString(b.operatorToken.kind) ?? '?'} is not evaluated statically`, b, pf);
 }
@@ -609,9 +620,12 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`).
       if (ctx.env.has(d.node)) return ctx.env.get(d.node);
       const list = d.node.parent;
-      if (!ts.isVariableDeclarationList(list) || !(list.flags & ts.NodeFlags.Const)) {
-        // A `let`/`var` may be reassigned: only its unmodified initializer would be a guess.
-        return fail(`\`${d.name}\` is not a const`, at, pf);
+      if (!ts.isVariableDeclarationList(list)) return fail(`\`${d.name}\` is not a const`, at, pf);
+      if (!(list.flags & ts.NodeFlags.Const)) {
+        // A `let`/`var` holds its initializer only if nothing assigns it again (bundlers emit `var` for consts).
+        const keyword = list.flags & ts.NodeFlags.Let ? 'let' : 'var';
+        if (isReassigned(d.node, d.pf)) return fail(`\`${d.name}\` is a \`${keyword}\` assigned after its declaration (its value is known only at run time)`, at, pf);
+        if (pf === d.pf && at.pos < d.node.pos && !insideFunction(at)) return fail(`\`${d.name}\` is read before its \`${keyword}\` declaration runs`, at, pf);
       }
       if (!d.node.initializer) return fail(`\`${d.name}\` has no initializer`, at, pf);
       const hit = ctx.consts.get(d.node);
@@ -637,7 +651,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       return evalEnum(d.node, d.pf, ctx);
     case 'param': {
       if (ctx.env.has(d.node)) return ctx.env.get(d.node);
-      return fail(`\`${d.name}\` is a function parameter`, at, pf);
+      return fail(`\`${d.name}\` is a parameter of ${functionLabel(d.node.parent, d.pf)}: its value is known only at run time`, at, pf);
     }
     case 'function':
       return new FnExpr(d.node, d.pf);
@@ -678,6 +692,17 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       return evalDecl(resolved, at, pf, ctx);
     }
   }
+}
+
+/** How a function is named in messages: `Zt`, `register` (a const arrow), else "a function". */
+function functionLabel(fn: ts.Node, pf: ParsedFile): string {
+  const name = (fn as { name?: ts.Node }).name ?? (ts.isVariableDeclaration(fn.parent) ? fn.parent.name : undefined);
+  return name && ts.isIdentifier(name) ? `function \`${name.getText(pf.sf)}\`` : 'a function';
+}
+
+function insideFunction(node: ts.Node): boolean {
+  for (let n = node.parent; n; n = n.parent) if (isFunctionLikeKind(n.kind)) return true;
+  return false;
 }
 
 function evalIdentifier(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): unknown {
@@ -784,9 +809,15 @@ function inertFn(): never {
   throw new Error('toolsmith: user function is not evaluated');
 }
 
+/** A function or method of zod itself (not of ArkType or Valibot, which share ZodFn). */
+function isZodFunctionTarget(callee: ZodFn): boolean {
+  return callee.onNamespace ? callee.target === ZOD_V4 || callee.target === ZOD_V3 : isZodSchema(callee.target);
+}
+
 function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
   const callee = evaluate(node.expression, pf, ctx);
   if (callee instanceof StaticFn) return evalStaticCall(callee, node, pf, ctx);
+  if (callee instanceof FnExpr) return evalHelperCall(callee, node, pf, ctx);
   if (!(callee instanceof ZodFn)) return fail('call of a function that is not an allow-listed zod call', node, pf);
   const target = callee.target;
   const name = callee.name;
@@ -804,6 +835,10 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
       const v = evaluate(a.expression, pf, ctx);
       if (!Array.isArray(v)) fail('spread argument is not a static array', a, pf);
       args.push(...(v as unknown[]));
+      continue;
+    }
+    if (args.length === 0 && INERT_FIRST_ARG.has(name) && isZodFunctionTarget(callee)) {
+      args.push(inertFn);
       continue;
     }
     let v = evaluate(a, pf, ctx);
@@ -848,6 +883,47 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
   }
   if (callee.major === 4 && ctx.origins && typeof result === 'object' && result !== null && '_zod' in result) recordOrigin(ctx.origins, result, callee, node, pf);
   return result;
+}
+
+/** Helper functions being evaluated: a helper that calls itself is not followed. */
+const helpersInProgress = new Set<ts.Node>();
+
+/**
+ * A call of a function of the workspace whose body is one returned expression (`function text() { return
+ * z.string().trim() }`, `(d) => z.number().describe(d)`): its parameters are bound to the evaluated arguments and
+ * the expression is evaluated like any other, so a schema built by a helper resolves. The function is never run;
+ * a body with statements, a rest or destructured parameter, `async` or a generator stays unresolved.
+ */
+function evalHelperCall(callee: FnExpr, node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
+  const fn = callee.node;
+  const label = `\`${node.expression.getText(pf.sf)}\``;
+  const body = fn.body;
+  const expr = body && (ts.isBlock(body) ? singleReturn(body) : body);
+  if (!body) return fail(`call of ${label}, a function declared without a body`, node, pf);
+  if (!expr) return fail(`call of ${label}, a function whose body is not one returned expression (Toolsmith does not run functions)`, node, pf);
+  if (fn.asteriskToken || ts.getModifiers(fn)?.some((m) => m.kind === SK.AsyncKeyword)) return fail(`call of ${label}, an async or generator function`, node, pf);
+  if (helpersInProgress.has(fn)) return fail(`call of ${label} from inside itself (recursion is not followed)`, node, pf);
+  const bound: [ts.ParameterDeclaration, unknown][] = [];
+  fn.parameters.forEach((p, i) => {
+    if (!ts.isIdentifier(p.name) || p.dotDotDotToken) fail(`parameter \`${p.name.getText(callee.pf.sf)}\` of ${label} is not a plain name`, p, callee.pf);
+    const a = node.arguments[i];
+    if (a && ts.isSpreadElement(a)) fail('spread argument of a helper call', a, pf);
+    let v = a ? evaluate(a, pf, ctx) : undefined;
+    if (v === undefined && p.initializer) v = evaluate(p.initializer, callee.pf, ctx);
+    bound.push([p, v]);
+  });
+  const saved = bound.map(([p]) => [p, ctx.env.has(p), ctx.env.get(p)] as const);
+  helpersInProgress.add(fn);
+  for (const [p, v] of bound) ctx.env.set(p, v);
+  try {
+    return evaluate(expr, callee.pf, ctx);
+  } finally {
+    helpersInProgress.delete(fn);
+    for (const [p, had, v] of saved) {
+      if (had) ctx.env.set(p, v);
+      else ctx.env.delete(p);
+    }
+  }
 }
 
 function evalStaticCall(callee: StaticFn, node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {

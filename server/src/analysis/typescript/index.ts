@@ -12,6 +12,7 @@ import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContra
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
+import { registrationGuard } from './conditions';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
@@ -551,6 +552,8 @@ function buildTool(site: Site, ctx: EvalContext, versions: WorkspaceVersions): T
     unresolved,
     unrepresentable,
   };
+  const condition = registrationGuard(call, pf);
+  if (condition) tool.registration.condition = condition;
   if (title) tool.title = title;
   if (descLoc) {
     const origin = registration.descriptionOrigin;

@@ -284,6 +284,93 @@ export class Project {
   }
 }
 
+/** Identifiers a file writes to (assignment targets, `++`/`--`, `for (x of ...)`) and its variable declarations, by name. */
+interface Writes {
+  targets: Map<string, ts.Identifier[]>;
+  /** The object written into: `x` of `x.p = v`, `x[k] += v`, `delete x.p`. */
+  members: Map<string, ts.Identifier[]>;
+  /** Handed to a call, where it may be filled: `fill(x)`, `x.push(v)`. */
+  passed: Map<string, ts.Identifier[]>;
+  declarations: Map<string, ts.VariableDeclaration[]>;
+}
+const writesOf = new WeakMap<ParsedFile, Writes>();
+
+function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
+  return kind >= SK.FirstAssignment && kind <= SK.LastAssignment;
+}
+
+/** Built on the first `let`/`var` the evaluation reads in a file: one walk, most files never need it. */
+function fileWrites(pf: ParsedFile): Writes {
+  let w = writesOf.get(pf);
+  if (w) return w;
+  const writes: Writes = { targets: new Map(), members: new Map(), passed: new Map(), declarations: new Map() };
+  const push = <T>(map: Map<string, T[]>, name: string, node: T) => {
+    const list = map.get(name);
+    if (list) list.push(node);
+    else map.set(name, [node]);
+  };
+  // Every identifier inside a target: a destructuring assignment `({ a, b: c } = o)` writes a and c (and reads
+  // nothing that matters here: over-approximating the written names only ever keeps a value unresolved).
+  const targetsIn = (n: ts.Node): void => {
+    if (ts.isIdentifier(n)) push(writes.targets, n.text, n);
+    else ts.forEachChild(n, targetsIn);
+  };
+  // `a.b.c`, `a[k]` -> a: the object a member write or a method call reaches.
+  const receiver = (e: ts.Expression): ts.Identifier | undefined => {
+    let x = skipOuter(e);
+    while (ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x)) x = skipOuter(x.expression);
+    return ts.isIdentifier(x) ? x : undefined;
+  };
+  const visit = (n: ts.Node): void => {
+    const member = (e: ts.Expression) => {
+      const r = receiver(e);
+      if (r) push(writes.members, r.text, r);
+    };
+    if (ts.isBinaryExpression(n) && isAssignmentOperator(n.operatorToken.kind)) {
+      const left = skipOuter(n.left);
+      if (ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) member(left);
+      else targetsIn(left);
+    } else if (ts.isDeleteExpression(n)) member(n.expression);
+    else if (ts.isCallExpression(n)) {
+      for (const a of n.arguments) {
+        const arg = skipOuter(a);
+        if (ts.isIdentifier(arg)) push(writes.passed, arg.text, arg);
+      }
+      const callee = skipOuter(n.expression);
+      if (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) {
+        const r = receiver(callee);
+        if (r) push(writes.passed, r.text, r);
+      }
+    } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === SK.PlusPlusToken || n.operator === SK.MinusMinusToken)) targetsIn(n.operand);
+    else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && !ts.isVariableDeclarationList(n.initializer)) targetsIn(n.initializer);
+    else if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name)) push(writes.declarations, n.name.text, n);
+    ts.forEachChild(n, visit);
+  };
+  visit(pf.sf);
+  w = writes;
+  writesOf.set(pf, w);
+  return w;
+}
+
+/**
+ * Whether a `let`/`var` is assigned anywhere after its declaration: a write to its name or to one of its members
+ * that resolves to it, a second declaration of the same binding (`var x = 1; var x = 2`), or an empty `{}`/`[]`
+ * handed to a call. One that never is holds its initializer, as a const does: what bundlers (esbuild, tsup) emit for
+ * every top-level const of the source.
+ */
+export function isReassigned(decl: ts.VariableDeclaration, pf: ParsedFile): boolean {
+  if (!ts.isIdentifier(decl.name)) return true;
+  const name = decl.name.text;
+  const w = fileWrites(pf);
+  const reaches = (ids: ts.Identifier[] | undefined) => (ids ?? []).some((id) => lookupName(name, id, pf)?.node === decl);
+  if (reaches(w.targets.get(name)) || reaches(w.members.get(name))) return true;
+  for (const other of w.declarations.get(name) ?? []) if (other !== decl && lookupName(name, other.name, pf)?.node === decl) return true;
+  // An empty `{}` / `[]` handed to a call is being filled (a bundler's `var ns = {}; __export(ns, {...})`).
+  const init = decl.initializer && skipOuter(decl.initializer);
+  const empty = init && ((ts.isObjectLiteralExpression(init) && init.properties.length === 0) || (ts.isArrayLiteralExpression(init) && init.elements.length === 0));
+  return !!empty && reaches(w.passed.get(name));
+}
+
 /** What a node is for scope lookups, by SyntaxKind: read once per ancestor, so one array read instead of type tests. */
 const SCOPE_NONE = 0;
 const SCOPE_STATEMENTS = 1;

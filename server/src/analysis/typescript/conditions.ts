@@ -1,0 +1,59 @@
+/**
+ * The guard a registration runs under: `if (clientSupportsRoots) server.registerTool(...)`, `skip || server.tool(...)`,
+ * `if (!enabled) return;` before it. Such a tool is listed only when the guard holds at run time (server-everything
+ * registers its roots, sampling and elicitation tools only for a client declaring those capabilities), so a live
+ * tools/list without it is not a wrong prediction. Read within the registering function (or file), never evaluated.
+ */
+import ts from './ts';
+import type { Span } from '../model';
+import { isFunctionLikeKind, skipOuter, spanOf, type ParsedFile } from './project';
+
+const SK = ts.SyntaxKind;
+
+/** `if (c) return;` / `if (c) { throw e; }` with no else: what follows runs only when `c` is false. */
+function exitGuard(st: ts.Statement): ts.Expression | undefined {
+  if (!ts.isIfStatement(st) || st.elseStatement) return undefined;
+  let then: ts.Statement = st.thenStatement;
+  if (ts.isBlock(then) && then.statements.length === 1) then = then.statements[0];
+  const exits = ts.isReturnStatement(then) || ts.isThrowStatement(then) || ts.isContinueStatement(then) || ts.isBreakStatement(then);
+  return exits ? st.expression : undefined;
+}
+
+/** The guards from the registration outwards, as written (`!(c)` where the registration runs when `c` is false). */
+export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { text: string; span: Span } | undefined {
+  const guards: { text: string; node: ts.Node }[] = [];
+  const text = (e: ts.Node) => e.getText(pf.sf);
+  const negated = (e: ts.Expression) => {
+    const inner = skipOuter(e);
+    if (ts.isPrefixUnaryExpression(inner) && inner.operator === SK.ExclamationToken) return text(inner.operand);
+    return ts.isIdentifier(inner) || ts.isPropertyAccessExpression(inner) || ts.isCallExpression(inner) ? `!${text(inner)}` : `!(${text(inner)})`;
+  };
+  let child: ts.Node = call;
+  for (let node: ts.Node | undefined = call.parent; node && !isFunctionLikeKind(node.kind); child = node, node = node.parent) {
+    if (ts.isIfStatement(node)) {
+      if (child === node.thenStatement) guards.push({ text: text(node.expression), node: node.expression });
+      else if (child === node.elseStatement) guards.push({ text: negated(node.expression), node: node.expression });
+    } else if (ts.isConditionalExpression(node)) {
+      if (child === node.whenTrue) guards.push({ text: text(node.condition), node: node.condition });
+      else if (child === node.whenFalse) guards.push({ text: negated(node.condition), node: node.condition });
+    } else if (ts.isBinaryExpression(node) && child === node.right) {
+      const op = node.operatorToken.kind;
+      if (op === SK.AmpersandAmpersandToken) guards.push({ text: text(node.left), node: node.left });
+      else if (op === SK.BarBarToken) guards.push({ text: negated(node.left), node: node.left });
+      else if (op === SK.QuestionQuestionToken) guards.push({ text: `${text(node.left)} == null`, node: node.left });
+    } else if (ts.isCaseClause(node)) {
+      guards.push({ text: `${text(node.parent.parent.expression)} === ${text(node.expression)}`, node: node.expression });
+    }
+    if (ts.isBlock(node) || ts.isSourceFile(node) || ts.isCaseOrDefaultClause(node)) {
+      // Early exits before the statement holding the registration, nearest first.
+      const statements = node.statements;
+      for (let i = statements.indexOf(child as ts.Statement) - 1; i >= 0; i--) {
+        const c = exitGuard(statements[i]);
+        if (c) guards.push({ text: negated(c), node: c });
+      }
+    }
+    if (ts.isSourceFile(node)) break;
+  }
+  if (guards.length === 0) return undefined;
+  return { text: guards.map((g) => g.text).join(' && '), span: spanOf(guards[0].node, pf) };
+}
