@@ -69,9 +69,11 @@ test('"Fix" on a finding in the preview applies the quick fix to the file and th
     await wb.screenshot('preview-fix');
     // Saved, the file on disk has exactly that change.
     await wb.runCommand('File: Save All Files');
+    // The save truncates then writes: a read in between sees an empty file, so wait for the whole expected text.
+    const expected = original.replace('limit: z.number().default(10)', 'limit: z.number().int().default(10)');
     const deadline = Date.now() + 15_000;
-    while (fs.readFileSync(serverFile, 'utf8') === original && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-    assert.equal(fs.readFileSync(serverFile, 'utf8'), original.replace('limit: z.number().default(10)', 'limit: z.number().int().default(10)'));
+    while (fs.readFileSync(serverFile, 'utf8') !== expected && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assert.equal(fs.readFileSync(serverFile, 'utf8'), expected);
     console.log(`preview-fix: workbench ${((started - t0) / 1000).toFixed(1)} s, test after it ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } catch (err) {
     await wb?.screenshot('preview-failed-fix').catch(() => undefined);
