@@ -30,8 +30,6 @@ export const paramUnboundedNumber: Rule = {
       if (hasMin && hasMax) continue;
       // What the description documents wins over the guess: `le=100` on "up to 3600 seconds" rejects valid calls.
       const stated = statedBounds(paramDescription(p));
-      // A description stating the whole range is param-range-not-in-schema's finding (with exactly that range).
-      if (stated.min !== undefined && stated.max !== undefined) continue;
       const lo = stated.min ?? countMinimum(p.name);
       const hi = stated.max ?? countMaximum(p.name);
       const isInteger = !schemaTypes(p.schema, root).has('number');

@@ -224,5 +224,6 @@ test("error-leaks-internals: not the text of the project's own exceptions nor th
 test('param-range-not-in-schema: a bare range in parentheses is a stated range', () => {
   assert.deepEqual(statedBounds('Maximum session duration in seconds (3600-43200)'), { min: 3600, max: 43200 });
   assert.deepEqual(statedBounds('Heading level (1-9)'), { min: 1, max: 9 });
+  assert.deepEqual(statedBounds('Number of results (1-20, default 10)'), { min: 1, max: 20 });
   assert.deepEqual(statedBounds('Date of the report (e.g. 2024-01-31)'), {});
 });
