@@ -49,18 +49,20 @@ export const errorLeaksInternals: Rule = {
       leaks.push(...(x.leaks ?? []));
     }
     const program = runsModelProgram(tool);
-    return leaks
-      // The text of the project's own exceptions is a message its author wrote; the error of the model's own
-      // query is what the model needs to correct it. A traceback or a stack is never either.
-      .filter((l) => l.kind !== 'stringified-error' || (!l.ownException && !program))
-      .map((l) =>
-        finding(
-          tool,
-          l.span,
-          `This sends ${WHAT[l.kind] ?? 'error internals'} to the model: file paths, SQL, hostnames or secrets end up in the ` +
-            'conversation (and in whatever the model repeats), and none of it tells the model how to recover. ' +
-            'Log the details on the server and return a short message that says what to do next.',
-        ),
-      );
+    return (
+      leaks
+        // The text of the project's own exceptions is a message its author wrote; the error of the model's own
+        // query is what the model needs to correct it. A traceback or a stack is never either.
+        .filter((l) => l.kind !== 'stringified-error' || (!l.ownException && !program))
+        .map((l) =>
+          finding(
+            tool,
+            l.span,
+            `This sends ${WHAT[l.kind] ?? 'error internals'} to the model: file paths, SQL, hostnames or secrets end up in the ` +
+              'conversation (and in whatever the model repeats), and none of it tells the model how to recover. ' +
+              'Log the details on the server and return a short message that says what to do next.',
+          ),
+        )
+    );
   },
 };

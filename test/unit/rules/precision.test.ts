@@ -171,7 +171,10 @@ test('description-no-usage-guidance: only where a sibling names the same action 
       pyTool('merge_cells', 'Merge cells of a table.') +
       pyTool('merge_cells_vertical', 'Merge cells in one column, unlike merge_cells.'),
   );
-  assert.deepEqual(findingsOf('/tmp/ug.py', src, 'description-no-usage-guidance').sort(), ['add_footnote_robust', 'add_footnote_to_document', 'add_heading', 'insert_header_near_text', 'merge_cells'].sort());
+  assert.deepEqual(
+    findingsOf('/tmp/ug.py', src, 'description-no-usage-guidance').sort(),
+    ['add_footnote_robust', 'add_footnote_to_document', 'add_heading', 'insert_header_near_text', 'merge_cells'].sort(),
+  );
   // git_ is the server's prefix, not the action: git_diff (no object) and git_diff_staged differ.
   const prefixed = pyServer(pyTool('git_diff', 'Shows changes.') + pyTool('git_diff_staged', 'Shows staged changes.') + pyTool('git_log', 'Shows the commit log.'));
   assert.deepEqual(findingsOf('/tmp/ug2.py', prefixed, 'description-no-usage-guidance'), []);

@@ -466,8 +466,7 @@ function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['l
     }
     if (n.name === 'FormatReplacement') {
       const inner = meaningful(n.node).filter((x) => x.name !== '{' && x.name !== '}');
-      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0])))
-        leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(inner[0])) });
+      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0]))) leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(inner[0])) });
     }
     if (n.name === 'MemberExpression') {
       const d = dottedName(n.node, mod.text);
@@ -494,8 +493,7 @@ function ownException(mod: PyModule, node: SyntaxNode, name: string): { ownExcep
   if (!bound || mod.src(bound) !== name || bound.prevSibling?.name !== 'as') return {};
   const caught = bound.prevSibling.prevSibling;
   if (!caught) return {};
-  const classes =
-    caught.name === 'TupleExpression' || caught.name === 'ParenthesizedExpression' ? meaningful(caught).filter((x) => x.name !== '(' && x.name !== ')' && x.name !== ',') : [caught];
+  const classes = caught.name === 'TupleExpression' || caught.name === 'ParenthesizedExpression' ? meaningful(caught).filter((x) => x.name !== '(' && x.name !== ')' && x.name !== ',') : [caught];
   const packages = new Set(mod.file.split(/[\\/]/).slice(0, -1));
   const own = (c: SyntaxNode) => {
     const d = dottedName(c, mod.text);

@@ -59,8 +59,7 @@ export function statedBounds(description: string | undefined): { min?: number; m
   const d = description.replace(/(\d),(\d{3})\b/g, '$1$2');
   // "between 1 and 20", "from 0 to 100", and a bare range opening parentheses: "duration in seconds (3600-43200)",
   // "Number of results (1-20, default 10)".
-  const between =
-    /\b(?:between|from)\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|-)\s+(-?\d+(?:\.\d+)?)/i.exec(d) ?? /\((-?\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(-?\d+(?:\.\d+)?)\s*[,;)]/i.exec(d);
+  const between = /\b(?:between|from)\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|-)\s+(-?\d+(?:\.\d+)?)/i.exec(d) ?? /\((-?\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(-?\d+(?:\.\d+)?)\s*[,;)]/i.exec(d);
   const max = /\b(?:up to|at most|max(?:imum)?(?: of| is)?|no more than|<=?|≤)\s*:?\s*(\d+(?:\.\d+)?)/i.exec(d);
   const min = /\b(?:at least|min(?:imum)?(?: of| is)?|no less than|>=?|≥)\s*:?\s*(-?\d+(?:\.\d+)?)/i.exec(d);
   const out: { min?: number; max?: number } = {};
