@@ -5,7 +5,8 @@ export type SeveritySetting = Severity | 'off';
 export type NamingStyle = 'verb_object' | 'domain.verb';
 /**
  * Which rules run when `rules` does not name them (typescript-eslint's idea): `recommended` (the default) only the
- * rules that were right nearly every time on the labelled real-world set (test/corpus/labels.json), `strict` every rule.
+ * rules that were right nearly every time on the labelled real-world set (test/corpus/labels.json), `strict` every rule
+ * but the opt-in ones (those run only when `rules` names them).
  */
 export type Preset = 'recommended' | 'strict';
 export const PRESETS: readonly Preset[] = ['recommended', 'strict'];

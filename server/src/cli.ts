@@ -33,7 +33,7 @@ Usage:
       --format, -f   stylish (default, for people), json (one object per finding), sarif (SARIF 2.1.0)
       --fix          apply every safe fix, write the files, then report what is left
       --preset recommended|strict
-                     which rules run (default: the settings' "preset", else recommended; strict runs every rule)
+                     which rules run (default: the settings' "preset", else recommended; strict runs every rule but the opt-in ones)
       --max-file-size N
                      analyse files up to N MiB (default 1); larger ones are skipped, named, and exit 2
   toolsmith contract <file> [--json]

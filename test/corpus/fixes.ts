@@ -10,12 +10,14 @@ import * as path from 'node:path';
 import { createFileHost } from '../../server/src/host';
 import { analyzeFile } from '../../server/src/service';
 import type { Finding, Fix } from '../../server/src/rules/types';
+import { withEveryRule } from '../../server/src/rules';
 import type { FileHost } from '../../server/src/analysis/model';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
 import { DEFAULT_SETTINGS, type ToolsmithSettings } from '../../common/settings';
 import type { CorpusPackage } from './labelled-set';
 
-export const STRICT: ToolsmithSettings = { ...DEFAULT_SETTINGS, preset: 'strict' };
+/** Every rule on, the opt-in ones too: every fix toolsmith can offer is proven. */
+export const STRICT: ToolsmithSettings = withEveryRule(DEFAULT_SETTINGS);
 
 export interface OfferedFix {
   package: CorpusPackage;

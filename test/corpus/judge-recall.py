@@ -14,6 +14,12 @@ def judge(x):
         return 'keep', 'get_excel_path() returns os.path.join(EXCEL_FILES_PATH, filename) (and absolute paths as is) with no containment check; every tool opens what it returns (SSE/HTTP mode)'
     if r == 'context-param-mistyped':
         return 'keep', 'mcp 2.x finds the context by a Context annotation only: ctx: CallToolResult is published as a required object input and the tool never gets its context'
+    if r == 'param-range-not-in-schema' and t == 'add_heading':
+        return 'keep', "the docstring says Heading level (1-9) and the published schema has no bound: a model sending 0 or 12 is only stopped by python-docx, with a raw error"
+    if r == 'param-range-not-in-schema' and t == 'create_role':
+        return 'keep', 'the description states the IAM limit, 3600-43200 seconds, and the schema has no bound: a model sending 60 or 86400 gets an AWS ValidationError back'
+    if r == 'param-range-not-in-schema' and '"count"' in msg:
+        return 'keep', 'count: the description states 1-20 (the Brave API limit: the handler clamps with Math.min(count, 20)) and the schema has no bound: a model asking for 50 silently gets 20'
     if r == 'param-range-not-in-schema':
         return 'keep', 'the description states the API limit (max 100 / 200 / 50000 / 9) and the schema has no maximum: clients cannot validate and models overshoot'
     if r == 'destructive-tool-without-warning':

@@ -310,7 +310,8 @@ const listTools = async (c: Client): Promise<Tool[]> => (await c.listTools()).to
 
 type Props = Record<string, Record<string, unknown>>;
 const propsOf = (t: Tool | undefined): Props => (t?.inputSchema as { properties?: Props } | undefined)?.properties ?? {};
-const paramOf = (o: OfferedFix): string | undefined => /^Parameter "([^"]+)"/.exec(o.finding.message)?.[1] ?? /^`([^`:]+)(?::[^`]*)?`/.exec(o.finding.message)?.[1];
+const paramOf = (o: OfferedFix): string | undefined =>
+  /^Parameter "([^"]+)"/.exec(o.finding.message)?.[1] ?? /^The description of "([^"]+)"/.exec(o.finding.message)?.[1] ?? /^`([^`:]+)(?::[^`]*)?`/.exec(o.finding.message)?.[1];
 
 /** A JSON Schema property as the SDKs publish an optional one too (`anyOf: [{...}, {type: null}]`). */
 function branches(p: Record<string, unknown> | undefined): Record<string, unknown>[] {

@@ -14,6 +14,7 @@ import { createFileHost } from '../../server/src/host';
 import { sourceKindOf } from '../../server/src/analysis/analyze';
 import { SKIPPED_DIRS } from '../../server/src/lsp/workspaceIndex';
 import { DEFAULT_SETTINGS } from '../../common/settings';
+import { withEveryRule } from '../../server/src/rules';
 import { generateServer } from '../../bench/ts-analysis';
 import { generatePythonServer } from '../../bench/py-analysis';
 import { pythonServer, typescriptServer } from '../../bench/corpus';
@@ -48,8 +49,8 @@ function relativise(value: unknown, root: string): unknown {
 }
 
 function dumpFile(file: string, text: string, root: string) {
-  // Every rule (strict preset): the dump pins each rule's findings and fixes, whichever preset it is in.
-  const a = analyzeFile(file, text, createFileHost(), { ...DEFAULT_SETTINGS, preset: 'strict' });
+  // Every rule (strict preset and the opt-in rules): the dump pins each rule's findings and fixes, whichever preset it is in.
+  const a = analyzeFile(file, text, createFileHost(), withEveryRule(DEFAULT_SETTINGS));
   return relativise(
     {
       internalError: a.internalError ? 'yes' : undefined,

@@ -107,6 +107,13 @@ export interface CallFact {
   paramsInUrlArg?: string[];
 }
 
+/** Error internals sent to the model (see ReturnFact.leaks). */
+export interface ErrorLeak {
+  kind: 'stack' | 'stringified-error' | 'traceback';
+  span: Span;
+  ownException?: boolean;
+}
+
 /** A `return` (or the implicit final expression) of the handler. */
 export interface ReturnFact {
   span: Span;
@@ -129,8 +136,12 @@ export interface ReturnFact {
   looksLikeError: boolean;
   /** What kind of value is returned: object literal / dict / model instance / string / other. */
   valueKind: 'object' | 'string' | 'list' | 'none' | 'other';
-  /** Error internals passed to the model: `String(err)`, `JSON.stringify(err)`, `err.stack`, `traceback.format_exc()`, `str(e)`. */
-  leaks: { kind: 'stack' | 'stringified-error' | 'traceback'; span: Span }[];
+  /**
+   * Error internals passed to the model: `String(err)`, `JSON.stringify(err)`, `err.stack`, `traceback.format_exc()`,
+   * `str(e)`. Optional (Python): `ownException` when the stringified exception is caught only as classes the project
+   * defines (their text is the author's message).
+   */
+  leaks: ErrorLeak[];
   /** Insertion point for a fix that adds a property to the returned object (TS: after the last property). */
   objectEndOffset?: number;
   /** Optional (rules B): the returned expression itself (Python: after `return`; TS: the returned object). */
@@ -161,7 +172,7 @@ export interface HandlerDefinition {
     exception: string;
     span: Span;
     message?: string;
-    /** Optional (rules B): error internals in the raised message (`str(e)`, traceback). */ leaks?: { kind: 'stack' | 'stringified-error' | 'traceback'; span: Span }[];
+    /** Optional (rules B): error internals in the raised message (`str(e)`, traceback). */ leaks?: ErrorLeak[];
   }[];
   /** Python return annotation as written (`dict`, `MyModel`, `list[str]`, `str`), undefined if none. */
   returnAnnotation?: string;

@@ -2,7 +2,7 @@ import type { AnalysisResult, FileFacts, Span, ToolDefinition } from '../analysi
 import type { Edit, Finding, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { RULES } from './catalog';
 import { memoByText, withRuleMemo } from './util/memo';
-import type { Preset } from '../../../common/settings';
+import type { Preset, ToolsmithSettings } from '../../../common/settings';
 
 export { RULES } from './catalog';
 
@@ -24,9 +24,23 @@ export function runRules(result: AnalysisResult, ctx: RuleContext, onRuleError?:
   return withRuleMemo(() => runRulesOnce(result, ctx, onRuleError, rules));
 }
 
-/** Whether a rule runs under a preset when the settings do not name it: strict runs every rule. */
+/**
+ * Whether a rule runs under a preset when the settings do not name it: strict runs every rule but the opt-in ones,
+ * which run only when named.
+ */
 export function inPreset(rule: Pick<Rule, 'preset'>, preset: Preset | undefined): boolean {
+  if (rule.preset === 'opt-in') return false;
   return preset === 'strict' || rule.preset !== 'strict';
+}
+
+/**
+ * `settings` with every rule on: the strict preset, and each opt-in rule the settings do not name at its default
+ * severity (the rule fixtures and the fix proofs check every rule).
+ */
+export function withEveryRule(settings: ToolsmithSettings): ToolsmithSettings {
+  const rules = { ...settings.rules };
+  for (const r of RULES) if (r.preset === 'opt-in' && !(r.id in rules)) rules[r.id] = r.defaultSeverity;
+  return { ...settings, preset: 'strict', rules };
 }
 
 interface FileGroup {

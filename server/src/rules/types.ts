@@ -1,5 +1,5 @@
 import type { FileFacts, Span, ToolDefinition } from '../analysis/model';
-import type { Preset, Severity, ToolsmithSettings } from '../../../common/settings';
+import type { Severity, ToolsmithSettings } from '../../../common/settings';
 
 /** A text edit expressed on source offsets (converted to LSP/CLI positions by the caller). */
 export interface Edit {
@@ -38,9 +38,11 @@ export interface Rule {
   defaultSeverity: Severity;
   /**
    * `strict`: the rule runs only with `toolsmith.preset: "strict"` (or when `toolsmith.rules` names it): on the
-   * labelled real-world set it was wrong too often for the default. Without it the rule is in `recommended`.
+   * labelled real-world set it was wrong too often for the default. `opt-in`: it runs only when `toolsmith.rules`
+   * names it, under either preset: on that set it was not right often enough even for `strict`. Without it the rule
+   * is in `recommended`.
    */
-  preset?: Preset;
+  preset?: 'strict' | 'opt-in';
   /** Languages the rule applies to. */
   languages: ('typescript' | 'python')[];
   /** One line: what the rule checks (shown in docs/CLI). */

@@ -3,7 +3,7 @@
  * for substrings, so fixes can be applied and read back.
  */
 import type { AnalysisResult, FileFacts, JsonSchema, JsonValue, ParameterDefinition, Span, ToolDefinition } from '../../../server/src/analysis/model';
-import { runRules, applyEdits } from '../../../server/src/rules';
+import { runRules, applyEdits, withEveryRule } from '../../../server/src/rules';
 import type { Finding, Rule, RuleContext } from '../../../server/src/rules/types';
 import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../../common/settings';
 
@@ -129,17 +129,17 @@ export function result(src: Src, tools: ToolDefinition[]): AnalysisResult {
   return { tools, files: [facts] };
 }
 
-/** The rule tests run every rule (the strict preset) unless a test passes its own settings. */
-const STRICT: ToolsmithSettings = { ...DEFAULT_SETTINGS, preset: 'strict' };
+/** The rule tests run every rule (the strict preset and the opt-in rules) unless a test passes its own settings. */
+const STRICT: ToolsmithSettings = withEveryRule(DEFAULT_SETTINGS);
 
 export function ctxFor(src: Src, settings: ToolsmithSettings | Record<string, unknown> = STRICT): RuleContext {
-  const s = 'thresholds' in settings && 'naming' in settings ? (settings as ToolsmithSettings) : normalizeSettings({ preset: 'strict', ...settings });
+  const s = 'thresholds' in settings && 'naming' in settings ? (settings as ToolsmithSettings) : withEveryRule(normalizeSettings({ preset: 'strict', ...settings }));
   return { settings: s, textOf: (f) => (f === src.file ? src.text : undefined) };
 }
 
 /** Runs the given rules (default: one rule) over hand-built tools and returns the findings. */
 export function check(src: Src, tools: ToolDefinition[], rules: readonly Rule[], settings?: Record<string, unknown>): Finding[] {
-  return runRules(result(src, tools), ctxFor(src, settings ? normalizeSettings({ preset: 'strict', ...settings }) : STRICT), undefined, rules);
+  return runRules(result(src, tools), ctxFor(src, settings ? withEveryRule(normalizeSettings({ preset: 'strict', ...settings })) : STRICT), undefined, rules);
 }
 
 /** The text a finding's span covers. */

@@ -171,7 +171,8 @@ test('docs: every rule has docs/rules/<id>.md with its severity, languages, why,
     assert.match(md, new RegExp(`^# ${r.id}\\n`), r.id);
     const languages = LANGUAGES[[...r.languages].sort().reverse().join(',')];
     assert.ok(md.includes(`Default severity: **${r.defaultSeverity}** · ${languages}`), `${r.id}: severity ${r.defaultSeverity}, ${languages}`);
-    assert.ok(md.includes(r.preset === 'strict' ? 'Preset: **strict** only' : 'Preset: **recommended**'), `${r.id}: which preset it is in`);
+    const preset = r.preset === 'strict' ? 'Preset: **strict** only' : r.preset === 'opt-in' ? 'Preset: **opt-in** only' : 'Preset: **recommended**';
+    assert.ok(md.includes(preset), `${r.id}: which preset it is in`);
     assert.match(md, /## What it checks/, r.id);
     assert.match(md, /## Why it matters/, r.id);
     if (r.languages.includes('typescript')) assert.match(md, /```ts\n/, `${r.id}: a TypeScript example`);
@@ -182,14 +183,21 @@ test('docs: every rule has docs/rules/<id>.md with its severity, languages, why,
   }
 });
 
-test('docs: the README "Presets" section lists exactly the strict-only rules', () => {
+test('docs: the README "Presets" section lists exactly the strict-only and the opt-in rules', () => {
   const readme = fs.readFileSync(path.resolve(__dirname, '../../../README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('### Presets'), readme.indexOf('## CLI'));
-  const strictLine = section.slice(section.indexOf('**`strict`**'));
-  const listed = [...strictLine.slice(0, strictLine.indexOf('\n\n')).matchAll(/\[`([a-z0-9-]+)`\]/g)].map((m) => m[1]);
+  const listedAfter = (marker: string) => {
+    const from = section.slice(section.indexOf(marker));
+    const end = Math.min(...['\n\n', '\n- '].map((e) => from.indexOf(e)).filter((i) => i >= 0));
+    return [...from.slice(0, end).matchAll(/\[`([a-z0-9-]+)`\]/g)].map((m) => m[1]);
+  };
   assert.deepEqual(
-    listed,
+    listedAfter('**`strict`**'),
     RULES.filter((r) => r.preset === 'strict').map((r) => r.id),
+  );
+  assert.deepEqual(
+    listedAfter('**opt-in**'),
+    RULES.filter((r) => r.preset === 'opt-in').map((r) => r.id),
   );
 });
 

@@ -18,14 +18,14 @@ import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import * as ts from 'typescript';
 import { analyzeSource } from '../../../server/src/analysis/analyze';
-import { RULES, runRules } from '../../../server/src/rules';
+import { RULES, runRules, withEveryRule } from '../../../server/src/rules';
 import { RULE_AREAS } from '../../../server/src/rules/catalog';
 import type { FileAnalysis } from '../../../server/src/service';
 import type { Finding, Rule } from '../../../server/src/rules/types';
 import { DEFAULT_SETTINGS, normalizeSettings, type ToolsmithSettings } from '../../../common/settings';
 
-/** Every rule on: the rule tests check what each rule finds, whichever preset it is in. */
-export const STRICT_SETTINGS: ToolsmithSettings = { ...DEFAULT_SETTINGS, preset: 'strict' };
+/** Every rule on (the opt-in ones too): the rule tests check what each rule finds, whichever preset it is in. */
+export const STRICT_SETTINGS: ToolsmithSettings = withEveryRule(DEFAULT_SETTINGS);
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/rules');
 
@@ -115,8 +115,8 @@ export function parseMarks(text: string): { clean: boolean; marks: Mark[]; setti
     } else if (bang) marks.push({ ruleId: bang[1], line: lastCode, fix: !!bang[2] });
     else lastCode = i;
   });
-  // Fixtures pin every rule's findings: the strict preset runs them all unless the fixture says otherwise.
-  return { clean, marks, settings: normalizeSettings({ preset: 'strict', ...(raw && typeof raw === 'object' ? raw : {}) }) };
+  // Fixtures pin every rule's findings: every rule runs (strict and the opt-in ones) unless the fixture says otherwise.
+  return { clean, marks, settings: withEveryRule(normalizeSettings({ preset: 'strict', ...(raw && typeof raw === 'object' ? raw : {}) })) };
 }
 
 /** 0-based line and column of an offset. */

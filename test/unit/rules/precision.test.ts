@@ -148,3 +148,85 @@ test('description-missing: a tool the analysis cannot read is unresolved, not mi
   const src = `from mcp.server.lowlevel import Server\nimport mcp.types as types\n\napp = Server("x")\n\n@app.list_tools()\nasync def list_tools() -> list[types.Tool]:\n    return [handler.get_tool_description()]\n`;
   assert.ok(!ids('/tmp/lowlevel.py', src).includes('description-missing'));
 });
+
+const pyServer = (body: string) => `from mcp.server import MCPServer\nfrom mcp.types import ToolAnnotations\n\nmcp = MCPServer("s")\n\n${body}\n`;
+const pyTool = (name: string, doc: string, extra = '', params = '') => `@mcp.tool(${extra})\ndef ${name}(${params}) -> str:\n    """${doc}"""\n    return "ok"\n\n`;
+const findingsOf = (file: string, src: string, rule: string, settings = STRICT_SETTINGS) =>
+  analyse(file, src, settings)
+    .findings.filter((f) => f.ruleId === rule)
+    .map((f) => f.tool);
+
+test('description-no-usage-guidance: only where a sibling names the same action on the same object', () => {
+  const src = pyServer(
+    pyTool('add_footnote_to_document', 'Add a footnote to a paragraph.') +
+      pyTool('add_footnote_robust', 'Add a footnote with validation.') +
+      pyTool('add_heading', 'Add a heading to the document.') +
+      pyTool('insert_header_near_text', 'Insert a header near a paragraph.') +
+      pyTool('get_pull_request', 'Get details of a pull request.') +
+      pyTool('get_pull_request_files', 'Get the files a pull request changes.') +
+      pyTool('delete_user', 'Delete an IAM user.') +
+      pyTool('remove_user_from_group', 'Remove a user from a group.') +
+      pyTool('create_user', 'Create an IAM user.') +
+      pyTool('add_user_to_group', 'Add a user to a group.') +
+      pyTool('merge_cells', 'Merge cells of a table.') +
+      pyTool('merge_cells_vertical', 'Merge cells in one column, unlike merge_cells.'),
+  );
+  assert.deepEqual(
+    findingsOf('/tmp/ug.py', src, 'description-no-usage-guidance').sort(),
+    ['add_footnote_robust', 'add_footnote_to_document', 'add_heading', 'insert_header_near_text', 'merge_cells'].sort(),
+  );
+  // git_ is the server's prefix, not the action: git_diff (no object) and git_diff_staged differ.
+  const prefixed = pyServer(pyTool('git_diff', 'Shows changes.') + pyTool('git_diff_staged', 'Shows staged changes.') + pyTool('git_log', 'Shows the commit log.'));
+  assert.deepEqual(findingsOf('/tmp/ug2.py', prefixed, 'description-no-usage-guidance'), []);
+});
+
+test('description-no-return-info: read tools only (a write returns a status line), behind a server prefix too', () => {
+  const ro = 'annotations=ToolAnnotations(readOnlyHint=True)';
+  const src = pyServer(
+    pyTool('slack_get_channel_history', 'Get recent messages from a channel.') +
+      pyTool('slack_post_message', 'Post a message to a channel.') +
+      pyTool('slack_format_text', 'Format a text range.') +
+      pyTool('slack_log', 'Shows the commit logs.', ro) +
+      pyTool('slack_branch', 'Lists the branches.', ro) +
+      pyTool('slack_trigger_operation', 'Demonstrates a long running operation.', ro) +
+      pyTool('slack_search_and_replace', 'Search for text and replace it.') +
+      pyTool('slack_get_users', 'Get users of the workspace.', 'annotations=ToolAnnotations(readOnlyHint=False)'),
+  );
+  assert.deepEqual(findingsOf('/tmp/ri.py', src, 'description-no-return-info').sort(), ['slack_branch', 'slack_get_channel_history', 'slack_log']);
+});
+
+test('opt-in rules: description-too-short and param-unbounded-string run only when toolsmith.rules names them', () => {
+  const src = pyServer(pyTool('search_notes', 'Looks notes up.', '', 'query: str'));
+  for (const settings of [DEFAULT_SETTINGS, normalizeSettings({ preset: 'strict' })]) {
+    assert.deepEqual(findingsOf('/tmp/o.py', src, 'param-unbounded-string', settings), [], settings.preset);
+    assert.deepEqual(findingsOf('/tmp/o.py', src, 'description-too-short', settings), [], settings.preset);
+  }
+  const named = normalizeSettings({ rules: { 'param-unbounded-string': 'info', 'description-too-short': 'warning' } });
+  assert.deepEqual(findingsOf('/tmp/o.py', src, 'param-unbounded-string', named), ['search_notes']);
+  assert.equal(analyse('/tmp/o.py', src, named).findings.find((f) => f.ruleId === 'description-too-short')?.severity, 'warning');
+});
+
+test("error-leaks-internals: not the text of the project's own exceptions nor the error of the model's own query", () => {
+  const handler = (name: string, params: string, clause: string, ret: string) =>
+    `@mcp.tool()\ndef ${name}(${params}) -> str:\n    """Does it. Use when asked. Returns a status."""\n    try:\n        return run(${params.split(':')[0]})\n    ${clause}:\n        ${ret}\n\n`;
+  const src =
+    'from mcp.server.fastmcp import FastMCP\nfrom sheetkit.errors import SheetError\nfrom .errors import FormulaError\n\nmcp = FastMCP("s")\n\nclass WorkbookError(Exception):\n    pass\n\n' +
+    handler('rename_sheet', 'name: str', 'except (SheetError, WorkbookError) as e', 'return f"Error: {str(e)}"') +
+    handler('apply_formula', 'formula: str', 'except FormulaError as e', 'return f"Error: {e}"') +
+    handler('open_sheet', 'name: str', 'except (SheetError, OSError) as e', 'return f"Error: {str(e)}"') +
+    handler('fetch_sheet', 'url: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
+    handler('execute_query', 'query: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
+    handler('search_sheets', 'query: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
+    handler('run_report', 'query: str', 'except Exception as e', 'import traceback; return traceback.format_exc()');
+  // The file sits in the sheetkit package: sheetkit.errors is its own module.
+  assert.deepEqual(findingsOf('/tmp/sheetkit/server.py', src, 'error-leaks-internals').sort(), ['fetch_sheet', 'open_sheet', 'run_report', 'search_sheets']);
+  // Outside that package, sheetkit.errors is a library: its messages are not the author's.
+  assert.ok(findingsOf('/tmp/other/server.py', src, 'error-leaks-internals').includes('rename_sheet'));
+});
+
+test('param-range-not-in-schema: a bare range in parentheses is a stated range', () => {
+  assert.deepEqual(statedBounds('Maximum session duration in seconds (3600-43200)'), { min: 3600, max: 43200 });
+  assert.deepEqual(statedBounds('Heading level (1-9)'), { min: 1, max: 9 });
+  assert.deepEqual(statedBounds('Number of results (1-20, default 10)'), { min: 1, max: 20 });
+  assert.deepEqual(statedBounds('Date of the report (e.g. 2024-01-31)'), {});
+});

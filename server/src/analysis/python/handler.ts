@@ -459,14 +459,14 @@ function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['l
       if ((q === 'str' || q === 'repr') && c) {
         const a = argsOf(child(n.node, 'ArgList'));
         if (a.length === 1 && a[0].value.name === 'VariableName' && locals.errorVars.has(mod.src(a[0].value))) {
-          leaks.push({ kind: 'stringified-error', span: mod.span(n) });
+          leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(a[0].value)) });
           return false;
         }
       }
     }
     if (n.name === 'FormatReplacement') {
       const inner = meaningful(n.node).filter((x) => x.name !== '{' && x.name !== '}');
-      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0]))) leaks.push({ kind: 'stringified-error', span: mod.span(n) });
+      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0]))) leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(inner[0])) });
     }
     if (n.name === 'MemberExpression') {
       const d = dottedName(n.node, mod.text);
@@ -475,6 +475,35 @@ function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['l
     return undefined;
   });
   return leaks;
+}
+
+/**
+ * `{ ownException: true }` when the exception `name` stringified at `node` is bound by an `except X as name` clause
+ * whose every class is the project's own: defined in this module, imported relatively, or imported from the
+ * package this file is in (`from excel_mcp.exceptions import ValidationError` in excel_mcp/server.py). Their text
+ * is what the author wrote for the caller; a builtin or a library's exception carries whatever failed.
+ */
+function ownException(mod: PyModule, node: SyntaxNode, name: string): { ownException?: true } {
+  // The except clause whose body holds `node`: the Body child of a TryStatement, after `except <classes> as name`.
+  let body: SyntaxNode | null = node;
+  while (body && !(body.name === 'Body' && body.parent?.name === 'TryStatement')) body = body.parent;
+  if (!body) return {};
+  const as = body.prevSibling;
+  const bound = as?.name === 'VariableName' ? as : undefined;
+  if (!bound || mod.src(bound) !== name || bound.prevSibling?.name !== 'as') return {};
+  const caught = bound.prevSibling.prevSibling;
+  if (!caught) return {};
+  const classes = caught.name === 'TupleExpression' || caught.name === 'ParenthesizedExpression' ? meaningful(caught).filter((x) => x.name !== '(' && x.name !== ')' && x.name !== ',') : [caught];
+  const packages = new Set(mod.file.split(/[\\/]/).slice(0, -1));
+  const own = (c: SyntaxNode) => {
+    const d = dottedName(c, mod.text);
+    if (!d) return false;
+    if (mod.classes.has(d)) return true;
+    const q = mod.qualifyName(d);
+    if (q === d) return false; // a builtin, or a name this module neither defines nor imports
+    return q.startsWith('.') || packages.has(q.split('.')[0]);
+  };
+  return classes.length > 0 && classes.every(own) ? { ownException: true } : {};
 }
 
 /** The literal texts inside `node` (string values; the raw text of what cannot be decoded). */

@@ -51,13 +51,15 @@ export function isCountLike(name: string, siblings: readonly string[] = []): boo
 const DIMENSION_OF = new Set(['font', 'icon', 'image', 'img', 'text', 'point', 'pt', 'border', 'marker', 'symbol', 'line', 'brush', 'pen', 'tile', 'thumbnail', 'cell', 'paper']);
 
 /**
- * The bounds a parameter's description states ("between 1 and 20", "up to 3600", "max 500", "at least 1"): a
- * proposed bound must not contradict them.
+ * The bounds a parameter's description states ("between 1 and 20", "up to 3600", "max 500", "at least 1",
+ * "(3600-43200)"): a proposed bound must not contradict them.
  */
 export function statedBounds(description: string | undefined): { min?: number; max?: number } {
   if (!description) return {};
   const d = description.replace(/(\d),(\d{3})\b/g, '$1$2');
-  const between = /\b(?:between|from)\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|-)\s+(-?\d+(?:\.\d+)?)/i.exec(d);
+  // "between 1 and 20", "from 0 to 100", and a bare range opening parentheses: "duration in seconds (3600-43200)",
+  // "Number of results (1-20, default 10)".
+  const between = /\b(?:between|from)\s+(-?\d+(?:\.\d+)?)\s+(?:and|to|-)\s+(-?\d+(?:\.\d+)?)/i.exec(d) ?? /\((-?\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(-?\d+(?:\.\d+)?)\s*[,;)]/i.exec(d);
   const max = /\b(?:up to|at most|max(?:imum)?(?: of| is)?|no more than|<=?|≤)\s*:?\s*(\d+(?:\.\d+)?)/i.exec(d);
   const min = /\b(?:at least|min(?:imum)?(?: of| is)?|no less than|>=?|≥)\s*:?\s*(-?\d+(?:\.\d+)?)/i.exec(d);
   const out: { min?: number; max?: number } = {};

@@ -1,0 +1,156 @@
+/**
+ * Tool names read next to their siblings on one server: the prefix every tool shares (`git_`, `slack_`, `maps_`),
+ * the action and its direct object, and which siblings name the same action on the same object — the tools a model
+ * has to choose between (`add_footnote_to_document` / `add_footnote_robust`, `add_heading` / `insert_header_near_text`).
+ */
+import type { ToolDefinition } from '../../analysis/model';
+import { hint } from './annotations';
+import { nameTokens } from './names';
+import { nameIntent } from './tool-intent';
+
+/**
+ * The first word of every tool name on the server when there are at least two tools and that word is not an action
+ * (`git` of git_status / git_log, `slack`, `maps`): a namespace, not what the tool does.
+ */
+export function serverPrefix(tools: readonly ToolDefinition[]): string | undefined {
+  const names = tools.map((t) => t.name.value).filter((n): n is string => !!n);
+  if (names.length < 2) return undefined;
+  const firsts = new Set(names.map((n) => nameTokens(n)[0]));
+  if (firsts.size !== 1) return undefined;
+  const first = [...firsts][0];
+  if (first === undefined || nameIntent(first).kind !== undefined) return undefined;
+  // A name that is only the prefix keeps it (`git` next to `git_log` would have no words left).
+  return names.every((n) => nameTokens(n).length > 1) ? first : undefined;
+}
+
+/** The words of a tool's name after the server prefix (and after a dotted namespace: `emails.send` -> send). */
+export function actionWords(tool: ToolDefinition, prefix: string | undefined): string[] {
+  const name = tool.name.value ?? '';
+  const words = nameTokens(name.split('.').pop() ?? name);
+  return prefix !== undefined && words[0] === prefix && words.length > 1 ? words.slice(1) : words;
+}
+
+/** Verbs of a tool that fetches data for the model (not format, convert, validate, calculate: their answer is evident). */
+// prettier-ignore
+const RETRIEVE = new Set([
+  'get', 'list', 'search', 'find', 'fetch', 'read', 'query', 'lookup', 'look', 'describe', 'show', 'view', 'inspect',
+  'retrieve', 'browse', 'scan', 'grep', 'diff', 'status', 'count', 'summarize', 'summarise', 'explain', 'analyze',
+  'analyse', 'compare', 'obtain', 'open',
+]);
+
+/** `Lists` -> list, `Searches` -> search, `Shows` -> show: the verb a description starts with. */
+function leadingVerb(text: string): string | undefined {
+  const w = /^\s*([A-Za-z]+)/.exec(text)?.[1]?.toLowerCase();
+  if (w === undefined) return undefined;
+  if (RETRIEVE.has(w)) return w;
+  if (w.endsWith('es') && RETRIEVE.has(w.slice(0, -2))) return w.slice(0, -2);
+  if (w.endsWith('s') && RETRIEVE.has(w.slice(0, -1))) return w.slice(0, -1);
+  return undefined;
+}
+
+/**
+ * A tool that fetches data: not marked as writing (readOnlyHint: false), and its name starts, after the server
+ * prefix, with a retrieval verb (get, list, search, show, diff, status...), or its description does ("Lists the
+ * branches", for git_branch). What a write returns is a status line; what a read returns is what the model plans
+ * its next step on.
+ */
+export function isReadTool(tool: ToolDefinition, prefix: string | undefined): boolean {
+  const readOnly = hint(tool, 'readOnlyHint');
+  if (readOnly.present && readOnly.value === false) return false;
+  const words = actionWords(tool, prefix);
+  // `search_and_replace`, `create_or_update_file`: the second verb writes.
+  if (words[1] === 'and' || words[1] === 'or') return false;
+  if (words[0] !== undefined && RETRIEVE.has(words[0])) return true;
+  // A noun name (git_branch), or a read-only tool whose name reads as a write (git_log): the description's first
+  // verb says what it does ("Lists Git branches", "Shows the commit logs").
+  if (words[0] === undefined || (readOnly.value !== true && nameIntent(words.join('_')).kind !== undefined)) return false;
+  return leadingVerb(tool.description?.value ?? '') !== undefined;
+}
+
+/** Verbs that name one action: a server using two of them for one object offers the model two ways to do it. */
+// prettier-ignore
+const SAME_ACTION: readonly (readonly string[])[] = [
+  ['get', 'fetch', 'retrieve', 'obtain', 'read'],
+  ['search', 'find', 'lookup'],
+  ['update', 'modify', 'edit'],
+  ['add', 'insert', 'append'],
+];
+
+/** Words between the action and its object, or after the object, that qualify how it is done, not on what. */
+// prettier-ignore
+const MANNER = new Set([
+  'all', 'available', 'enhanced', 'robust', 'advanced', 'simple', 'basic', 'extended', 'improved', 'better', 'safe',
+  'safely', 'quick', 'fast', 'full', 'raw', 'new', 'v2', 'v3', 'legacy', 'async', 'batch', 'bulk', 'multi',
+  'horizontal', 'horizontally', 'vertical', 'vertically', 'smart', 'auto', 'direct', 'directly',
+]);
+
+/** Where the direct object ends: the rest of the name says where or how (`add_footnote_after_text`). */
+// prettier-ignore
+const PREPOSITION = new Set([
+  'to', 'from', 'for', 'near', 'after', 'before', 'by', 'in', 'into', 'on', 'onto', 'with', 'between', 'below', 'above',
+  'at', 'via', 'using', 'under', 'over', 'within',
+]);
+
+/** `headings` -> `head`, `header` -> `head`, `widths` -> `width`: one form per word for comparing objects. */
+function stem(word: string): string {
+  let w = word;
+  if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 5 && w.endsWith('er')) w = w.slice(0, -2);
+  return w;
+}
+
+interface Action {
+  /** The verb's group (its first member), or the verb itself. */
+  verb: string;
+  /** Each alternative direct object (`insert_line_or_paragraph` -> line, paragraph), stemmed words joined by a space. */
+  objects: string[];
+}
+
+/** The action (the first word) and the direct object of a name; undefined without an object. */
+function actionOf(words: readonly string[]): Action | undefined {
+  const [verb, ...rest] = words;
+  if (verb === undefined || rest[0] === 'and' || rest[0] === 'or') return undefined;
+  const group = SAME_ACTION.find((g) => g.includes(verb));
+  const end = rest.findIndex((w) => PREPOSITION.has(w));
+  const object = (end < 0 ? rest : rest.slice(0, end)).filter((w) => !MANNER.has(w));
+  if (object.length === 0) return undefined;
+  const objects = object
+    .join(' ')
+    .split(' or ')
+    .map((o) => o.split(' ').map(stem).join(' '));
+  return { verb: group?.[0] ?? verb, objects };
+}
+
+/**
+ * For each tool, the siblings that name the same action on the same direct object: `add_footnote_to_document`,
+ * `add_footnote_after_text` and `add_footnote_robust` (add + footnote); `add_heading` and `insert_header_near_text`
+ * (add/insert + heading/header). Not `get_pull_request` and `get_pull_request_files` (the files are another object),
+ * not `delete_user` and `remove_user_from_group` (removing a member is not deleting it: different verbs).
+ */
+export function overlappingSiblings(tools: readonly ToolDefinition[]): Map<ToolDefinition, ToolDefinition[]> {
+  const prefix = serverPrefix(tools);
+  const keyed = new Map<string, ToolDefinition[]>();
+  for (const t of tools) {
+    if (!t.name.value) continue;
+    const a = actionOf(actionWords(t, prefix));
+    if (!a) continue;
+    for (const o of new Set(a.objects)) {
+      const k = `${a.verb}\u0000${o}`;
+      const list = keyed.get(k);
+      if (list) list.push(t);
+      else keyed.set(k, [t]);
+    }
+  }
+  const out = new Map<ToolDefinition, ToolDefinition[]>();
+  for (const list of keyed.values()) {
+    const names = new Set(list.map((t) => t.name.value));
+    if (names.size < 2) continue;
+    for (const t of list) {
+      const others = out.get(t) ?? [];
+      for (const s of list) if (s.name.value !== t.name.value && !others.includes(s)) others.push(s);
+      out.set(t, others);
+    }
+  }
+  return out;
+}
