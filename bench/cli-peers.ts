@@ -69,7 +69,8 @@ function timePeers(bin: string, dir: string, rel: string[], runs: number, skipMc
       for (const [name, [cmd, args, before]] of Object.entries(commands)) {
         before?.();
         const r = timed(cmd, args, dir, env);
-        if (i === 0) outputs[name] = r.stdout; // first run is a warm-up, also the one whose findings we read
+        if (i === 0)
+          outputs[name] = r.stdout; // first run is a warm-up, also the one whose findings we read
         else times[name].push(r.ms);
         // A cached result must be the fresh one, byte for byte: a faster wrong answer is no figure.
         if (name === 'toolsmith' && i > 0 && r.stdout !== outputs['toolsmith --no-cache']) throw new Error('toolsmith check printed other findings from its cache than without it');
@@ -153,7 +154,15 @@ export async function comparePeersOnRealCorpus(opts: { runs?: number; skipMcpoli
     }
     const r = timePeers(bin, dir, rel, opts.runs ?? 5, opts.skipMcpolish);
     const findings = Object.fromEntries(Object.entries(r.findings).map(([k, v]) => [k, { total: v.total }]));
-    return { packages: pkgs.map((p) => `${p.name}@${p.version}`), files: rel.length, lines, medianMs: r.medianMs, overFastestPeer: r.overFastestPeer, coldOverFastestPeer: r.coldOverFastestPeer, findings };
+    return {
+      packages: pkgs.map((p) => `${p.name}@${p.version}`),
+      files: rel.length,
+      lines,
+      medianMs: r.medianMs,
+      overFastestPeer: r.overFastestPeer,
+      coldOverFastestPeer: r.coldOverFastestPeer,
+      findings,
+    };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
@@ -162,5 +171,7 @@ export async function comparePeersOnRealCorpus(opts: { runs?: number; skipMcpoli
 if (require.main === module) {
   const runs = Number(process.env.RUNS ?? 5);
   // --no-mcpolish: leave out the slowest peer (~2.6 s a run, never the fastest) for quicker repeats.
-  void (process.argv.includes('--real') ? comparePeersOnRealCorpus({ runs, skipMcpolish: process.argv.includes('--no-mcpolish') }) : comparePeers({ runs })).then((r) => console.log(JSON.stringify(r, null, 2)));
+  void (process.argv.includes('--real') ? comparePeersOnRealCorpus({ runs, skipMcpolish: process.argv.includes('--no-mcpolish') }) : comparePeers({ runs })).then((r) =>
+    console.log(JSON.stringify(r, null, 2)),
+  );
 }
