@@ -15,6 +15,7 @@ import { RULES } from './rules';
 import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
 import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
+import { compareLikeLocale } from './cli/collate';
 import { contractJson } from './cli/contract-json';
 import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
@@ -72,7 +73,7 @@ function collectFiles(target: string, out: string[], explicit: boolean): void {
     } catch (err) {
       throw new UsageError(`cannot read directory ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => compareLikeLocale(a.name, b.name))) {
       const full = path.join(target, entry.name);
       if (entry.isDirectory()) {
         if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) collectFiles(full, out, false);

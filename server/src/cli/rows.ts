@@ -2,6 +2,7 @@ import type { FileAnalysis } from '../service';
 import type { Severity } from '../../../common/settings';
 import { LineIndex } from '../positions';
 import type { Span } from '../analysis/model';
+import { compareLikeLocale } from './collate';
 
 /** One finding as `--format json` prints it (positions 1-based, end exclusive as in LSP). */
 export interface FindingRow {
@@ -70,5 +71,7 @@ export function finishRows(rows: FindingRow[]): FindingRow[] {
     seen.add(key);
     return true;
   });
-  return unique.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.ruleId.localeCompare(b.ruleId));
+  return unique.sort(
+    (a, b) => compareLikeLocale(a.file, b.file) || a.line - b.line || a.column - b.column || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || compareLikeLocale(a.ruleId, b.ruleId),
+  );
 }
