@@ -4,7 +4,8 @@
  * differ first at a lowercase letter, a digit or common punctuation, whose order in the root collation (what
  * `localeCompare` without a locale uses) is the table below. Two strings with the same ASCII prefix that differ next
  * at two characters of the table compare by those two (each has its own primary weight, so nothing after them counts);
- * anything else (uppercase, a space, non-ASCII, one string a prefix of the other) is left to `localeCompare`.
+ * one string a prefix of the other sorts first when the other adds only table characters; anything else (uppercase, a
+ * space, non-ASCII) is left to `localeCompare`.
  * test/unit/collate.test.ts checks the table against `localeCompare` itself.
  */
 const ROOT_ORDER = '_-,;:!?.\'"()[]{}@*/\\&#%`^+<=>|~$0123456789abcdefghijklmnopqrstuvwxyz';
@@ -27,6 +28,16 @@ export function compareLikeLocale(a: string, b: string): number {
       break;
     }
     i++;
+  }
+  // One is a prefix of the other: the longer is later when what it adds has primary weights (table characters).
+  if (i === n) {
+    const longer = a.length > b.length ? a : b;
+    let weighted = true;
+    for (let j = n; j < longer.length && weighted; j++) {
+      const c = longer.charCodeAt(j);
+      weighted = c < 128 && RANK[c] >= 0;
+    }
+    if (weighted) return a.length < b.length ? -1 : 1;
   }
   return a.localeCompare(b);
 }
