@@ -13,7 +13,9 @@ import { PRESETS, type Preset, type ToolsmithSettings } from '../../common/setti
 import type { FileHost } from './analysis/model';
 import { RULES } from './rules';
 import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
-import { toRows } from './cli/rows';
+import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
+import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
+import { compareLikeLocale } from './cli/collate';
 import { contractJson } from './cli/contract-json';
 import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
@@ -27,7 +29,7 @@ const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1
 const HELP = `toolsmith ${VERSION} — lint and preview MCP tool contracts
 
 Usage:
-  toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--preset recommended|strict]
+  toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--preset recommended|strict] [--no-cache]
       Analyse TypeScript/JavaScript and Python files (directories are walked; node_modules, .venv, dist
       and hidden folders are skipped) and report findings. Default path: the current directory.
       --format, -f   stylish (default, for people), json (one object per finding), sarif (SARIF 2.1.0)
@@ -36,6 +38,9 @@ Usage:
                      which rules run (default: the settings' "preset", else recommended; strict runs every rule but the opt-in ones)
       --max-file-size N
                      analyse files up to N MiB (default 1); larger ones are skipped, named, and exit 2
+      --no-cache     analyse every file again: neither read nor write the result cache (kept per working
+                     directory in the user cache directory; an entry is reused only for the same file text,
+                     settings and Toolsmith build, and while every file its analysis read is unchanged)
   toolsmith contract <file> [--json]
       Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
       [{tool, name, part, reason, file, line, column, endLine, endColumn}]} — a tool listed in "unresolved"
@@ -68,7 +73,7 @@ function collectFiles(target: string, out: string[], explicit: boolean): void {
     } catch (err) {
       throw new UsageError(`cannot read directory ${target}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => compareLikeLocale(a.name, b.name))) {
       const full = path.join(target, entry.name);
       if (entry.isDirectory()) {
         if (!entry.name.startsWith('.') && !SKIPPED_DIRS.has(entry.name)) collectFiles(full, out, false);
@@ -96,7 +101,8 @@ interface Workspace {
   skipped: { file: string; message: string }[];
   /** The run's file host: the texts above first, then the disk through the guarded reader. */
   host: FileHost;
-  analyze: (file: string, text: string) => FileAnalysis;
+  /** Analyses one file of the run; `host` (default: the run's) answers its reads, so a caller can record them. */
+  analyze: (file: string, text: string, host?: FileHost) => FileAnalysis;
 }
 
 function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: number): Workspace {
@@ -124,7 +130,7 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: n
     logged.add(key);
     process.stderr.write(`toolsmith: internal error (please report): ${m}\n`);
   };
-  return { files, texts, withBom, skipped, host, analyze: (file, text) => analyzeFile(file, text, host, settings, log) };
+  return { files, texts, withBom, skipped, host, analyze: (file, text, through = host) => analyzeFile(file, text, through, settings, log) };
 }
 
 /**
@@ -165,6 +171,7 @@ function parsePreset(value: string | undefined): Preset {
 function runCheck(args: string[]): number {
   let format = 'stylish' as Format; // assigned through setFormat; the cast keeps TS from narrowing it to the initial literal
   let fix = false;
+  let useCache = true;
   let preset: Preset | undefined;
   let maxBytes = MAX_SOURCE_BYTES;
   const paths: string[] = [];
@@ -178,6 +185,7 @@ function runCheck(args: string[]): number {
     if (a === '--format' || a === '-f') setFormat(args[++i]);
     else if (a.startsWith('--format=')) setFormat(a.slice('--format='.length));
     else if (a === '--fix') fix = true;
+    else if (a === '--no-cache') useCache = false;
     else if (a === '--preset' || a.startsWith('--preset=')) preset = parsePreset(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
     else if (a === '--max-file-size' || a.startsWith('--max-file-size=')) maxBytes = parseMaxFileSize(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
@@ -210,9 +218,7 @@ function runCheck(args: string[]): number {
     for (const o of outcome.outside)
       process.stderr.write(`toolsmith: not applied "${o.title}": it edits ${o.files.map((f) => path.relative(cwd, f)).join(', ')}, outside the checked paths (check that file too to fix it)\n`);
   }
-  const analyses = ws.files.map((file) => ws.analyze(file, ws.texts.get(file) as string));
-  // A finding may point into a file the run did not analyse (cross-file spans): the host reads it the guarded way.
-  const rows = toRows(analyses, (file) => ws.host.readFile(file));
+  const { rows, analyses } = checkFiles(ws, settings, useCache ? buildIdentity(__filename, VERSION) : undefined);
   if (format === 'json') {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
   } else if (format === 'sarif') {
@@ -225,6 +231,37 @@ function runCheck(args: string[]): number {
   }
   if (reportUnanalysed(ws, analyses)) return 2;
   return rows.some((r) => r.severity === 'error') ? 1 : 0;
+}
+
+/**
+ * The rows of every file of the run: from the result cache where an entry still holds (`identity` undefined: no
+ * cache), else analysed (and stored). `analyses`: the files analysed in this run, for their internal errors.
+ */
+function checkFiles(ws: Workspace, settings: ToolsmithSettings, identity: ReturnType<typeof buildIdentity>): { rows: FindingRow[]; analyses: FileAnalysis[] } {
+  const cache = identity ? CheckCache.open(process.cwd()) : undefined;
+  const settingsJson = JSON.stringify(settings);
+  const analyses: FileAnalysis[] = [];
+  const rows: FindingRow[] = [];
+  for (const file of ws.files) {
+    const text = ws.texts.get(file) as string;
+    const id = identity?.(sourceKindOf(file) ?? 'python');
+    const key = cache && id !== undefined ? CheckCache.keyOf(id, settingsJson, file, text) : undefined;
+    const cached = key !== undefined ? cache?.lookup(file, key, ws.host) : undefined;
+    if (cached) {
+      rows.push(...cached);
+      continue;
+    }
+    const recorded = recordingHost(ws.host);
+    const analysis = ws.analyze(file, text, recorded.host);
+    analyses.push(analysis);
+    // A finding may point into a file the run did not analyse (cross-file spans): the host reads it the guarded way.
+    const own = fileRows(analysis, new Positions((f) => (f === file ? text : recorded.host.readFile(f))));
+    rows.push(...own);
+    if (key !== undefined && analysis.internalError === undefined) cache?.store(file, key, recorded.dependencies(), own);
+  }
+  cache?.save();
+  if (cache && process.env.TOOLSMITH_CACHE_LOG === '1') process.stderr.write(`toolsmith: cache: ${cache.hits} of ${ws.files.length} files from the cache\n`);
+  return { rows: finishRows(rows), analyses };
 }
 
 /** Names on stderr every file that was found but not analysed, or whose analysis failed; true when there is one. */

@@ -2,6 +2,7 @@ import type { FileAnalysis } from '../service';
 import type { Severity } from '../../../common/settings';
 import { LineIndex } from '../positions';
 import type { Span } from '../analysis/model';
+import { compareLikeLocale } from './collate';
 
 /** One finding as `--format json` prints it (positions 1-based, end exclusive as in LSP). */
 export interface FindingRow {
@@ -44,20 +45,24 @@ const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2
 
 export function toRows(analyses: FileAnalysis[], textOf: (file: string) => string | undefined): FindingRow[] {
   const positions = new Positions(textOf);
-  const rows: FindingRow[] = [];
-  for (const a of analyses) {
-    for (const f of a.findings) {
-      rows.push({
-        file: f.span.file,
-        ...positions.of(f.span),
-        ruleId: f.ruleId,
-        severity: f.severity,
-        message: f.message,
-        tool: f.tool,
-        fixes: f.fixes.map((x) => ({ title: x.title, safe: x.safe, edits: x.edits.map((e) => ({ file: e.span.file, ...positions.of(e.span), text: e.newText })) })),
-      });
-    }
-  }
+  return finishRows(analyses.flatMap((a) => fileRows(a, positions)));
+}
+
+/** The rows of one file's findings, in finding order (what the check cache stores per file). */
+export function fileRows(a: FileAnalysis, positions: Positions): FindingRow[] {
+  return a.findings.map((f) => ({
+    file: f.span.file,
+    ...positions.of(f.span),
+    ruleId: f.ruleId,
+    severity: f.severity,
+    message: f.message,
+    tool: f.tool,
+    fixes: f.fixes.map((x) => ({ title: x.title, safe: x.safe, edits: x.edits.map((e) => ({ file: e.span.file, ...positions.of(e.span), text: e.newText })) })),
+  }));
+}
+
+/** The rows of every file of a run, each once, in report order. */
+export function finishRows(rows: FindingRow[]): FindingRow[] {
   // A finding in a shared schema file is reported by every file importing it: keep it once.
   const seen = new Set<string>();
   const unique = rows.filter((r) => {
@@ -66,5 +71,7 @@ export function toRows(analyses: FileAnalysis[], textOf: (file: string) => strin
     seen.add(key);
     return true;
   });
-  return unique.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || a.ruleId.localeCompare(b.ruleId));
+  return unique.sort(
+    (a, b) => compareLikeLocale(a.file, b.file) || a.line - b.line || a.column - b.column || SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] || compareLikeLocale(a.ruleId, b.ruleId),
+  );
 }
