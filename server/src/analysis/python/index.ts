@@ -993,7 +993,7 @@ function innerRegistrations(mod: PyModule, fn: SyntaxNode, cls: SyntaxNode | und
     const fnParam = parameterNodes(mod, inner)[0]?.name;
     const found: InnerRegistration[] = [];
     const other: SyntaxNode[] = [];
-    for (const s of flattenBlocks(children(innerBody))) {
+    for (const s of flattenBlocks(meaningful(innerBody))) {
       const call = s.name === 'ExpressionStatement' && s.firstChild?.name === 'CallExpression' ? s.firstChild : undefined;
       const reg = call && fnParam ? innerCall(mod, call, fnParam, bindings) : undefined;
       if (reg) found.push(reg);
@@ -1056,7 +1056,7 @@ function innerCall(mod: PyModule, call: SyntaxNode, fnParam: string, bindings: B
 
 /** A statement of an inner decorator that changes nothing the framework publishes (`return func`, a docstring, `pass`). */
 function isInert(mod: PyModule, stmt: SyntaxNode, fnParam: string | undefined): boolean {
-  if (stmt.name === 'Comment' || stmt.name === 'PassStatement') return true;
+  if (stmt.name === 'Comment' || stmt.name === 'PassStatement' || stmt.name === ':' || stmt.type.isError) return true;
   if (stmt.name === 'ExpressionStatement') return stmt.firstChild?.name === 'String' || stmt.firstChild?.name === 'ContinuedString';
   if (stmt.name !== 'ReturnStatement') return false;
   const value = meaningful(stmt).filter((c) => c.name !== 'return');
@@ -1419,6 +1419,9 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   let contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
   // An unresolved `name=` is not the function's name: the contract carries no name rather than a made-up one.
   if (options.name.unresolved) contract = withoutKey(contract, 'name');
+  // Likewise an unresolved `title=` / `description=` is not the default title or the docstring the contract would fall back to.
+  if (options.title?.unresolved) contract = withoutKey(contract, 'title');
+  if (options.explicitDescription?.unresolved) contract = withoutDescription(contract);
   const paramList = child(fn, 'ParamList');
   const tool: ToolDefinition = {
     language: 'python',
