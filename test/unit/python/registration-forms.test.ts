@@ -205,7 +205,8 @@ test('a registry class whose decorator methods chain to one that registers a wra
     '        return decorate',
     '',
   ].join('\n');
-  const tools = 'from registry import Registry\n\ndef register(tools: Registry) -> None:\n    @tools.reader("Read a cell")\n    def read_cell(cell: str) -> str:\n        """Read."""\n        return cell\n';
+  const tools =
+    'from registry import Registry\n\ndef register(tools: Registry) -> None:\n    @tools.reader("Read a cell")\n    def read_cell(cell: str) -> str:\n        """Read."""\n        return cell\n';
   const [tool, ...rest] = analyze({ 'tools.py': tools, 'registry.py': registry }, 'tools.py').tools;
   assert.equal(rest.length, 0);
   assert.equal(tool.name.value, 'read_cell');

@@ -1036,7 +1036,11 @@ function innerCall(mod: PyModule, call: SyntaxNode, fnParam: string, bindings: B
   if (!m) return undefined;
   const callArgs = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
   // `X.tool(...)(func)`: options in the first call; `X.tool(func, ...)` / `X.add_tool(func, ...)`: the function first.
-  const fnArg = curried ? (callArgs.length === 1 && !callArgs[0].name ? callArgs[0] : undefined) : (callArgs.find((x) => !x.name && !x.spread) ?? callArgs.find((x) => x.name === 'fn' || x.name === 'name_or_fn'));
+  const fnArg = curried
+    ? callArgs.length === 1 && !callArgs[0].name
+      ? callArgs[0]
+      : undefined
+    : (callArgs.find((x) => !x.name && !x.spread) ?? callArgs.find((x) => x.name === 'fn' || x.name === 'name_or_fn'));
   if (!fnArg) return undefined;
   const options = curried ? kwargsWithNames(argsOf(child(callee, 'ArgList')), mod.text) : callArgs.filter((x) => x !== fnArg).map((x) => (x.name || x.spread ? x : { ...x, name: '__positional__' }));
   const unresolved: Unresolved[] = [];
