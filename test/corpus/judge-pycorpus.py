@@ -1,5 +1,6 @@
 # Review aid for the findings that appeared when the Python front-end started following decorator factories
-# (wikipedia-mcp 2.0.1: @register_tool(...); excel-mcp-server 2.2.2: @tools.reader/writer/destroyer(...)): judges the
+# (wikipedia-mcp 2.0.1: @register_tool(...); excel-mcp-server 2.2.2: @tools.reader/writer/destroyer(...)) and bound
+# methods with @wraps (mcp-clickhouse 0.7.0: Tool.from_function(_queries.run_query_async)): judges the
 # findings a dump marks unlabelled, with the reasons below (each read against the installed code and its live
 # tools/list), and prints the label entries to append to labels.json.
 # Usage: node --import tsx test/corpus/dump-findings.ts --preset strict > f.json && python3 test/corpus/judge-pycorpus.py f.json
@@ -56,6 +57,29 @@ def judge(x):
             return 'kill', 'transform is a verb the word list lacked'
         if r == 'generic-execute-tool':
             return 'keep', 'writes arbitrary VBA into a macro workbook, which Excel runs once the user enables macros: worth the warning even though editing code is the point'
+    if p == 'mcp-clickhouse':
+        if r == 'param-description-missing':
+            return 'keep', 'the live schema has no description for it; the tool description explains the SQL, not this field'
+        if r == 'param-unbounded-string':
+            return 'kill', 'an SQL query: its natural size is unbounded, a maxLength would only reject valid input'
+        if r == 'param-unbounded-number':
+            return 'keep', 'page_size: a page size with a minimum and no maximum, a model can set it huge'
+        if r == 'param-name-ambiguous':
+            return 'kill', 'params of a query, described in the tool description: the conventional name'
+        if r == 'error-returned-as-success':
+            return 'keep', 'the failure is returned as a normal result ({"status": "error", ...}) without isError: the client reads it as a result'
+        if r == 'error-leaks-internals':
+            return 'keep', 'a catch-all Exception: connection and client errors (host, port, credentials) reach the model along with the query errors'
+        if r == 'description-no-usage-guidance':
+            if t == 'run_chdb_select_query':
+                return 'keep', 'two SQL tools (run_query on the ClickHouse server, run_chdb_select_query in-process): the model needs to know which to pick'
+            return 'kill', 'no sibling does the same (list databases, list tables): a "use when" sentence adds nothing'
+        if r == 'description-no-return-info':
+            return 'kill', 'what comes back is evident from the name and description (the database names)'
+        if r == 'description-too-short':
+            return 'kill', 'short but complete: name plus description say exactly what this simple tool does'
+        if r == 'description-too-long':
+            return 'keep', 'over 1,500 characters sent on every turn; much of it is usage essay that could be trimmed'
     raise SystemExit(f'no judgment for {r}: {x}')
 
 findings = [x for x in json.load(open(sys.argv[1])) if not x.get('labelled')]

@@ -229,3 +229,52 @@ test('an unresolved description= leaves the contract without a description (not 
     ['description'],
   );
 });
+
+test("a bound method of a module-level instance of another module's class is the function; @wraps(other) hands it other's signature and docstring", () => {
+  const catalog = [
+    'from functools import wraps',
+    '',
+    'class Catalog:',
+    '    def tables(self, database: str) -> str:',
+    '        """List the tables."""',
+    '        return database',
+    '',
+    '    @wraps(tables)',
+    '    async def tables_async(self, *args, **kwargs) -> str:',
+    '        return self.tables(*args, **kwargs)',
+    '',
+    '    def count(self, table: str, exact: bool = False) -> int:',
+    '        """Count rows."""',
+    '        return 0',
+    '',
+  ].join('\n');
+  const entry = [
+    'from fastmcp import FastMCP',
+    'from fastmcp.tools import Tool',
+    'from catalog import Catalog',
+    '',
+    'catalog = Catalog()',
+    'tables_async = catalog.tables_async',
+    'mcp = FastMCP("x")',
+    'mcp.add_tool(Tool.from_function(tables_async, name="list_tables"))',
+    'mcp.add_tool(Tool.from_function(catalog.count))',
+    '',
+  ].join('\n');
+  const { tools } = analyze({ 'main.py': entry, 'catalog.py': catalog }, 'main.py');
+  assert.deepEqual(
+    tools.map((t) => [t.name.value, t.contract.description, t.parameters.map((p) => p.name), t.unresolved.length]),
+    [
+      ['list_tables', 'List the tables.', ['database'], 0],
+      ['count', 'Count rows.', ['table', 'exact'], 0],
+    ],
+  );
+  // A method of an instance whose class is not found stays listed with what is unresolved.
+  const unknown = analyze({ 'main.py': entry.replace('catalog = Catalog()', 'catalog = make_catalog()'), 'catalog.py': catalog }, 'main.py').tools;
+  assert.deepEqual(
+    unknown.map((t) => [t.name.value, t.unresolved[0]?.part]),
+    [
+      ['list_tables', 'tool'],
+      [undefined, 'tool'],
+    ],
+  );
+});

@@ -798,7 +798,10 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
     value = innerFn.value;
     extraArgs = inner.filter((a) => a !== innerFn);
   }
-  const fn = value.name === 'VariableName' ? functionOf(a, scope, mod.src(value)) : undefined;
+  const named = value.name === 'VariableName' ? functionOf(a, scope, mod.src(value)) : undefined;
+  const found: { mod: PyModule; fn: SyntaxNode; cls?: SyntaxNode } | undefined = named ?? boundMethod(mod, value);
+  // `@functools.wraps(other)`: the framework reads the signature and docstring of `other` (inspect follows __wrapped__).
+  const fn = found ? (wrappedFunction(found.mod, found.fn, found.cls) ?? found) : undefined;
   if (!fn) return undefined;
   const marked = standaloneToolDecorator(fn.mod, fn.fn);
   // FastMCP's standalone `@tool(...)` carries the options of a function later given to add_tool.
@@ -855,6 +858,39 @@ function unresolvedFunctionRegistration(a: PyAnalysis, call: SyntaxNode, scope: 
     tool.contract = { name };
   }
   return tool;
+}
+
+/**
+ * A bound method given as the function: `inst.method`, or a module name assigned it (`run = _queries.run`), where
+ * `inst` is a module-level instance of a class of this or another workspace module (`_queries = Queries(...)`).
+ * The framework reads the method's signature without `self`.
+ */
+function boundMethod(mod: PyModule, value: SyntaxNode): { mod: PyModule; fn: SyntaxNode; cls: SyntaxNode } | undefined {
+  const member = value.name === 'VariableName' ? mod.assigns.get(mod.src(value)) : value;
+  const parts = member?.name === 'MemberExpression' ? children(member) : [];
+  if (parts.length !== 3 || parts[0].name !== 'VariableName' || parts[2].name !== 'PropertyName') return undefined;
+  const made = mod.assigns.get(mod.src(parts[0]));
+  const klass = made?.name === 'CallExpression' ? made.firstChild : undefined;
+  if (klass?.name !== 'VariableName') return undefined;
+  const className = mod.src(klass);
+  const d = mod.classes.has(className) ? { mod, name: className } : importedDefinition(mod, className);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const fn = d && cls ? methodOf(d.mod, cls, mod.src(parts[2])) : undefined;
+  return d && cls && fn ? { mod: d.mod, fn, cls } : undefined;
+}
+
+/** `@functools.wraps(other)` on `fn`: the def `other` names (a method of the same class body, or a module function). */
+function wrappedFunction(mod: PyModule, fn: SyntaxNode, cls: SyntaxNode | undefined): { mod: PyModule; fn: SyntaxNode } | undefined {
+  const decorated = fn.parent?.name === 'DecoratedStatement' ? fn.parent : undefined;
+  for (const dec of decorated ? children(decorated).filter((c) => c.name === 'Decorator') : []) {
+    if (mod.decoratorName(dec) !== 'functools.wraps') continue;
+    const args = argsOf(child(dec, 'ArgList'));
+    const target = args.length === 1 && !args[0].name && args[0].value.name === 'VariableName' ? mod.src(args[0].value) : undefined;
+    const other = target ? ((cls ? methodOf(mod, cls, target) : undefined) ?? mod.functions.get(target)) : undefined;
+    if (other && other !== fn) return { mod, fn: other };
+  }
+  return undefined;
 }
 
 /** Whether `name` is a parameter of the function `node` is written in. */
