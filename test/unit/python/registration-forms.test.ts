@@ -164,6 +164,15 @@ test("a decorator factory: each inner server.tool(func, ...) is a tool of the de
   );
   assert.deepEqual(tools[0].contract.outputSchema, { type: 'object', properties: { title: { type: 'string', title: 'Title' } }, required: ['title'], title: 'Hit' });
   assert.deepEqual(tools[1].contract.outputSchema, { type: 'object', additionalProperties: true }, 'the second call gives no output_schema: the one of `-> dict`');
+  // `server.add_tool(Tool.from_function(func, name=...))` inside the factory reads from_function's options.
+  const fromFunction = analyze({ 'srv.py': FACTORY.replace('server.tool(func, name=f"{prefix}_{name}")', 'server.add_tool(Tool.from_function(func, name=f"{prefix}_{name}"))') }, 'srv.py').tools;
+  assert.deepEqual(
+    fromFunction.map((t) => [t.name.value, t.unresolved.length]),
+    [
+      ['search', 0],
+      ['wiki_search', 0],
+    ],
+  );
   // Fixes must not edit the decorator's arguments as if they were the framework's options.
   assert.equal(tools[0].registration.kind, 'add_tool');
   assert.equal(tools[0].registration.configSpan, undefined);

@@ -842,7 +842,7 @@ function unresolvedFunctionRegistration(a: PyAnalysis, call: SyntaxNode, scope: 
   if (value.name === 'CallExpression' && value.firstChild && /(^|\.)Tool\.from_function$/.test(dottedName(value.firstChild, mod.text) ?? '')) {
     args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
     fnArg = args.find((x) => !x.name && !x.spread) ?? args.find((x) => x.name === 'fn');
-    if (!fnArg) return undefined;
+    if (!fnArg || (fnArg.value.name === 'VariableName' && isEnclosingParameter(mod, call, mod.src(fnArg.value)))) return undefined;
   } else if (m[2] === 'tool' && value.name !== 'VariableName' && value.name !== 'MemberExpression') return undefined;
   const fnText = mod.src(fnArg.value);
   const tool = lowLevelTool(
@@ -1078,9 +1078,17 @@ function innerCall(mod: PyModule, call: SyntaxNode, fnParam: string, bindings: B
       : undefined
     : (callArgs.find((x) => !x.name && !x.spread) ?? callArgs.find((x) => x.name === 'fn' || x.name === 'name_or_fn'));
   if (!fnArg) return undefined;
-  const options = curried ? kwargsWithNames(argsOf(child(callee, 'ArgList')), mod.text) : callArgs.filter((x) => x !== fnArg).map((x) => (x.name || x.spread ? x : { ...x, name: '__positional__' }));
+  let options = curried ? kwargsWithNames(argsOf(child(callee, 'ArgList')), mod.text) : callArgs.filter((x) => x !== fnArg).map((x) => (x.name || x.spread ? x : { ...x, name: '__positional__' }));
   const unresolved: Unresolved[] = [];
-  const value = fnArg.value;
+  let value = fnArg.value;
+  // FastMCP: `X.add_tool(Tool.from_function(func, name=...))`: the options are from_function's.
+  if (!curried && value.name === 'CallExpression' && value.firstChild && /(^|\.)Tool\.from_function$/.test(dottedName(value.firstChild, mod.text) ?? '')) {
+    const inner = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+    const innerFn = inner.find((x) => !x.name && !x.spread) ?? inner.find((x) => x.name === 'fn');
+    if (!innerFn) return undefined;
+    value = innerFn.value;
+    options = inner.filter((x) => x !== innerFn);
+  }
   if (value.name !== 'VariableName' || mod.src(value) !== fnParam) {
     // `X.tool(...)(wrap(func))`: the framework reads the wrapper's signature (functools.wraps hands it the function's, a wrapper need not).
     const wraps = value.name === 'CallExpression' && argsOf(child(value, 'ArgList')).some((x) => x.value.name === 'VariableName' && mod.src(x.value) === fnParam);
