@@ -128,6 +128,8 @@ export interface PythonContractTraits {
   listFailsOnRecursiveSchema: boolean;
   /** FastMCP: `add_tool()` takes a plain function (3.x+; 2.x wants a Tool) and `fastmcp.tools.tool` is the standalone decorator (3.x+). */
   acceptsFunctionsAndStandaloneTool: boolean;
+  /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
+  dereferencesExplicitOutputSchema: boolean;
 }
 
 /**
@@ -210,6 +212,7 @@ const NEWEST_TRAITS: Omit<PythonContractTraits, 'release'> = {
   wrapperDescription: false,
   listFailsOnRecursiveSchema: false,
   acceptsFunctionsAndStandaloneTool: true,
+  dereferencesExplicitOutputSchema: true,
 };
 
 /** mcp 1.x (`mcp.server.fastmcp`), by the verified release a pin is predicted as. */
@@ -280,6 +283,7 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       wrapperDescription: true,
       listFailsOnRecursiveSchema: true,
       acceptsFunctionsAndStandaloneTool: false,
+      dereferencesExplicitOutputSchema: false,
     };
   return { ...NEWEST_TRAITS, release: `fastmcp ${release}` };
 }

@@ -122,3 +122,168 @@ test('the decorator called by hand on an imported function reads the function in
   assert.equal(tool.handler?.span.file, '/ws/helpers.py');
   assert.equal(tool.contract.description, 'Count words.');
 });
+
+const FACTORY = [
+  'from typing import Any',
+  'from fastmcp import FastMCP',
+  'from pydantic import BaseModel',
+  '',
+  'class Hit(BaseModel):',
+  '    title: str',
+  '',
+  'def schema_of(model):',
+  '    return model.model_json_schema()',
+  '',
+  'def create() -> FastMCP:',
+  '    server = FastMCP("x")',
+  '',
+  '    def register_tool(name: str, output_schema: dict[str, Any], prefix: str = "wiki"):',
+  '        def decorator(func):',
+  '            server.tool(func, name=name, output_schema=output_schema)',
+  '            server.tool(func, name=f"{prefix}_{name}")',
+  '            return func',
+  '        return decorator',
+  '',
+  '    @register_tool("search", schema_of(Hit))',
+  '    def search(query: str) -> dict:',
+  '        """Search."""',
+  '        return {}',
+  '    return server',
+  '',
+].join('\n');
+
+test("a decorator factory: each inner server.tool(func, ...) is a tool of the decorated def, read with the factory's parameters bound to the decorator's arguments", () => {
+  const { tools } = analyze({ 'srv.py': FACTORY }, 'srv.py');
+  // The inner `server.tool(func, ...)` calls are read at the decorated def, not reported once more as unnamed tools.
+  assert.deepEqual(
+    tools.map((t) => [t.name.value, t.server.variable, t.unresolved.length]),
+    [
+      ['search', 'server', 0],
+      ['wiki_search', 'server', 0],
+    ],
+  );
+  assert.deepEqual(tools[0].contract.outputSchema, { type: 'object', properties: { title: { type: 'string', title: 'Title' } }, required: ['title'], title: 'Hit' });
+  assert.deepEqual(tools[1].contract.outputSchema, { type: 'object', additionalProperties: true }, 'the second call gives no output_schema: the one of `-> dict`');
+  // `server.add_tool(Tool.from_function(func, name=...))` inside the factory reads from_function's options.
+  const fromFunction = analyze({ 'srv.py': FACTORY.replace('server.tool(func, name=f"{prefix}_{name}")', 'server.add_tool(Tool.from_function(func, name=f"{prefix}_{name}"))') }, 'srv.py').tools;
+  assert.deepEqual(
+    fromFunction.map((t) => [t.name.value, t.unresolved.length]),
+    [
+      ['search', 0],
+      ['wiki_search', 0],
+    ],
+  );
+  // Fixes must not edit the decorator's arguments as if they were the framework's options.
+  assert.equal(tools[0].registration.kind, 'add_tool');
+  assert.equal(tools[0].registration.configSpan, undefined);
+});
+
+test('a decorator factory whose argument is not a constant: that part is unresolved, the rest of the tool resolves', () => {
+  const text = FACTORY.replace('@register_tool("search", schema_of(Hit))', '@register_tool(make_name(), schema_of(Hit))');
+  const { tools } = analyze({ 'srv.py': text }, 'srv.py');
+  assert.deepEqual(
+    tools.map((t) => [t.name.value, t.unresolved.map((u) => u.part)]),
+    [
+      [undefined, ['name']],
+      [undefined, ['name']],
+    ],
+  );
+  assert.equal(tools[0].contract.name, undefined);
+  assert.equal(tools[0].contract.description, 'Search.');
+});
+
+test('a registry class whose decorator methods chain to one that registers a wrapped function and rewrites the tool afterwards: listed, titled, unresolved with each reason', () => {
+  const registry = [
+    'from mcp.server import MCPServer',
+    'from mcp.types import ToolAnnotations',
+    '',
+    'READ_ONLY = ToolAnnotations(read_only_hint=True)',
+    '',
+    'class Registry:',
+    '    def __init__(self, server: MCPServer) -> None:',
+    '        self.server = server',
+    '',
+    '    def reader(self, title: str):',
+    '        return self._register(title, READ_ONLY)',
+    '',
+    '    def _register(self, title: str, annotations: ToolAnnotations):',
+    '        def decorate(function):',
+    '            self.server.tool(title=title, description="Fixed.", annotations=annotations)(wrap(function))',
+    '            slim(self.server.get_tool(function.__name__).parameters)',
+    '            return function',
+    '        return decorate',
+    '',
+  ].join('\n');
+  const tools =
+    'from registry import Registry\n\ndef register(tools: Registry) -> None:\n    @tools.reader("Read a cell")\n    def read_cell(cell: str) -> str:\n        """Read."""\n        return cell\n';
+  const [tool, ...rest] = analyze({ 'tools.py': tools, 'registry.py': registry }, 'tools.py').tools;
+  assert.equal(rest.length, 0);
+  assert.equal(tool.name.value, 'read_cell');
+  assert.equal(tool.title?.value, 'Read a cell');
+  assert.deepEqual(tool.contract.annotations, { readOnlyHint: true });
+  assert.equal(tool.contract.description, 'Fixed.');
+  const reasons = tool.unresolved.filter((u) => u.part === 'contract').map((u) => u.reason);
+  assert.equal(reasons.length, 3, reasons.join('\n'));
+  assert.match(reasons[0], /self\.server, a server Toolsmith does not see constructed/);
+  assert.match(reasons[1], /registered through `wrap\(function\)`/);
+  assert.match(reasons[2], /also runs `slim\(self\.server\.get_tool/);
+});
+
+test('an unresolved description= leaves the contract without a description (not the docstring)', () => {
+  const text = 'from mcp.server import MCPServer\n\nmcp = MCPServer("x")\n\n@mcp.tool(description=describe())\ndef ping() -> str:\n    """Ping."""\n    return "pong"\n';
+  const [tool] = analyze({ 'srv.py': text }, 'srv.py').tools;
+  assert.equal(tool.contract.description, undefined);
+  assert.deepEqual(
+    tool.unresolved.map((u) => u.part),
+    ['description'],
+  );
+});
+
+test("a bound method of a module-level instance of another module's class is the function; @wraps(other) hands it other's signature and docstring", () => {
+  const catalog = [
+    'from functools import wraps',
+    '',
+    'class Catalog:',
+    '    def tables(self, database: str) -> str:',
+    '        """List the tables."""',
+    '        return database',
+    '',
+    '    @wraps(tables)',
+    '    async def tables_async(self, *args, **kwargs) -> str:',
+    '        return self.tables(*args, **kwargs)',
+    '',
+    '    def count(self, table: str, exact: bool = False) -> int:',
+    '        """Count rows."""',
+    '        return 0',
+    '',
+  ].join('\n');
+  const entry = [
+    'from fastmcp import FastMCP',
+    'from fastmcp.tools import Tool',
+    'from catalog import Catalog',
+    '',
+    'catalog = Catalog()',
+    'tables_async = catalog.tables_async',
+    'mcp = FastMCP("x")',
+    'mcp.add_tool(Tool.from_function(tables_async, name="list_tables"))',
+    'mcp.add_tool(Tool.from_function(catalog.count))',
+    '',
+  ].join('\n');
+  const { tools } = analyze({ 'main.py': entry, 'catalog.py': catalog }, 'main.py');
+  assert.deepEqual(
+    tools.map((t) => [t.name.value, t.contract.description, t.parameters.map((p) => p.name), t.unresolved.length]),
+    [
+      ['list_tables', 'List the tables.', ['database'], 0],
+      ['count', 'Count rows.', ['table', 'exact'], 0],
+    ],
+  );
+  // A method of an instance whose class is not found stays listed with what is unresolved.
+  const unknown = analyze({ 'main.py': entry.replace('catalog = Catalog()', 'catalog = make_catalog()'), 'catalog.py': catalog }, 'main.py').tools;
+  assert.deepEqual(
+    unknown.map((t) => [t.name.value, t.unresolved[0]?.part]),
+    [
+      ['list_tables', 'tool'],
+      [undefined, 'tool'],
+    ],
+  );
+});

@@ -8,7 +8,7 @@ import type { SyntaxNode } from '@lezer/common';
 import type { AnalysisResult, AnnotationEntry, ConstraintFact, FileFacts, FileHost, Framework, JsonSchema, JsonValue, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
 import { PyModule, PyProgram } from './module';
 import type { FieldInfo, PyType } from './pytypes';
-import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg } from './syntax';
+import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg, type LiteralResult } from './syntax';
 import { cleanLineSpan, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
 import { handlerFacts } from './handler';
 import { frameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
@@ -233,7 +233,7 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
         if (reg) {
           const t = buildTool(a, { ...reg, stmt, fn: def });
           if (t) tools.push(t);
-        } else tools.push(...customDecoratorTools(a, dec, scope));
+        } else tools.push(...customDecoratorTools(a, dec, scope, stmt, def));
       }
     } else if (stmt.name === 'ExpressionStatement') {
       const call = stmt.firstChild;
@@ -702,6 +702,55 @@ interface Registration {
   args: Arg[];
   /** FastMCP forms 2.x lacks: `add_tool(fn)` with a plain function, the standalone `@tool` decorator. */
   form?: 'function' | 'standalone';
+  /** A decorator factory's registration: what the names in `args` stand for (the factory's parameters, bound by the decorator call). */
+  bindings?: Bindings;
+  /** What the factory does that the analysis does not follow (each an unresolved part of the tool). */
+  factoryUnresolved?: Unresolved[];
+}
+
+/** What a name stands for inside a function called with known arguments: the expression passed (or the default), where it is written. */
+interface Bound {
+  node: SyntaxNode;
+  mod: PyModule;
+  /** The names bound where `node` is written (a factory calling another with its own parameters). */
+  bindings?: Bindings;
+}
+type Bindings = Map<string, Bound>;
+
+/** An expression with its bound names followed to what they stand for (`name` -> the caller's `"search"`). */
+function follow(node: SyntaxNode, mod: PyModule, bindings: Bindings | undefined): Bound {
+  let cur: Bound = { node, mod, bindings };
+  for (let i = 0; i < 10 && cur.node.name === 'VariableName'; i++) {
+    const next = cur.bindings?.get(cur.mod.src(cur.node));
+    if (!next) break;
+    cur = next;
+  }
+  return cur;
+}
+
+/** The name resolver of `literalValue` where `bindings` hold: bound names first (also inside f-strings), then the module's constants. */
+function resolverOf(mod: PyModule, bindings: Bindings | undefined): (n: SyntaxNode) => LiteralResult | undefined {
+  return (n) => {
+    if (n.name === 'VariableName' && bindings?.has(mod.src(n))) {
+      const b = follow(n, mod, bindings);
+      return literalValue(b.node, b.mod.text, resolverOf(b.mod, b.bindings));
+    }
+    return mod.enumMemberValue(n);
+  };
+}
+
+/** The parameters of `fn` bound to a call's arguments (keyword or positional), else to their defaults; a `*args` spread stops the positional ones. */
+function bindArguments(fnMod: PyModule, fn: SyntaxNode, argList: SyntaxNode | undefined, callerMod: PyModule, callerBindings: Bindings | undefined, boundMethod: boolean): Bindings {
+  const params = fnParams(fnMod, fn).slice(boundMethod ? 1 : 0);
+  const bindings: Bindings = new Map();
+  for (const p of params) if (p.default) bindings.set(p.name, { node: p.default, mod: fnMod });
+  let positional = true;
+  kwargsWithNames(argsOf(argList), callerMod.text).forEach((x, i) => {
+    if (x.spread) positional = false;
+    else if (x.name) bindings.set(x.name, { node: x.value, mod: callerMod, bindings: callerBindings });
+    else if (positional && params[i]) bindings.set(params[i].name, { node: x.value, mod: callerMod, bindings: callerBindings });
+  });
+  return bindings;
 }
 
 function decoratorRegistration(a: PyAnalysis, dec: SyntaxNode, scope: Scope): Registration | undefined {
@@ -749,7 +798,10 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
     value = innerFn.value;
     extraArgs = inner.filter((a) => a !== innerFn);
   }
-  const fn = value.name === 'VariableName' ? functionOf(a, scope, mod.src(value)) : undefined;
+  const named = value.name === 'VariableName' ? functionOf(a, scope, mod.src(value)) : undefined;
+  const found: { mod: PyModule; fn: SyntaxNode; cls?: SyntaxNode } | undefined = named ?? boundMethod(mod, value);
+  // `@functools.wraps(other)`: the framework reads the signature and docstring of `other` (inspect follows __wrapped__).
+  const fn = found ? (wrappedFunction(found.mod, found.fn, found.cls) ?? found) : undefined;
   if (!fn) return undefined;
   const marked = standaloneToolDecorator(fn.mod, fn.fn);
   // FastMCP's standalone `@tool(...)` carries the options of a function later given to add_tool.
@@ -785,10 +837,12 @@ function unresolvedFunctionRegistration(a: PyAnalysis, call: SyntaxNode, scope: 
   let fnArg = args.find((x) => !x.name && !x.spread) ?? args.find((x) => x.name === 'fn' || x.name === 'name_or_fn');
   if (!fnArg) return undefined;
   const value = fnArg.value;
+  // `def decorator(func): server.tool(func, ...)` inside a decorator factory: registered at each decorated def, read there.
+  if (value.name === 'VariableName' && isEnclosingParameter(mod, call, mod.src(value))) return undefined;
   if (value.name === 'CallExpression' && value.firstChild && /(^|\.)Tool\.from_function$/.test(dottedName(value.firstChild, mod.text) ?? '')) {
     args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
     fnArg = args.find((x) => !x.name && !x.spread) ?? args.find((x) => x.name === 'fn');
-    if (!fnArg) return undefined;
+    if (!fnArg || (fnArg.value.name === 'VariableName' && isEnclosingParameter(mod, call, mod.src(fnArg.value)))) return undefined;
   } else if (m[2] === 'tool' && value.name !== 'VariableName' && value.name !== 'MemberExpression') return undefined;
   const fnText = mod.src(fnArg.value);
   const tool = lowLevelTool(
@@ -804,6 +858,46 @@ function unresolvedFunctionRegistration(a: PyAnalysis, call: SyntaxNode, scope: 
     tool.contract = { name };
   }
   return tool;
+}
+
+/**
+ * A bound method given as the function: `inst.method`, or a module name assigned it (`run = _queries.run`), where
+ * `inst` is a module-level instance of a class of this or another workspace module (`_queries = Queries(...)`).
+ * The framework reads the method's signature without `self`.
+ */
+function boundMethod(mod: PyModule, value: SyntaxNode): { mod: PyModule; fn: SyntaxNode; cls: SyntaxNode } | undefined {
+  const member = value.name === 'VariableName' ? mod.assigns.get(mod.src(value)) : value;
+  const parts = member?.name === 'MemberExpression' ? children(member) : [];
+  if (parts.length !== 3 || parts[0].name !== 'VariableName' || parts[2].name !== 'PropertyName') return undefined;
+  const made = mod.assigns.get(mod.src(parts[0]));
+  const klass = made?.name === 'CallExpression' ? made.firstChild : undefined;
+  if (klass?.name !== 'VariableName') return undefined;
+  const className = mod.src(klass);
+  const d = mod.classes.has(className) ? { mod, name: className } : importedDefinition(mod, className);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const fn = d && cls ? methodOf(d.mod, cls, mod.src(parts[2])) : undefined;
+  return d && cls && fn ? { mod: d.mod, fn, cls } : undefined;
+}
+
+/** `@functools.wraps(other)` on `fn`: the def `other` names (a method of the same class body, or a module function). */
+function wrappedFunction(mod: PyModule, fn: SyntaxNode, cls: SyntaxNode | undefined): { mod: PyModule; fn: SyntaxNode } | undefined {
+  const decorated = fn.parent?.name === 'DecoratedStatement' ? fn.parent : undefined;
+  for (const dec of decorated ? children(decorated).filter((c) => c.name === 'Decorator') : []) {
+    if (mod.decoratorName(dec) !== 'functools.wraps') continue;
+    const args = argsOf(child(dec, 'ArgList'));
+    const target = args.length === 1 && !args[0].name && args[0].value.name === 'VariableName' ? mod.src(args[0].value) : undefined;
+    const other = target ? ((cls ? methodOf(mod, cls, target) : undefined) ?? mod.functions.get(target)) : undefined;
+    if (other && other !== fn) return { mod, fn: other };
+  }
+  return undefined;
+}
+
+/** Whether `name` is a parameter of the function `node` is written in. */
+function isEnclosingParameter(mod: PyModule, node: SyntaxNode, name: string): boolean {
+  let fn: SyntaxNode | null = node.parent;
+  while (fn && fn.name !== 'FunctionDefinition') fn = fn.parent;
+  return !!fn && parameterNodes(mod, fn).some((p) => p.name === name);
 }
 
 /** The standalone decorator fastmcp exports (`from fastmcp.tools import tool`). */
@@ -838,28 +932,41 @@ function curriedRegistration(a: PyAnalysis, call: SyntaxNode, decorator: SyntaxN
 
 /**
  * A project's own registration decorator: `@register_tool("search", schema)` where `register_tool(...)` (a function
- * in scope) returns an inner decorator that calls `server.tool(func, ...)` — once per call (wikipedia-mcp registers
- * every tool twice, under a prefixed alias too). Its arguments are not followed into the inner call, so each
- * registration is a tool whose every part is unresolved, with the reason: seen, not guessed, never dropped.
+ * in scope, or a method of a registry class a parameter is annotated with) returns an inner decorator that calls
+ * `server.tool(func, ...)` — once per call (wikipedia-mcp registers every tool twice, under a prefixed alias too).
+ * Each inner call is a registration of the decorated def, its arguments read with the factory's parameters bound to
+ * the decorator's arguments (`name=name`, `f"wiki_{name}"`). What the inner decorator does besides registering is
+ * an unresolved part of the tool; an inner call of another shape is a tool whose every part is unresolved.
  */
-function customDecoratorTools(a: PyAnalysis, dec: SyntaxNode, scope: Scope): ToolDefinition[] {
+function customDecoratorTools(a: PyAnalysis, dec: SyntaxNode, scope: Scope, stmt: SyntaxNode, def: SyntaxNode): ToolDefinition[] {
   const { mod } = a;
   const m = /^@\s*([A-Za-z_]\w*)(?:\.([A-Za-z_]\w*))?\s*\(/.exec(mod.src(dec));
   if (!m) return [];
   const written = m[2] ? `${m[1]}.${m[2]}` : m[1];
   const factory: { mod: PyModule; fn: SyntaxNode; cls?: SyntaxNode } | undefined = m[2] ? registryMethod(a, dec, m[1], m[2]) : functionOf(a, scope, m[1]);
-  const calls = factory ? innerRegistrations(factory.mod, factory.fn, factory.cls, 0) : [];
+  if (!factory) return [];
+  const argList = child(dec, 'ArgList');
+  const bindings = bindArguments(factory.mod, factory.fn, argList, mod, undefined, !!m[2]);
   const decSpan = mod.span(dec);
-  return calls.map((variable) => {
-    const server = (m[2] ? undefined : serverNamed(a, scope, variable)) ?? {
-      id: `${factory!.mod.file}#${written}.${variable}`,
-      variable,
-      framework: frameworkOfImports(factory!.mod) ?? frameworkOfImports(mod) ?? 'mcp',
+  const calleeSpan: Span = { file: mod.file, start: dec.from + 1, end: argList ? argList.from : dec.to };
+  return innerRegistrations(factory.mod, factory.fn, factory.cls, bindings, 0).map((r) => {
+    const known = factory.mod === mod && !m[2] ? serverNamed(a, scope, r.variable) : undefined;
+    const server: ServerVar = known ?? {
+      id: `${factory.mod.file}#${written}.${r.variable}`,
+      variable: r.variable,
+      framework: frameworkOfImports(factory.mod) ?? frameworkOfImports(mod) ?? 'mcp',
       span: decSpan,
       constructorSpan: decSpan,
+      unresolved: {
+        part: 'contract',
+        reason: `registered through the decorator ${written}() on ${r.variable}, a server Toolsmith does not see constructed: its framework is not known here`,
+        span: decSpan,
+      },
     };
-    const reason = `registered through the decorator ${written}(), which calls ${variable}.tool(...) with its own arguments: Toolsmith does not follow them into that call`;
-    return lowLevelTool(a, server, dec, reason);
+    const reason = `registered through the decorator ${written}(), which calls ${r.variable}.tool(...) in a form Toolsmith does not follow`;
+    if (!r.args) return lowLevelTool(a, server, dec, reason);
+    const t = buildTool(a, { server, kind: 'add_tool', calleeSpan, args: r.args, fn: def, stmt, optionsMod: r.mod, bindings: r.bindings, factoryUnresolved: r.unresolved });
+    return t ?? lowLevelTool(a, server, dec, reason);
   });
 }
 
@@ -892,25 +999,126 @@ function methodOf(mod: PyModule, cls: SyntaxNode, name: string): SyntaxNode | un
   return undefined;
 }
 
+/** One registration inside a decorator factory's inner decorator. */
+interface InnerRegistration {
+  /** The server expression the inner call registers on (`server`, `self.server`). */
+  variable: string;
+  /** The module the inner call is written in. */
+  mod: PyModule;
+  /** Its options (the function argument left out); undefined when the call's shape is not followed. */
+  args?: Arg[];
+  bindings: Bindings;
+  unresolved: Unresolved[];
+  /** Where the inner call starts. */
+  at: number;
+}
+
 /**
- * The servers a decorator factory registers the decorated function on: each `X.tool(` / `X.add_tool(` in the
- * decorator it defines, following `return self.other(...)` / `return other(...)` to the factory that defines it.
+ * The registrations a decorator factory makes of the decorated function: each `X.tool(func, ...)`,
+ * `X.add_tool(func, ...)` or `X.tool(...)(func)` in the decorator it defines (`func` its parameter), following
+ * `return self.other(...)` / `return other(...)` to the factory that defines it, its parameters bound on the way.
  */
-function innerRegistrations(mod: PyModule, fn: SyntaxNode, cls: SyntaxNode | undefined, depth: number): string[] {
+function innerRegistrations(mod: PyModule, fn: SyntaxNode, cls: SyntaxNode | undefined, bindings: Bindings, depth: number): InnerRegistration[] {
   const body = child(fn, 'Body');
   if (!body || depth > 3) return [];
-  const calls: string[] = [];
+  const out: InnerRegistration[] = [];
   for (const stmt of flattenBlocks(children(body))) {
     const inner = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
     const innerBody = inner?.name === 'FunctionDefinition' ? child(inner, 'Body') : undefined;
-    if (innerBody) for (const c of mod.text.slice(innerBody.from, innerBody.to).matchAll(/([A-Za-z_][\w.]*)\.(?:tool|add_tool)\s*\(/g)) calls.push(c[1]);
+    if (!inner || !innerBody || !/\.(?:tool|add_tool)\s*\(/.test(mod.text.slice(innerBody.from, innerBody.to))) continue;
+    const fnParam = parameterNodes(mod, inner)[0]?.name;
+    const found: InnerRegistration[] = [];
+    const other: SyntaxNode[] = [];
+    for (const s of flattenBlocks(meaningful(innerBody))) {
+      const call = s.name === 'ExpressionStatement' && s.firstChild?.name === 'CallExpression' ? s.firstChild : undefined;
+      const reg = call && fnParam ? innerCall(mod, call, fnParam, bindings) : undefined;
+      if (reg) found.push(reg);
+      else if (/([A-Za-z_][\w.]*)\.(?:tool|add_tool)\s*\(/.test(mod.src(s))) {
+        for (const c of mod.src(s).matchAll(/([A-Za-z_][\w.]*)\.(?:tool|add_tool)\s*\(/g)) found.push({ variable: c[1], mod, bindings, unresolved: [], at: s.from });
+      } else if (!isInert(mod, s, fnParam)) other.push(s);
+    }
+    // Code around the registration (a schema rewritten afterwards, a condition): named, not followed. The first
+    // statement after a registration is named first (what rewrites the registered tool), else the first one before.
+    const firstReg = found.length ? Math.min(...found.map((r) => r.at)) : 0;
+    const named = other.find((x) => x.from > firstReg) ?? other[0];
+    const unresolved: Unresolved[] = named
+      ? [
+          {
+            part: 'contract',
+            reason: `the decorator also runs \`${mod.src(named).split('\n')[0].trim().slice(0, 80)}\` around the registration: what that changes in the published tool is not followed`,
+            span: mod.span(named),
+          },
+        ]
+      : [];
+    for (const r of found) out.push({ ...r, unresolved: [...r.unresolved, ...unresolved] });
   }
-  if (calls.length) return calls;
+  if (out.length) return out;
   for (const r of mod.text.slice(body.from, body.to).matchAll(/\breturn\s+(self\.)?([A-Za-z_]\w*)\s*\(/g)) {
     const next = r[1] ? (cls ? methodOf(mod, cls, r[2]) : undefined) : mod.functions.get(r[2]);
-    if (next && next !== fn) return innerRegistrations(mod, next, r[1] ? cls : undefined, depth + 1);
+    if (!next || next === fn) continue;
+    const ret = returnCall(body, r.index + body.from);
+    const nextBindings = bindArguments(mod, next, ret ? child(ret, 'ArgList') : undefined, mod, bindings, !!r[1]);
+    return innerRegistrations(mod, next, r[1] ? cls : undefined, nextBindings, depth + 1);
   }
-  return [];
+  return out;
+}
+/** One statement of an inner decorator: a registration of its function parameter `fnParam`, read with `bindings`. */
+function innerCall(mod: PyModule, call: SyntaxNode, fnParam: string, bindings: Bindings): InnerRegistration | undefined {
+  const callee = call.firstChild;
+  if (!callee) return undefined;
+  const curried = callee.name === 'CallExpression';
+  const d = dottedName(curried ? callee.firstChild! : callee, mod.text);
+  const m = d ? (curried ? /^([A-Za-z_][\w.]*)\.tool$/ : /^([A-Za-z_][\w.]*)\.(?:tool|add_tool)$/).exec(d) : null;
+  if (!m) return undefined;
+  const callArgs = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
+  // `X.tool(...)(func)`: options in the first call; `X.tool(func, ...)` / `X.add_tool(func, ...)`: the function first.
+  const fnArg = curried
+    ? callArgs.length === 1 && !callArgs[0].name
+      ? callArgs[0]
+      : undefined
+    : (callArgs.find((x) => !x.name && !x.spread) ?? callArgs.find((x) => x.name === 'fn' || x.name === 'name_or_fn'));
+  if (!fnArg) return undefined;
+  let options = curried ? kwargsWithNames(argsOf(child(callee, 'ArgList')), mod.text) : callArgs.filter((x) => x !== fnArg).map((x) => (x.name || x.spread ? x : { ...x, name: '__positional__' }));
+  const unresolved: Unresolved[] = [];
+  let value = fnArg.value;
+  // FastMCP: `X.add_tool(Tool.from_function(func, name=...))`: the options are from_function's.
+  if (!curried && value.name === 'CallExpression' && value.firstChild && /(^|\.)Tool\.from_function$/.test(dottedName(value.firstChild, mod.text) ?? '')) {
+    const inner = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+    const innerFn = inner.find((x) => !x.name && !x.spread) ?? inner.find((x) => x.name === 'fn');
+    if (!innerFn) return undefined;
+    value = innerFn.value;
+    options = inner.filter((x) => x !== innerFn);
+  }
+  if (value.name !== 'VariableName' || mod.src(value) !== fnParam) {
+    // `X.tool(...)(wrap(func))`: the framework reads the wrapper's signature (functools.wraps hands it the function's, a wrapper need not).
+    const wraps = value.name === 'CallExpression' && argsOf(child(value, 'ArgList')).some((x) => x.value.name === 'VariableName' && mod.src(x.value) === fnParam);
+    if (!wraps) return undefined;
+    unresolved.push({
+      part: 'contract',
+      reason: `the decorated function is registered through \`${mod.src(value).slice(0, 60)}\`: the signature and docstring the framework reads are that wrapper's, not followed`,
+      span: mod.span(value),
+    });
+  }
+  return { variable: m[1], mod, args: options, bindings, unresolved, at: call.from };
+}
+
+/** A statement of an inner decorator that changes nothing the framework publishes (`return func`, a docstring, `pass`). */
+function isInert(mod: PyModule, stmt: SyntaxNode, fnParam: string | undefined): boolean {
+  if (stmt.name === 'Comment' || stmt.name === 'PassStatement' || stmt.name === ':' || stmt.type.isError) return true;
+  if (stmt.name === 'ExpressionStatement') return stmt.firstChild?.name === 'String' || stmt.firstChild?.name === 'ContinuedString';
+  if (stmt.name !== 'ReturnStatement') return false;
+  const value = meaningful(stmt).filter((c) => c.name !== 'return');
+  return value.length === 0 || (value.length === 1 && value[0].name === 'VariableName' && mod.src(value[0]) === fnParam);
+}
+
+/** The call a `return f(...)` statement of `body` at `pos` returns. */
+function returnCall(body: SyntaxNode, pos: number): SyntaxNode | undefined {
+  for (const stmt of flattenBlocks(children(body))) {
+    if (stmt.name !== 'ReturnStatement' || stmt.from > pos || stmt.to <= pos) continue;
+    const value = meaningful(stmt).find((c) => c.name !== 'return');
+    return value?.name === 'CallExpression' ? value : undefined;
+  }
+  return undefined;
 }
 
 interface BuildInput extends Registration {
@@ -918,9 +1126,9 @@ interface BuildInput extends Registration {
   fn?: SyntaxNode;
 }
 
-function located<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: string, check: (v: JsonValue) => v is T): Located<T> {
+function locatedValue<T extends JsonValue>(mod: PyModule, node: SyntaxNode, part: string, check: (v: JsonValue) => v is T, bindings?: Bindings): Located<T> {
   const span = mod.span(node);
-  const v = literalValue(node, mod.text, (n) => mod.enumMemberValue(n));
+  const v = literalValue(node, mod.text, resolverOf(mod, bindings));
   if (v.ok && check(v.value)) return { value: v.value, span };
   return { value: undefined, span, unresolved: { part, reason: v.ok ? `${part} is not of the expected type` : v.reason, span } };
 }
@@ -955,10 +1163,16 @@ interface RegistrationOptions {
 /** FastMCP registration options that change how the tool runs, not what tools/list publishes. */
 const RUNTIME_ONLY_OPTIONS = new Set(['timeout', 'run_in_thread', 'auth', 'enabled']);
 
-function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, fnName: Located<string>): RegistrationOptions {
+function registrationOptions(argsMod: PyModule, args: Arg[], framework: Framework, fnName: Located<string>, bindings?: Bindings): RegistrationOptions {
   const o: RegistrationOptions = { name: fnName, unresolvedArgs: [] };
   const unresolvedArgs = o.unresolvedArgs;
-  args.forEach((a, i) => {
+  args.forEach((written, i) => {
+    // A decorator factory's `name=name`: the caller's expression, read in its own module.
+    const bound = follow(written.value, argsMod, bindings);
+    const a = { ...written, value: bound.node };
+    const mod = bound.mod;
+    const read = <T extends JsonValue>(part: string, check: (v: JsonValue) => v is T) => locatedValue(mod, a.value, part, check, bound.bindings);
+    const evaluate = () => literalValue(a.value, mod.text, resolverOf(mod, bound.bindings));
     if (a.spread) {
       unresolvedArgs.push({ part: 'registration', reason: `${a.spread}${mod.src(a.value)} arguments are not resolved`, span: mod.span(a.value) });
       return;
@@ -966,32 +1180,34 @@ function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, f
     const key = a.name === '__positional__' ? `#${i}` : (a.name ?? (i === 0 ? 'name' : `#${i}`));
     if (key === 'name' || key === 'name_or_fn') {
       if (a.value.name === 'None') return;
-      o.name = located(mod, a.value, 'name', isString);
+      o.name = read('name', isString);
     } else if (key === 'title') {
-      if (a.value.name !== 'None') o.title = located(mod, a.value, 'title', isString);
+      if (a.value.name !== 'None') o.title = read('title', isString);
     } else if (key === 'description') {
-      if (a.value.name !== 'None') o.explicitDescription = located(mod, a.value, 'description', isString);
+      if (a.value.name !== 'None') o.explicitDescription = read('description', isString);
     } else if (key === 'annotations') {
       const r = annotationEntries(mod, a.value, framework);
       o.annotations = { span: mod.span(a.value), entries: r.entries };
       o.annotationsJson = r.json;
       if (r.unresolved) unresolvedArgs.push(r.unresolved);
     } else if (key === 'structured_output' && acceptsToolOption(framework, key)) {
-      const v = located(mod, a.value, 'structured_output', (x): x is boolean | null => x === null || typeof x === 'boolean');
+      const v = read('structured_output', (x): x is boolean | null => x === null || typeof x === 'boolean');
       if (v.unresolved) unresolvedArgs.push({ ...v.unresolved, part: 'outputSchema' });
       else o.structuredOutput = v.value === null ? undefined : v.value;
     } else if (key === 'tags' && acceptsToolOption(framework, key)) {
-      const v = literalValue(a.value, mod.text);
+      const v = evaluate();
       if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) o.tags = v.value;
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'tags= is not a literal set of strings', span: mod.span(a.value) });
     } else if (key === 'meta') {
-      const v = literalValue(a.value, mod.text);
+      const v = evaluate();
       if (v.ok && v.value && typeof v.value === 'object' && !Array.isArray(v.value)) o.meta = v.value;
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'meta= is not a literal dict', span: mod.span(a.value) });
     } else if (key === 'output_schema' && acceptsToolOption(framework, key)) {
-      const v = literalValue(a.value, mod.text);
+      const v = evaluate();
+      const model = v.ok ? undefined : modelJsonSchemaOf(mod, a.value, bound.bindings, 0);
       if (v.ok && (v.value === null || (typeof v.value === 'object' && !Array.isArray(v.value)))) o.outputSchemaOverride = { value: v.value };
-      else unresolvedArgs.push({ part: 'outputSchema', reason: 'output_schema= is not a literal', span: mod.span(a.value) });
+      else if (model) o.outputSchemaOverride = { model };
+      else unresolvedArgs.push({ part: 'outputSchema', reason: 'output_schema= is neither a literal nor Model.model_json_schema()', span: mod.span(a.value) });
     } else if (RUNTIME_ONLY_OPTIONS.has(key) && acceptsToolOption(framework, key)) {
       // Runtime behaviour only: not part of the listed contract.
     } else if (key === 'icons') {
@@ -1001,6 +1217,31 @@ function registrationOptions(mod: PyModule, args: Arg[], framework: Framework, f
     }
   });
   return o;
+}
+
+/**
+ * `output_schema=Model.model_json_schema()`, or a helper whose body returns that for its parameter
+ * (`def model_output_schema(model): return model.model_json_schema()`): the model's type, read where it is named.
+ */
+function modelJsonSchemaOf(mod: PyModule, node: SyntaxNode, bindings: Bindings | undefined, depth: number): PyType | undefined {
+  if (node.name !== 'CallExpression' || !node.firstChild || depth > 3) return undefined;
+  const args = kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text);
+  const callee = node.firstChild;
+  if (callee.name === 'MemberExpression') {
+    const parts = children(callee);
+    const method = parts[parts.length - 1];
+    if (args.length || method?.name !== 'PropertyName' || mod.src(method) !== 'model_json_schema' || !parts[0]) return undefined;
+    const cls = follow(parts[0], mod, bindings);
+    return cls.node.name === 'VariableName' || cls.node.name === 'MemberExpression' ? cls.mod.resolveType(cls.node) : undefined;
+  }
+  if (callee.name !== 'VariableName') return undefined;
+  const local = mod.functions.get(mod.src(callee));
+  const helper = local ? { mod, fn: local } : importedFunction(mod, mod.src(callee), 0);
+  const body = helper ? child(helper.fn, 'Body') : undefined;
+  const stmts = body ? meaningful(body).filter((c) => c.name !== 'Comment' && !(c.name === 'ExpressionStatement' && c.firstChild?.name === 'String')) : [];
+  const ret = stmts.length === 1 && stmts[0].name === 'ReturnStatement' ? meaningful(stmts[0]).find((c) => c.name !== 'return') : undefined;
+  if (!helper || !ret) return undefined;
+  return modelJsonSchemaOf(helper.mod, ret, bindArguments(helper.mod, helper.fn, child(node, 'ArgList'), mod, bindings, false), depth + 1);
 }
 
 /** The function's docstring as written, with its Args: entries located in the source. */
@@ -1151,7 +1392,8 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const regSpan = mod.span(reg.stmt);
   const unresolved: Unresolved[] = reg.server.unresolved ? [reg.server.unresolved] : [];
 
-  const options = registrationOptions(reg.optionsMod ?? mod, reg.args, framework, { value: fnName, span: fnNameNode ? fnMod.span(fnNameNode) : regSpan });
+  if (reg.factoryUnresolved) unresolved.push(...reg.factoryUnresolved);
+  const options = registrationOptions(reg.optionsMod ?? mod, reg.args, framework, { value: fnName, span: fnNameNode ? fnMod.span(fnNameNode) : regSpan }, reg.bindings);
   for (const loc of [options.name, options.title, options.explicitDescription]) if (loc?.unresolved) unresolved.push(loc.unresolved);
   const docs = docstringFacts(fnMod, fn);
   if (docs.unresolved) unresolved.push(docs.unresolved);
@@ -1225,6 +1467,9 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   let contract = published.unresolved ? withoutDescription(built.contract) : built.contract;
   // An unresolved `name=` is not the function's name: the contract carries no name rather than a made-up one.
   if (options.name.unresolved) contract = withoutKey(contract, 'name');
+  // Likewise an unresolved `title=` / `description=` is not the default title or the docstring the contract would fall back to.
+  if (options.title?.unresolved) contract = withoutKey(contract, 'title');
+  if (options.explicitDescription?.unresolved) contract = withoutDescription(contract);
   const paramList = child(fn, 'ParamList');
   const tool: ToolDefinition = {
     language: 'python',

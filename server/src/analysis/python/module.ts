@@ -590,8 +590,16 @@ const SCALARS: Record<string, ScalarName> = {
   'pathlib.PurePath': 'path',
   'decimal.Decimal': 'decimal',
   'pydantic.EmailStr': 'email',
-  'pydantic.AnyUrl': 'url',
-  'pydantic.HttpUrl': 'url',
+  // pydantic's URL types: `format: uri` with `minLength: 1`; the HTTP and WebSocket ones also cap the length at 2083.
+  ...Object.fromEntries(
+    ['AnyUrl', 'AnyHttpUrl', 'FileUrl', 'FtpUrl', 'AnyWebsocketUrl', 'HttpUrl', 'WebsocketUrl'].flatMap((n) => {
+      const kind: ScalarName = n === 'HttpUrl' || n === 'WebsocketUrl' ? 'http-url' : 'url';
+      return [
+        [`pydantic.${n}`, kind],
+        [`pydantic.networks.${n}`, kind],
+      ];
+    }),
+  ),
 };
 
 const PYTHON_FRAMEWORKS = FRAMEWORK_NAMES.filter((f) => FRAMEWORKS[f].language === 'python').map((f) => FRAMEWORKS[f]);

@@ -4,7 +4,7 @@
  */
 import type { JsonValue, Span } from '../model';
 
-export type ScalarName = 'int' | 'float' | 'str' | 'bool' | 'bytes' | 'datetime' | 'date' | 'time' | 'timedelta' | 'uuid' | 'path' | 'decimal' | 'email' | 'url';
+export type ScalarName = 'int' | 'float' | 'str' | 'bool' | 'bytes' | 'datetime' | 'date' | 'time' | 'timedelta' | 'uuid' | 'path' | 'decimal' | 'email' | 'url' | 'http-url';
 
 export interface FieldInfo {
   span: Span;

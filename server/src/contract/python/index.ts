@@ -47,8 +47,8 @@ export interface PyToolSpec {
   /** Return annotation: undefined = none written. */
   returnType?: PyType;
   structuredOutput?: boolean;
-  /** FastMCP `output_schema=`: null disables, an object replaces. */
-  outputSchemaOverride?: { value: JsonSchema | null };
+  /** FastMCP `output_schema=`: null disables, an object replaces; `model`: `Model.model_json_schema()` (pydantic's validation-mode schema of that class). */
+  outputSchemaOverride?: { value: JsonSchema | null } | { model: PyType };
   annotations?: { [k: string]: JsonValue };
   meta?: { [k: string]: JsonValue };
   tags?: string[];
@@ -509,7 +509,12 @@ function defaultTitle(name: string): string {
 }
 
 function fastmcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits, options: GeneratorOptions): JsonSchema | undefined {
-  if (spec.outputSchemaOverride) return spec.outputSchemaOverride.value ?? undefined;
+  const override = spec.outputSchemaOverride;
+  if (override) {
+    const given = 'model' in override ? modelJsonSchema(override.model, options) : override.value;
+    if (!given) return undefined;
+    return traits.dereferencesExplicitOutputSchema ? dereferenceRefs(given) : given;
+  }
   const ret = spec.returnType;
   if (!ret) return undefined;
   const t = unwrapAnnotated(ret);
@@ -546,6 +551,18 @@ function fastmcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits, opt
   } else out = base;
   void isRef;
   return dereferenceRefs(compressSchema(out, true, traits.prunesMetadataOnlyTitles));
+}
+
+/** pydantic's `Model.model_json_schema()` (validation mode): the model's own schema at the root, the classes it uses in `$defs`. */
+function modelJsonSchema(t: PyType, options: GeneratorOptions): JsonSchema {
+  const m = unwrapAnnotated(t);
+  if (m.kind !== 'class' || m.cls.kind !== 'model') throw new Unresolvable('model_json_schema() of something that is not a pydantic model class the analyser can read', t.span);
+  if (selfReferencing(m.cls)) throw new Unresolvable(`${m.cls.name} refers to itself: its model_json_schema() root is a $ref (not modelled)`, t.span);
+  const gen = new SchemaGenerator('validation', options);
+  const schema = gen.classSchema(m.cls, t.span);
+  const defs = gen.defsObject();
+  if (defs) schema.$defs = defs;
+  return schema;
 }
 
 function containsBytes(t: PyType): boolean {

@@ -267,6 +267,10 @@ export class SchemaGenerator {
             return apply({ type: 'string', format: 'path' }, {});
           case 'email':
             return apply({ type: 'string', format: 'email' }, {});
+          case 'url':
+            return apply({ type: 'string', format: 'uri', minLength: 1 }, {});
+          case 'http-url':
+            return apply({ type: 'string', format: 'uri', minLength: 1, maxLength: 2083 }, {});
           default:
             throw new Unresolvable(`the JSON Schema of ${t.name} is not modelled`, t.span);
         }
