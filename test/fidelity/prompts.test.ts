@@ -32,7 +32,7 @@ async function live(file: string): Promise<Listed> {
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = v2 ? new ClientV2({ name: 'toolsmith-prompts', version: '1.0.0' }) : new ClientV1({ name: 'toolsmith-prompts', version: '1.0.0' });
   try {
-    await (client as ClientV1).connect(transport as StdioV1);
+    await (client as ClientV1).connect(transport);
     const prompts = (await client.listPrompts()).prompts as Tool[];
     // A server without tools has no tools/list handler (Method not found).
     const tools = client.getServerCapabilities()?.tools ? ((await client.listTools()).tools as Tool[]) : [];

@@ -46,8 +46,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-type ZodCompatSchema = Parameters<typeof getSchemaDescription>[0];
-
 /** 1.x: `promptArgumentsFromSchema(objectFromShape(shape))` with the SDK's helpers. */
 function argumentsV1(argsSchema: unknown): PromptArgument[] {
   // 1.x takes a raw shape: `objectFromShape` of a z.object() would read the schema's own properties as fields.
@@ -56,8 +54,8 @@ function argumentsV1(argsSchema: unknown): PromptArgument[] {
   const shape = getObjectShape(schema as Parameters<typeof getObjectShape>[0]);
   if (!shape) return [];
   return Object.entries(shape).map(([name, field]) => {
-    const description = getSchemaDescription(field as ZodCompatSchema);
-    return { name, ...(description !== undefined ? { description } : {}), required: !isSchemaOptional(field as ZodCompatSchema) };
+    const description = getSchemaDescription(field);
+    return { name, ...(description !== undefined ? { description } : {}), required: !isSchemaOptional(field) };
   });
 }
 
