@@ -86,7 +86,7 @@ async function live(file: string, v2: boolean): Promise<{ tools: Tool[]; prompts
   const client = v2 ? new ClientV2({ name: 'toolsmith-monorepo', version: '1.0.0' }) : new ClientV1({ name: 'toolsmith-monorepo', version: '1.0.0' });
   try {
     await (client as ClientV1).connect(transport);
-    return { tools: (await client.listTools()).tools as Tool[], prompts: (await client.listPrompts()).prompts as Tool[] };
+    return { tools: (await client.listTools()).tools, prompts: (await client.listPrompts()).prompts };
   } catch (err) {
     throw new Error(`${file} did not answer: ${err instanceof Error ? err.message : String(err)}\n${stderr}`, { cause: err });
   } finally {
