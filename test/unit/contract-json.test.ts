@@ -112,7 +112,14 @@ test('contract JSON: prompts are a separate field, printed only for a file that 
   const printed = run(withPrompts) as { tools: unknown[]; prompts: unknown[]; promptsUnresolved: { prompt: number; name: string; part: string }[] };
   assert.equal(printed.tools.length, 3);
   assert.deepEqual(printed.prompts, [
-    { name: 'review', description: 'Review code', arguments: [{ name: 'code', description: 'Code', required: true }, { name: 'lang', required: false }] },
+    {
+      name: 'review',
+      description: 'Review code',
+      arguments: [
+        { name: 'code', description: 'Code', required: true },
+        { name: 'lang', required: false },
+      ],
+    },
     { name: 'later', description: 'Built at run time' },
   ]);
   assert.deepEqual(
