@@ -876,6 +876,9 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const prompts: PromptDefinition[] = [];
   for (const site of sites) {
     if (site.kind === 'registerPrompt' || site.kind === 'prompt') {
+      // `window.prompt("Name?", "x")`: a browser global, not a server (its receiver is declared nowhere).
+      const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
+      if (site.kind === 'prompt' && ts.isIdentifier(receiver) && !lookupName(receiver.text, receiver, site.pf)) continue;
       try {
         prompts.push(buildPrompt(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
       } catch {
