@@ -16,7 +16,7 @@ import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings'
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
 import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
 import { compareLikeLocale } from './cli/collate';
-import { contractJson } from './cli/contract-json';
+import { contractJson, promptsJson } from './cli/contract-json';
 import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
@@ -298,16 +298,12 @@ function runContract(args: string[]): number {
   const analysis = ws.analyze(file, ws.texts.get(file) as string);
   if (analysis.internalError !== undefined) throw new UsageError(`could not analyse ${files[0]}: internal error (please report):\n${analysis.internalError}`);
   const tools = analysis.result.tools;
+  const prompts = analysis.result.prompts ?? [];
   if (json) {
-    process.stdout.write(
-      JSON.stringify(
-        contractJson(tools, (f) => ws.host.readFile(f)),
-        null,
-        2,
-      ) + '\n',
-    );
+    const textOf = (f: string) => ws.host.readFile(f);
+    process.stdout.write(JSON.stringify(prompts.length ? { ...contractJson(tools, textOf), ...promptsJson(prompts, textOf) } : contractJson(tools, textOf), null, 2) + '\n');
   } else {
-    if (tools.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
+    if (tools.length === 0 && prompts.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
     for (const t of tools) {
       process.stdout.write(`\n${t.name.value ?? '<unresolved name>'}${t.title?.value ? `  (${t.title.value})` : ''}\n`);
       const description = t.description?.value;
@@ -319,6 +315,13 @@ function runContract(args: string[]): number {
       }
       if (t.contract.annotations) process.stdout.write(`  annotations: ${JSON.stringify(t.contract.annotations)}\n`);
       for (const u of t.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
+    }
+    for (const p of prompts) {
+      process.stdout.write(`\nprompt ${p.name.value ?? '<unresolved name>'}${p.title?.value ? `  (${p.title.value})` : ''}\n`);
+      const description = p.description?.value;
+      process.stdout.write(`  description: ${description === undefined ? (p.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
+      for (const a of p.arguments ?? []) process.stdout.write(`  - ${a.name}${a.required ? ' (required)' : ''}${a.description ? ` — ${a.description}` : ''}\n`);
+      for (const u of p.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
     }
   }
   return 0;

@@ -45,6 +45,11 @@ export interface Label extends Anchor {
   /** The message when it was judged, for the reader. */
   message: string;
   reason: string;
+  /**
+   * A "keep" a rule knowingly stopped reporting (a true finding given up for precision): why the rule no longer sees
+   * it. Counted as a known miss, printed with the figures, not a failure; the verdict stays what the reviewer said.
+   */
+  missed?: string;
 }
 
 export function anchorKey(a: Anchor): string {
@@ -128,6 +133,8 @@ export interface Comparison {
   killsBack: string[];
   /** "keep" findings no longer reported. */
   keepsLost: string[];
+  /** "keep" findings no longer reported whose label says why (`missed`): the rule's known misses. */
+  knownMisses: string[];
   /** Findings that have no label at all. */
   unlabelled: CorpusFinding[];
   keep: CorpusFinding[];
@@ -155,12 +162,15 @@ export function compare(findings: CorpusFinding[], labels: Label[]): Comparison 
     e.labels.push(l);
     labelsByKey.set(k, e);
   }
-  const out: Comparison = { killsBack: [], keepsLost: [], unlabelled: [], keep: [], kill: [] };
+  const out: Comparison = { killsBack: [], keepsLost: [], knownMisses: [], unlabelled: [], keep: [], kill: [] };
   for (const [k, e] of labelsByKey) {
     const found = byKey.get(k) ?? [];
     const keepLabel = e.labels.find((l) => l.verdict === 'keep');
     const killLabel = e.labels.find((l) => l.verdict === 'kill');
-    if (found.length < e.keep && keepLabel) out.keepsLost.push(`${describe(keepLabel, keepLabel.message)} (keep: ${keepLabel.reason}; ${e.keep} expected, ${found.length} reported)`);
+    if (found.length < e.keep && keepLabel)
+      (keepLabel.missed ? out.knownMisses : out.keepsLost).push(
+        `${describe(keepLabel, keepLabel.message)} (keep: ${keepLabel.reason}; ${e.keep} expected, ${found.length} reported${keepLabel.missed ? `; known miss: ${keepLabel.missed}` : ''})`,
+      );
     if (found.length > e.keep && killLabel) out.killsBack.push(`${describe(killLabel, found[e.keep]?.message ?? killLabel.message)} (kill: ${killLabel.reason}; ${found.length - e.keep} reported)`);
     out.keep.push(...found.slice(0, e.keep));
     if (killLabel) out.kill.push(...found.slice(e.keep));

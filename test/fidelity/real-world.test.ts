@@ -183,10 +183,16 @@ function classify(live: Tool[], prediction: Prediction): { figures: Figures; det
 /** The MCP framework versions installed with the package, for the doc (dependencies float under the pinned package). */
 function frameworkVersions(pkg: CorpusPackage, where: Location): string {
   if (pkg.registry === 'npm') {
-    const sdk = path.join(where.dir, 'node_modules/@modelcontextprotocol/sdk/package.json');
-    const zod = path.join(where.dir, 'node_modules/zod/package.json');
-    const version = (file: string) => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version : undefined);
-    return [version(sdk) && `sdk ${version(sdk)}`, version(zod) && `zod ${version(zod)}`].filter(Boolean).join(', ');
+    const version = (module: string) => {
+      const file = path.join(where.dir, 'node_modules', module, 'package.json');
+      return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { version: string }).version : undefined;
+    };
+    // `sdk` = @modelcontextprotocol/sdk (1.x), `server` = @modelcontextprotocol/server (SDK v2).
+    const shown = { sdk: '@modelcontextprotocol/sdk', server: '@modelcontextprotocol/server', zod: 'zod' };
+    return Object.entries(shown)
+      .map(([label, module]) => version(module) && `${label} ${version(module)}`)
+      .filter(Boolean)
+      .join(', ');
   }
   const r = spawnSync(where.python, ['-c', 'import importlib.metadata as m\nfor d in ("mcp", "fastmcp"):\n  try: print(d, m.version(d))\n  except Exception: pass'], { encoding: 'utf8' });
   return r.stdout.trim().split('\n').filter(Boolean).join(', ');

@@ -88,3 +88,42 @@ test('cli: toolsmith contract --json prints the unresolved rows (dist/cli.js)', 
   const printed = JSON.parse(r.stdout) as ReturnType<typeof contractJson>;
   assert.deepEqual(printed, analyse(file, TS));
 });
+
+test('contract JSON: prompts are a separate field, printed only for a file that registers prompts, with their unresolved rows', (t) => {
+  const cli = path.resolve(__dirname, '../../dist/cli.js');
+  if (!fs.existsSync(cli)) assert.fail('dist/cli.js is missing: run `node esbuild.mjs` first');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-contract-prompts-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const toolsOnly = path.join(dir, 'tools.ts');
+  fs.writeFileSync(toolsOnly, TS);
+  const withPrompts = path.join(dir, 'prompts.ts');
+  fs.writeFileSync(
+    withPrompts,
+    TS +
+      `server.registerPrompt("review", { description: "Review code", argsSchema: { code: z.string().describe("Code"), lang: z.string().optional() } }, () => ({ messages: [] }));\n` +
+      `server.registerPrompt("later", { description: "Built at run time", argsSchema: argsFromElsewhere() }, () => ({ messages: [] }));\n`,
+  );
+  const run = (file: string) => {
+    const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  };
+  assert.deepEqual(Object.keys(run(toolsOnly)), ['tools', 'unresolved'], 'the tools/list shape is unchanged without prompts');
+  const printed = run(withPrompts) as { tools: unknown[]; prompts: unknown[]; promptsUnresolved: { prompt: number; name: string; part: string }[] };
+  assert.equal(printed.tools.length, 3);
+  assert.deepEqual(printed.prompts, [
+    {
+      name: 'review',
+      description: 'Review code',
+      arguments: [
+        { name: 'code', description: 'Code', required: true },
+        { name: 'lang', required: false },
+      ],
+    },
+    { name: 'later', description: 'Built at run time' },
+  ]);
+  assert.deepEqual(
+    printed.promptsUnresolved.map((u) => [u.prompt, u.name, u.part]),
+    [[1, 'later', 'argsSchema']],
+  );
+});

@@ -268,9 +268,40 @@ export interface FileFacts {
   syntaxErrors: { message: string; span: Span }[];
 }
 
+/** One prompt argument as prompts/list publishes it, with where its schema is written. */
+export interface PromptArgumentDefinition {
+  name: string;
+  description?: string;
+  required: boolean;
+  span: Span;
+}
+
+/**
+ * A prompt registration (TS `registerPrompt(name, config, cb)` on both SDK lines, 1.x `prompt(name, [description],
+ * [argsSchema], cb)`): what prompts/list publishes for it, like a tool's contract for tools/list.
+ */
+export interface PromptDefinition {
+  language: Language;
+  framework: Framework;
+  frameworkVersion?: string;
+  file: string;
+  server: ToolDefinition['server'];
+  registration: { kind: 'registerPrompt' | 'prompt'; span: Span; calleeSpan: Span; configSpan?: Span };
+  name: Located<string>;
+  title?: Located<string>;
+  description?: Located<string>;
+  /** Undefined when the arguments are not statically known (then listed in `unresolved`). */
+  arguments?: PromptArgumentDefinition[];
+  /** The exact object prompts/list returns for this prompt (key order irrelevant). Undefined parts are listed in `unresolved`. */
+  contract: { [key: string]: JsonValue };
+  unresolved: Unresolved[];
+}
+
 export interface AnalysisResult {
   tools: ToolDefinition[];
   files: FileFacts[];
+  /** The prompts registered in the file (TypeScript front-end; absent where prompts are not analysed). */
+  prompts?: PromptDefinition[];
 }
 
 /** Reads other workspace files (imports across files); returns undefined when the file does not exist. */

@@ -1,4 +1,4 @@
-import type { JsonSchema, ToolDefinition } from '../analysis/model';
+import type { JsonSchema, JsonValue, PromptDefinition, ToolDefinition } from '../analysis/model';
 import { Positions, type Located1 } from './rows';
 
 /** One part of one tool that the analysis could not resolve, as `toolsmith contract --json` prints it. */
@@ -25,4 +25,27 @@ export function contractJson(tools: ToolDefinition[], textOf: (file: string) => 
     for (const u of t.unresolved) unresolved.push({ tool: i, name: t.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
   });
   return { tools: tools.map((t) => t.contract), unresolved };
+}
+
+/** One part of one prompt that the analysis could not resolve (the prompt's row of `promptsUnresolved`). */
+export interface PromptUnresolvedRow extends Located1 {
+  /** Index of the prompt in `prompts`. */
+  prompt: number;
+  name: string | null;
+  part: string;
+  reason: string;
+  file: string;
+}
+
+/**
+ * The prompts part of `toolsmith contract --json`, printed only when the file registers prompts (so the tools/list
+ * shape stays as it was): `prompts` is the predicted prompts/list, `promptsUnresolved` its unresolved parts.
+ */
+export function promptsJson(prompts: PromptDefinition[], textOf: (file: string) => string | undefined): { prompts: { [key: string]: JsonValue }[]; promptsUnresolved: PromptUnresolvedRow[] } {
+  const positions = new Positions(textOf);
+  const promptsUnresolved: PromptUnresolvedRow[] = [];
+  prompts.forEach((p, i) => {
+    for (const u of p.unresolved) promptsUnresolved.push({ prompt: i, name: p.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
+  });
+  return { prompts: prompts.map((p) => p.contract), promptsUnresolved };
 }

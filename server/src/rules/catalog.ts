@@ -12,6 +12,7 @@ import { descriptionNoReturnInfo } from './description-no-return-info';
 import { descriptionTooLong } from './description-too-long';
 import { descriptionPlaceholder } from './description-placeholder';
 import { descriptionHiddenInstructions } from './description-hidden-instructions';
+import { promptDescriptionMissing } from './prompt-description-missing';
 import { paramDescriptionMissing } from './param-description-missing';
 import { docstringArgsNotInSchema } from './docstring-args-not-in-schema';
 import { docstringArgsMismatch } from './docstring-args-mismatch';
@@ -86,6 +87,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
       descriptionPlaceholder,
       descriptionHiddenInstructions,
       destructiveToolWithoutWarning,
+      promptDescriptionMissing,
     ],
   },
   {

@@ -9,8 +9,9 @@ export const descriptionMissing: Rule = {
   checkTool(tool) {
     const d = tool.description;
     if (d && (d.value === undefined || d.value.trim() !== '')) return [];
-    // A tool the analysis could not read (a list_tools entry built by a call) may well have one: unresolved, not missing.
-    if (tool.unresolved.some((u) => u.part === 'tool' || u.part === 'description')) return [];
+    // A tool the analysis could not read (a list_tools entry built by a call, a config spread from a helper's
+    // parameter as in a bundled registerAppTool) may well have one: unresolved, not missing.
+    if (tool.unresolved.some((u) => u.part === 'tool' || u.part === 'description' || u.part === 'config')) return [];
     const how =
       tool.language === 'typescript'
         ? 'Add a description to the config: what it does, when to use it (and when not), what it returns.'

@@ -1,4 +1,4 @@
-import type { AnalysisResult, FileFacts, Span, ToolDefinition } from '../analysis/model';
+import type { AnalysisResult, FileFacts, PromptDefinition, Span, ToolDefinition } from '../analysis/model';
 import type { Edit, Finding, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { RULES } from './catalog';
 import { memoByText, withRuleMemo } from './util/memo';
@@ -48,6 +48,7 @@ interface FileGroup {
   language: 'typescript' | 'python' | undefined;
   tools: ToolDefinition[];
   facts: FileFacts[];
+  prompts: PromptDefinition[];
   /** Built on first use (by the first server-level rule). */
   servers?: { id: string; tools: ToolDefinition[] }[];
 }
@@ -60,7 +61,7 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
   const groupOf = (file: string): FileGroup => {
     let g = byFile.get(file);
     if (!g) {
-      g = { file, language: undefined, tools: [], facts: [] };
+      g = { file, language: undefined, tools: [], facts: [], prompts: [] };
       byFile.set(file, g);
       groups.push(g);
     }
@@ -68,6 +69,7 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
   };
   for (const f of result.files) groupOf(f.file).facts.push(f);
   for (const t of result.tools) groupOf(t.file).tools.push(t);
+  for (const p of result.prompts ?? []) groupOf(p.file).prompts.push(p);
   for (const g of groups) g.language = languageOfFile(g.file, result);
   for (const rule of rules) {
     const setting = ctx.settings.rules[rule.id];
@@ -75,11 +77,12 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
     if (setting === undefined && !inPreset(rule, ctx.settings.preset)) continue;
     const severity = setting ?? rule.defaultSeverity;
     for (const group of groups) {
-      const { language, tools, facts } = group;
+      const { language, tools, facts, prompts } = group;
       if (!language || !rule.languages.includes(language)) continue;
       const out: RuleFinding[] = [];
       try {
         if (rule.checkTool) for (const tool of tools) pushAll(out, rule.checkTool(tool, ctx));
+        if (rule.checkPrompt) for (const prompt of prompts) pushAll(out, rule.checkPrompt(prompt, ctx));
         if (rule.checkServer) {
           group.servers ??= groupByServer(tools, facts);
           for (const server of group.servers) pushAll(out, rule.checkServer(server.tools, facts, ctx));

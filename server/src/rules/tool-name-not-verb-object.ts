@@ -29,7 +29,7 @@ export const toolNameNotVerbObject: Rule = {
 function checkName(tool: ToolDefinition, ctx: RuleContext, namespaces: Set<string>): RuleFinding[] {
   const name = tool.name.value;
   // A vague name gets its own, stronger finding.
-  if (!name || isVagueName(name)) return [];
+  if (!name || isVagueName(name, tool.description?.value)) return [];
   const style = ctx.settings.naming.style;
   const tokens = nameTokens(name);
   let ok: boolean;

@@ -10,7 +10,7 @@ export const toolNameVague: Rule = {
   summary: 'Generic tool names (process, handle_request, run, execute, do_it, query, db_query, tool, helper, data...).',
   checkTool(tool, ctx) {
     const name = tool.name.value;
-    if (!name || !isVagueName(name)) return [];
+    if (!name || !isVagueName(name, tool.description?.value)) return [];
     const style = ctx.settings.naming.style;
     const words = nameFromDescription(tool.description?.value);
     const proposed = words ? formatSuggestion(words, style, name) : undefined;

@@ -1,5 +1,5 @@
-import type { FileFacts, Span, ToolDefinition } from '../analysis/model';
-import type { Severity, ToolsmithSettings } from '../../../common/settings';
+import type { FileFacts, PromptDefinition, Span, ToolDefinition } from '../analysis/model';
+import type { Preset, Severity, ToolsmithSettings } from '../../../common/settings';
 
 /** A text edit expressed on source offsets (converted to LSP/CLI positions by the caller). */
 export interface Edit {
@@ -49,6 +49,8 @@ export interface Rule {
   summary: string;
   /** Per-tool check. */
   checkTool?(tool: ToolDefinition, ctx: RuleContext): RuleFinding[];
+  /** Per-prompt check (prompts/list entries; TypeScript). Its findings name no tool. */
+  checkPrompt?(prompt: PromptDefinition, ctx: RuleContext): RuleFinding[];
   /** Per-server check (all tools registered on one server instance, plus the file facts). */
   checkServer?(tools: ToolDefinition[], files: FileFacts[], ctx: RuleContext): RuleFinding[];
   /**

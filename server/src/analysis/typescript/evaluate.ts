@@ -77,6 +77,8 @@ export class StaticFn {
   constructor(
     readonly name: string,
     readonly fn: (...args: unknown[]) => unknown,
+    /** How many leading arguments it reads; the rest (a completion callback) are never evaluated nor run. */
+    readonly arity?: number,
   ) {}
 }
 /** The members of a JS global read as StaticFn (`Object.keys`). */
@@ -93,6 +95,18 @@ const STATIC_MODULES: Record<string, Record<string, StaticFn>> = {
     zodToJsonSchema: new StaticFn('zodToJsonSchema', zodToJsonSchemaAsPublished),
     default: new StaticFn('zodToJsonSchema', zodToJsonSchemaAsPublished),
   },
+};
+
+/**
+ * The SDKs' `completable(schema, complete)` (prompt arguments with completions): it marks the schema and returns it,
+ * so the published argument is the schema's; `complete` is never run.
+ */
+const COMPLETABLE = new StaticFn('completable', (schema) => schema, 1);
+/** SDK modules exporting a helper evaluated statically; their other exports are not values the analysis rebuilds. */
+const SDK_HELPERS: Record<string, Record<string, StaticFn>> = {
+  '@modelcontextprotocol/sdk/server/completable.js': { completable: COMPLETABLE },
+  '@modelcontextprotocol/sdk/server/completable': { completable: COMPLETABLE },
+  '@modelcontextprotocol/server': { completable: COMPLETABLE },
 };
 
 /** A server instance reference (for server identity), produced by `new McpServer(...)`. */
@@ -660,6 +674,8 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'expr':
       return evaluate(d.node, d.pf, ctx);
     case 'import': {
+      const helpers = SDK_HELPERS[d.module];
+      if (helpers && Object.prototype.hasOwnProperty.call(helpers, d.imported)) return helpers[d.imported];
       const staticModule = STATIC_MODULES[d.module];
       if (staticModule) {
         const f = Object.prototype.hasOwnProperty.call(staticModule, d.imported) ? staticModule[d.imported] : undefined;
@@ -927,7 +943,7 @@ function evalHelperCall(callee: FnExpr, node: ts.CallExpression, pf: ParsedFile,
 }
 
 function evalStaticCall(callee: StaticFn, node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
-  const args = node.arguments.map((a) => {
+  const args = node.arguments.slice(0, callee.arity).map((a) => {
     if (ts.isSpreadElement(a)) return fail('spread argument', a, pf);
     const v = evaluate(a, pf, ctx);
     if (v instanceof FnExpr || v instanceof ZodNs || v instanceof ZodFn || v instanceof ModuleNs || v instanceof ServerRef || v instanceof StaticFn)

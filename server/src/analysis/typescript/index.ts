@@ -7,7 +7,8 @@
  * the same tools in the same order as the live server. Registrations no call reaches are added afterwards.
  */
 import ts from './ts';
-import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, Span, ToolDefinition, Unresolved } from '../model';
+import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, PromptDefinition, Span, ToolDefinition, Unresolved } from '../model';
+import { buildTsPromptContract } from '../../contract/typescript/prompts';
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
@@ -23,11 +24,13 @@ const MAX_CALL_DEPTH = 8;
 interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
-  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools';
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt';
   server: ServerRef;
   /** Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element. */
   bindings?: Map<ts.Node, unknown>;
 }
+/** A site that registers a tool (the others register prompts). */
+type ToolSite = Site & { kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' };
 
 function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
   const a0 = expr.arguments?.[0];
@@ -241,6 +244,127 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       emit({ call: node, pf: entry, kind, server: serverOf(node.expression.expression, entry, ctx) });
     }
   }
+}
+
+// ---- one prompt ------------------------------------------------------------------------------------------------
+
+const PROMPT_CONFIG_KEYS = ['title', 'description', 'argsSchema', 'icons', '_meta'] as const;
+type PromptConfigKey = (typeof PROMPT_CONFIG_KEYS)[number];
+
+/** registerPrompt(name, config, cb): the config's keys, inline, spread from a static object, or a whole static object. */
+function registerPromptParts(site: Site, ctx: EvalContext, unresolved: Unresolved[]): { parts: Partial<Record<PromptConfigKey, Part>>; configSpan: Span } {
+  const config = site.call.arguments[1];
+  const parts: Partial<Record<PromptConfigKey, Part>> = {};
+  const lit = objectLiteralOf(config, site.pf, ctx);
+  const pick = (value: unknown, node: ts.Expression, pf: ParsedFile) => {
+    if (isPlainObject(value)) for (const k of PROMPT_CONFIG_KEYS) if (k in value) parts[k] = { value: value[k], node, pf, ok: true, pick: k };
+  };
+  if (lit) {
+    for (const p of lit.obj.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
+        if (spread.ok) pick(spread.value, p.expression, lit.pf);
+        continue;
+      }
+      const key = keyOf(p);
+      if (!key || !(PROMPT_CONFIG_KEYS as readonly string[]).includes(key)) continue;
+      const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+      if (!valueNode) unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
+      else parts[key as PromptConfigKey] = evalPart(key, valueNode, lit.pf, ctx, unresolved);
+    }
+  } else {
+    const whole = evalPart('config', config, site.pf, ctx, unresolved);
+    if (whole.ok && isPlainObject(whole.value)) pick(whole.value, config, site.pf);
+    else if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: spanOf(config, site.pf) });
+  }
+  return { parts, configSpan: spanOf(config, site.pf) };
+}
+
+/** 1.x prompt(name, [description], [argsSchema], cb): the SDK decides by the runtime type of each argument. */
+function promptOverloadParts(site: Site, ctx: EvalContext, unresolved: Unresolved[]): Partial<Record<PromptConfigKey, Part>> {
+  const parts: Partial<Record<PromptConfigKey, Part>> = {};
+  const rest = site.call.arguments.slice(1);
+  const first = rest[0] && skipOuter(rest[0]);
+  if (first && rest.length > 1) {
+    const p = evalPart('description', rest[0], site.pf, ctx, unresolved);
+    const stringy = p.ok ? typeof p.value === 'string' : ts.isStringLiteralLike(first) || ts.isTemplateExpression(first) || ts.isBinaryExpression(first);
+    if (stringy) {
+      parts.description = p;
+      rest.shift();
+    } else if (!p.ok) unresolved.pop(); // not the description after all: it is the argsSchema, evaluated next
+  }
+  if (rest.length > 1) parts.argsSchema = evalPart('argsSchema', rest[0], site.pf, ctx, unresolved);
+  return parts;
+}
+
+/** Where each argument is written: its property in the raw shape / z.object({...}) literal, else the whole argsSchema. */
+function promptArgumentSpans(part: Part | undefined, ctx: EvalContext): Map<string, Span> {
+  const out = new Map<string, Span>();
+  if (!part) return out;
+  const shape = shapeLiteral(part.node, part.pf, ctx);
+  if (shape) for (const p of shape.obj.properties) if (!ts.isSpreadAssignment(p) && keyOf(p)) out.set(keyOf(p)!, spanOf(p, shape.pf));
+  return out;
+}
+
+function buildPrompt(site: Site, ctx: EvalContext, versions: WorkspaceVersions): PromptDefinition {
+  const { call, pf } = site;
+  const framework = frameworkOfSite(site, versions);
+  const profile = FRAMEWORKS[framework];
+  const builder = profile.contractBuilder as TsContractBuilder;
+  const sdkVersion = versions.sdkVersion(framework);
+  const unresolved: Unresolved[] = [];
+  const callSpan = spanOf(call, pf);
+  const namePart = evalPart('name', call.arguments[0], pf, ctx, unresolved);
+  let configSpan: Span | undefined;
+  let parts: Partial<Record<PromptConfigKey, Part>>;
+  if (site.kind === 'registerPrompt') ({ parts, configSpan } = registerPromptParts(site, ctx, unresolved));
+  else {
+    parts = promptOverloadParts(site, ctx, unresolved);
+    // v2 removed the deprecated overloads along with tool().
+    if (!profile.hasToolMethod)
+      unresolved.push({
+        part: 'prompt',
+        reason: `${profile.versionPackage} has no McpServer.prompt() method (removed in v2): this call throws a TypeError and registers nothing; use registerPrompt`,
+        span: spanOf(call.expression, pf),
+      });
+  }
+  const caveat = profile.versionCaveat(sdkVersion);
+  if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
+  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(call.arguments[0], pf) };
+  const title = locatedString(parts.title, 'title', ctx, unresolved);
+  const description = locatedString(parts.description, 'description', ctx, unresolved);
+  const args = parts.argsSchema;
+  const built = buildTsPromptContract(
+    {
+      name: name.value,
+      title: title?.value,
+      description: description?.value,
+      argsSchema: args?.ok ? args.value : undefined,
+      icons: parts.icons?.ok ? parts.icons.value : undefined,
+      _meta: parts._meta?.ok ? parts._meta.value : undefined,
+    },
+    { argsResolved: !args || args.ok, builder },
+  );
+  for (const e of built.errors) unresolved.push({ part: e.part, reason: `the SDK cannot publish this ${e.part}: ${e.reason}`, span: args ? spanOf(args.node, args.pf) : callSpan });
+  const prompt: PromptDefinition = {
+    language: 'typescript',
+    framework,
+    frameworkVersion: sdkVersion,
+    file: pf.file,
+    server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
+    registration: { kind: site.kind === 'registerPrompt' ? 'registerPrompt' : 'prompt', span: callSpan, calleeSpan: spanOf(call.expression, pf), ...(configSpan ? { configSpan } : {}) },
+    name,
+    contract: built.contract,
+    unresolved,
+  };
+  if (title) prompt.title = title;
+  if (description) prompt.description = description;
+  if (built.arguments) {
+    const spans = promptArgumentSpans(args, ctx);
+    const fallback = args ? spanOf(args.node, args.pf) : callSpan;
+    prompt.arguments = built.arguments.map((a) => ({ ...a, span: spans.get(a.name) ?? fallback }));
+  }
+  return prompt;
 }
 
 // ---- one tool --------------------------------------------------------------------------------------------------
@@ -488,7 +612,7 @@ function taskExecution(site: Site, ctx: EvalContext, unresolved: Unresolved[]): 
   return part?.ok && isPlainObject(part.value) ? { taskSupport: 'required', ...part.value } : undefined;
 }
 
-function buildTool(site: Site, ctx: EvalContext, versions: WorkspaceVersions): ToolDefinition {
+function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions): ToolDefinition {
   const { call, pf } = site;
   const framework = frameworkOfSite(site, versions);
   const profile = FRAMEWORKS[framework];
@@ -752,14 +876,26 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const sites: Site[] = [];
   collectSites(pf, ctx, (s) => sites.push(s));
   const tools: ToolDefinition[] = [];
+  const prompts: PromptDefinition[] = [];
   for (const site of sites) {
+    if (site.kind === 'registerPrompt' || site.kind === 'prompt') {
+      // `window.prompt("Name?", "x")`: a browser global, not a server (its receiver is declared nowhere).
+      const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
+      if (site.kind === 'prompt' && ts.isIdentifier(receiver) && !lookupName(receiver.text, receiver, site.pf)) continue;
+      try {
+        prompts.push(buildPrompt(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
+      } catch {
+        // A bug of ours on one prompt must not hide the tools; the prompt is left out (prompts are not linted yet).
+      }
+      continue;
+    }
     try {
       // One loop iteration: its element bound, and consts read fresh (a const in the loop body differs per element).
       const siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
       if (site.kind === 'listTools') {
         const framework = frameworkOfSite(site, versions);
         tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, framework, versions.sdkVersion(framework)));
-      } else tools.push(buildTool(site, siteCtx, versions));
+      } else tools.push(buildTool(site as ToolSite, siteCtx, versions));
     } catch (err) {
       // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
       const span = spanOf(site.call, site.pf);
@@ -788,5 +924,5 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
     dependencies: [...project.dependencies].filter((f) => f !== file),
     syntaxErrors: syntaxErrors(pf),
   };
-  return { tools, files: [facts] };
+  return prompts.length ? { tools, files: [facts], prompts } : { tools, files: [facts] };
 }

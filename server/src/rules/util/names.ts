@@ -144,10 +144,38 @@ export function nameFromDescription(description: string | undefined): string[] |
   return [verb, ...object];
 }
 
-/** The name says nothing about the action: only generic words (`process`, `handle_request`, `get_data`). */
-export function isVagueName(name: string): boolean {
+/**
+ * The name says nothing about the action: only generic words (`process`, `handle_request`, `get_data`). With the
+ * description, `get` + a noun that is often a domain's own entity (`item_get` next to "Retrieve a full 1Password
+ * item") names an action and its object: the description says which item, so the name is not vague.
+ */
+export function isVagueName(name: string, description?: string): boolean {
   const t = nameTokens(name);
-  return t.length > 0 && t.every((w) => GENERIC_WORDS.has(w));
+  if (!(t.length > 0 && t.every((w) => GENERIC_WORDS.has(w)))) return false;
+  return !(description !== undefined && namesQualifiedEntity(t, description));
+}
+
+/** Generic words that are also what some domains call their records (1Password items, S3 objects, CI jobs). */
+const ENTITY_NOUNS = new Set(['item', 'items', 'object', 'task', 'job']);
+/** Generic verbs that still name one action (unlike run, execute, process, handle). */
+const PLAIN_VERBS = new Set(['get', 'set']);
+// prettier-ignore
+const NOT_QUALIFIERS = new Set([...STOP, 'each', 'every', 'full', 'whole', 'single', 'same', 'other', 'another', 'which', 'what', 'whose', 'as', 'is', 'are', 'id', 'by']);
+
+/**
+ * A name of exactly one plain verb and one entity noun (`get_item`, `item_get`), whose description names that noun
+ * with a word that says which kind ("a 1Password item", "an S3 object"). "Gets an item by its id" says nothing more.
+ */
+function namesQualifiedEntity(tokens: string[], description: string): boolean {
+  if (tokens.length !== 2) return false;
+  const noun = tokens.find((w) => ENTITY_NOUNS.has(w));
+  const verb = tokens.find((w) => PLAIN_VERBS.has(w));
+  if (!noun || !verb) return false;
+  const singular = noun.replace(/s$/, '');
+  for (const m of description.matchAll(new RegExp(`([A-Za-z0-9À-ÿ-]+)\\s+${singular}s?\\b`, 'gi'))) {
+    if (!NOT_QUALIFIERS.has(m[1].toLowerCase()) && !GENERIC_WORDS.has(m[1].toLowerCase())) return true;
+  }
+  return false;
 }
 
 /** Writes a [verb, ...object] suggestion in the configured naming style, keeping the casing of the original name. */

@@ -90,6 +90,8 @@ export function codePointName(char: string): string {
   return 'U+' + cp.toString(16).toUpperCase().padStart(4, '0');
 }
 
+const SECRETS = /\b(read|send|include|pass|upload)\b[^.\n]{0,40}(~\/\.ssh|id_rsa|\.env\b|api[_ ]?keys?|passwords?|credentials|private keys?)/i;
+
 const INJECTION: [RegExp, string][] = [
   [
     /\b(ignore|disregard|forget)\b[^.\n]{0,30}\b(previous|prior|above|earlier|all|other|system)\b[^.\n]{0,20}\b(instructions?|prompts?|rules|messages?|directives?)\b/i,
@@ -102,7 +104,7 @@ const INJECTION: [RegExp, string][] = [
   [/\b(do not|don't|never)\b[^.\n]{0,20}\b(tell|inform|mention|reveal|show|notify|alert)\b[^.\n]{0,20}\b(the )?user\b/i, 'tells the model to hide something from the user'],
   [/<\s*\/?\s*(IMPORTANT|SYSTEM|INSTRUCTIONS?|ADMIN|SECRET)\s*>/i, 'contains a pseudo-tag the model may take as an instruction'],
   [/\b(system prompt|hidden instruction|as an ai|you are now|new instructions)\b/i, 'addresses the model with instructions'],
-  [/\b(read|send|include|pass|upload)\b[^.\n]{0,40}(~\/\.ssh|id_rsa|\.env\b|api[_ ]?keys?|passwords?|credentials|private keys?)/i, 'asks the model to move secrets or private files'],
+  [SECRETS, 'asks the model to move secrets or private files'],
   [/\b(ignore[rz]?|oublie[rz]?)\b[^.\n]{0,30}\binstructions?\b[^.\n]{0,20}\b(précédentes|antérieures)\b/i, 'asks the model to ignore its instructions'],
   [/\bavant d'appeler (cet|ce) (outil|tool)\b[^.\n]{0,40}\b(envoie|lis|transmets|inclus|fournis)/i, 'tells the model to do something before calling the tool'],
   [/\bne (dis|dites|préviens|prévenez|mentionne|mentionnez|révèle|révélez) (rien|pas)\b[^.\n]{0,30}\butilisateur\b/i, 'tells the model to hide something from the user'],
@@ -113,7 +115,17 @@ export function injectionPhrases(text: string): { index: number; match: string; 
   const out: { index: number; match: string; what: string }[] = [];
   for (const [re, what] of INJECTION) {
     const m = re.exec(text);
-    if (m) out.push({ index: m.index, match: m[0], what });
+    if (m && !(re === SECRETS && describesOwnOutput(text, m))) out.push({ index: m.index, match: m[0], what });
   }
   return out;
+}
+
+/**
+ * "If true, include the created password in the response" (a password manager's flag) says what the tool sends
+ * back, not where the model should carry a secret: a named secret whose destination is the tool's own response.
+ * A file (~/.ssh, id_rsa, .env) is never the tool's output.
+ */
+function describesOwnOutput(text: string, m: RegExpExecArray): boolean {
+  if (/~\/\.ssh|id_rsa|\.env\b/i.test(m[0])) return false;
+  return /^[^.\n]{0,20}?\bin (the|its) (response|result|output|reply)\b/i.test(text.slice(m.index + m[0].length));
 }
