@@ -1,5 +1,5 @@
 import type { FileFacts, PromptDefinition, Span, ToolDefinition } from '../analysis/model';
-import type { Preset, Severity, ToolsmithSettings } from '../../../common/settings';
+import type { Severity, ToolsmithSettings } from '../../../common/settings';
 
 /** A text edit expressed on source offsets (converted to LSP/CLI positions by the caller). */
 export interface Edit {
