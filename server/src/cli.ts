@@ -1,7 +1,7 @@
 /**
  * `toolsmith` — the same analysis headless, for CI and scripts.
- *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix]
- *   toolsmith contract <file> [--json]
+ *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--untrusted]
+ *   toolsmith contract <file> [--json] [--untrusted]
  * Exit codes: 0 clean, 1 findings at error level, 2 usage or I/O error or a file not analysed (named on stderr).
  */
 import * as fs from 'node:fs';
@@ -20,6 +20,7 @@ import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
 import { SKIPPED_DIRS } from './lsp/workspaceIndex';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from './sourceFile';
+import { setWorkspaceTrust } from './contract/typescript/trust';
 
 declare const TOOLSMITH_VERSION: string | undefined;
 const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1.0';
@@ -27,7 +28,7 @@ const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1
 const HELP = `toolsmith ${VERSION} — lint and preview MCP tool contracts
 
 Usage:
-  toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--preset recommended|strict]
+  toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--preset recommended|strict] [--untrusted]
       Analyse TypeScript/JavaScript and Python files (directories are walked; node_modules, .venv, dist
       and hidden folders are skipped) and report findings. Default path: the current directory.
       --format, -f   stylish (default, for people), json (one object per finding), sarif (SARIF 2.1.0)
@@ -36,10 +37,14 @@ Usage:
                      which rules run (default: the settings' "preset", else recommended; strict runs every rule)
       --max-file-size N
                      analyse files up to N MiB (default 1); larger ones are skipped, named, and exit 2
-  toolsmith contract <file> [--json]
+  toolsmith contract <file> [--json] [--untrusted]
       Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
-      [{tool, name, part, reason, file, line, column, endLine, endColumn}]} — a tool listed in "unresolved"
-      is partial (what is missing from it is not known, not absent).
+      [{tool, name, part, reason, file, line, column, endLine, endColumn}], "converters": [{file, library,
+      version, source, reason?}]} — a tool listed in "unresolved" is partial (what is missing from it is not
+      known, not absent); "converters" names the SDK and zod copies the contracts were converted with.
+  --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
+                   workspace's node_modules (by default the workspace is trusted: its own installed copies are
+                   loaded, as the server would load them)
 
 Options:
   -h, --help       show this help
@@ -180,6 +185,7 @@ function runCheck(args: string[]): number {
     else if (a === '--fix') fix = true;
     else if (a === '--preset' || a.startsWith('--preset=')) preset = parsePreset(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
     else if (a === '--max-file-size' || a.startsWith('--max-file-size=')) maxBytes = parseMaxFileSize(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
+    else if (a === '--untrusted') setWorkspaceTrust(false);
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else paths.push(a);
   }
@@ -243,8 +249,9 @@ function parseMaxFileSize(value: string | undefined): number {
 
 function runContract(args: string[]): number {
   const json = args.includes('--json');
+  if (args.includes('--untrusted')) setWorkspaceTrust(false);
   const files = args.filter((a) => !a.startsWith('-'));
-  const unknown = args.filter((a) => a.startsWith('-') && a !== '--json');
+  const unknown = args.filter((a) => a.startsWith('-') && a !== '--json' && a !== '--untrusted');
   if (unknown.length) throw new UsageError(`unknown option ${unknown[0]}`);
   if (files.length !== 1) throw new UsageError('contract takes exactly one file');
   const file = path.resolve(files[0]);
@@ -264,7 +271,7 @@ function runContract(args: string[]): number {
   if (json) {
     process.stdout.write(
       JSON.stringify(
-        contractJson(tools, (f) => ws.host.readFile(f)),
+        contractJson(tools, (f) => ws.host.readFile(f), analysis.result.files),
         null,
         2,
       ) + '\n',
@@ -302,6 +309,8 @@ export function main(argv: string[]): number {
       process.stdout.write(HELP + '\n');
       return 0;
     }
+    // The command line trusts the workspace it is run in (as `npx eslint` runs its ESLint); --untrusted opts out.
+    setWorkspaceTrust(true);
     if (command === 'check') return runCheck(rest);
     if (command === 'contract') return runContract(rest);
     throw new UsageError(`unknown command "${command}" (check or contract)`);
