@@ -520,8 +520,7 @@ function buildTool(site: Site, ctx: EvalContext, versions: WorkspaceVersions): T
   const targetKey = target ? `${target.traits.release}\u0000${target.libs.key}` : '';
 
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-  const registration =
-    site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder, targetKey) : serverToolParts(site, ctx, unresolved);
+  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder, targetKey) : serverToolParts(site, ctx, unresolved);
   if (traits) releaseLimits(site, registration.parts, traits, unresolved);
   if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
@@ -615,7 +614,8 @@ function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[
         unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
         continue;
       }
-      parts[key as ConfigKey] = key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved, builder, targetKey) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
+      parts[key as ConfigKey] =
+        key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved, builder, targetKey) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
     }
   } else {
     const whole = evalPart('config', config, pf, ctx, unresolved);

@@ -107,7 +107,7 @@ const workspaceCache = new Map<string, TsLibraries>();
 function requireFrom(req: NodeJS.Require, id: string): Record<string, unknown> {
   const file = req.resolve(id);
   loadedWorkspaceFiles().add(file);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the workspace's own copy, resolved as its code resolves it
+  // The workspace's own copy, resolved as its code resolves it.
   return req(file) as Record<string, unknown>;
 }
 
@@ -149,8 +149,8 @@ function loadWorkspace(file: string, sdk: { dir: string; version: string }, zod:
   } catch {
     core = undefined;
   }
-  const z3Object = sdkZod ? fn((sdkZod.z as Record<string, unknown> | undefined) ?? sdkZod, 'object', 'the SDK\'s zod') : BUNDLED.zodObject;
-  const zodObject: Fn = (shape) => (z3Object as (s: unknown) => unknown).call((sdkZod?.z as object | undefined) ?? sdkZod, shape);
+  const z3Object = sdkZod ? fn((sdkZod.z as Record<string, unknown> | undefined) ?? sdkZod, 'object', "the SDK's zod") : BUNDLED.zodObject;
+  const zodObject: Fn = (shape) => z3Object.call((sdkZod?.z as object | undefined) ?? sdkZod, shape);
   return {
     key: `workspace:${sdk.dir}@${sdk.version}:${zod.dir}@${zod.version}`,
     source: 'workspace',

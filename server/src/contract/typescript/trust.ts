@@ -24,4 +24,3 @@ export function workspaceTrusted(): boolean {
 export function loadedWorkspaceFiles(): Set<string> {
   return ((globalThis as TrustGlobal)[LOADED] ??= new Set());
 }
-
