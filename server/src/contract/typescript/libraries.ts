@@ -55,7 +55,7 @@ declare const TOOLSMITH_BUNDLED_VERSIONS: Record<string, string> | undefined;
 /** The bundled packages' versions: fixed at build time (esbuild `define`: no package.json travels with a bundle), read from node_modules in development. */
 function readBundledVersion(name: string): string {
   if (typeof TOOLSMITH_BUNDLED_VERSIONS === 'object' && TOOLSMITH_BUNDLED_VERSIONS[name]) return TOOLSMITH_BUNDLED_VERSIONS[name];
-  return installedPackage(__dirname, name)?.version ?? 'unknown';
+  return findInstalled(__dirname, name)?.version ?? 'unknown';
 }
 
 const BUNDLED: TsLibraries = {
@@ -85,8 +85,23 @@ function bundledRows(reason?: string, installed?: { sdk?: string; zod?: string }
   return [sdkRow, zodRow];
 }
 
+/** Lookups of the last few seconds (an analysis per keystroke must not walk the directories each time; an `npm install` shows within seconds). */
+const installedCache = new Map<string, { at: number; found: { dir: string; version: string } | undefined }>();
+const INSTALLED_TTL_MS = 5000;
+
 /** The nearest `node_modules/<name>` folder holding a package.json, walking up from `dir`. */
 function installedPackage(dir: string, name: string): { dir: string; version: string } | undefined {
+  const key = `${dir}\u0000${name}`;
+  const hit = installedCache.get(key);
+  const now = Date.now();
+  if (hit && now - hit.at < INSTALLED_TTL_MS) return hit.found;
+  const found = findInstalled(dir, name);
+  if (installedCache.size > 1000) installedCache.clear();
+  installedCache.set(key, { at: now, found });
+  return found;
+}
+
+function findInstalled(dir: string, name: string): { dir: string; version: string } | undefined {
   for (let d = dir, i = 0; i < 40; i++) {
     const pkgDir = path.join(d, 'node_modules', name);
     try {
