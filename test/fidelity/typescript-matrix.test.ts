@@ -215,7 +215,8 @@ test('ts matrix: every SDK x zod combination publishes what is predicted for it'
       assert.deepEqual(byCli, predictHere(first), `${c.name}: toolsmith contract --json differs from the analysis for ${path.relative(copyRoot, first)}`);
       summary.push(`${c.name}: ${outcome.exact}/${outcome.total} exact, ${outcome.unresolved} unresolved, ${outcome.refused}/${list.length} servers refused to start`);
       assert.deepEqual(outcome.failures, [], outcome.failures.join('\n'));
-      assert.ok(outcome.exact > 0, `${c.name}: no tool compared exactly`);
+      // Untrusted, a zod 4 of another minor than the bundled one leaves every tool unresolved (the caveat): nothing to compare.
+      assert.ok(outcome.exact > 0 || untrusted, `${c.name}: no tool compared exactly`);
     });
   }
   console.log(`ts matrix (${untrusted ? 'bundled' : 'workspace'} copies), ${((Date.now() - started) / 1000).toFixed(0)} s:\n  ${summary.join('\n  ')}`);

@@ -533,6 +533,7 @@ function buildTool(site: Site, ctx: EvalContext, versions: WorkspaceVersions): T
   }
   const caveat = profile.versionCaveat(sdkVersion);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
+  if (target?.libs.caveat) unresolved.push({ part: 'contract', reason: target.libs.caveat, span: site.server.span });
 
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
   const title = locatedString(parts.title, 'title', ctx, unresolved);

@@ -37,6 +37,12 @@ export interface TsLibraries {
   key: string;
   source: 'workspace' | 'bundled';
   rows: ConverterRow[];
+  /**
+   * Bundled copies standing in for a workspace zod 4 of another minor: zod 4 releases convert differently (the version
+   * matrix measured 4.0-4.4 against the bundled 4.6: strings, unions, optional fields), so such a contract is not
+   * exact. zod 3 (through zod-to-json-schema) and the bundled minor itself were measured exact.
+   */
+  caveat?: string;
   /** The zod namespace to rebuild a schema imported from `entry` with; undefined: the bundled one. */
   zod(entry: ZodEntry): Record<string, unknown> | undefined;
   /** SDK 1.23+: zod-compat's `normalizeObjectSchema`, `objectFromShape` and zod-json-schema-compat's `toJsonSchemaCompat`. */
@@ -193,7 +199,8 @@ export function librariesFor(file: string): TsLibraries {
   const zod = installedPackage(dir, 'zod');
   if (!workspaceTrusted()) {
     if (!sdk && !zod) return { ...BUNDLED, rows: bundledRows() };
-    return { ...BUNDLED, rows: bundledRows('the workspace is not trusted', { sdk: sdk?.version, zod: zod?.version }) };
+    const why = 'the workspace is not trusted';
+    return { ...BUNDLED, rows: bundledRows(why, { sdk: sdk?.version, zod: zod?.version }), caveat: zodCaveat(zod?.version, why) };
   }
   if (!sdk || !zod || !sdk.version.startsWith('1.')) return { ...BUNDLED, rows: bundledRows() };
   const key = `${sdk.dir}@${sdk.version}\u0000${zod.dir}@${zod.version}\u0000${dir}`;
@@ -203,11 +210,19 @@ export function librariesFor(file: string): TsLibraries {
       libs = loadWorkspace(file, sdk, zod);
     } catch (err) {
       const reason = `the workspace's copies could not be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`;
-      libs = { ...BUNDLED, rows: bundledRows(reason, { sdk: sdk.version, zod: zod.version }) };
+      libs = { ...BUNDLED, rows: bundledRows(reason, { sdk: sdk.version, zod: zod.version }), caveat: zodCaveat(zod.version, reason) };
     }
     workspaceCache.set(key, libs);
   }
   return libs;
+}
+
+/** Why bundled copies do not stand for the workspace's zod `version` (see TsLibraries.caveat), if they do not. */
+function zodCaveat(version: string | undefined, why: string): string | undefined {
+  if (version === undefined || !version.startsWith('4.')) return undefined;
+  const minor = (v: string) => v.split('.').slice(0, 2).join('.');
+  if (minor(version) === minor(BUNDLED_ZOD)) return undefined;
+  return `converted with the bundled zod ${BUNDLED_ZOD} because ${why}; the workspace has zod ${version}, whose JSON Schema conversion differs between zod 4 releases (trust the workspace to convert with its own copy)`;
 }
 
 /** The bundled copies (the v2 builder and low-level servers). */
