@@ -203,6 +203,8 @@ export function librariesFor(file: string): TsLibraries {
     return { ...BUNDLED, rows: bundledRows(why, { sdk: sdk?.version, zod: zod?.version }), caveat: zodCaveat(zod?.version, why) };
   }
   if (!sdk || !zod || !sdk.version.startsWith('1.')) return { ...BUNDLED, rows: bundledRows() };
+  // The very releases Toolsmith bundles: the same code, already loaded (spares ~80 ms of loading per CLI run).
+  if (sdk.version === BUNDLED_SDK && zod.version === BUNDLED_ZOD) return { ...BUNDLED, rows: bundledRows("identical to the workspace's copy", { sdk: sdk.version, zod: zod.version }) };
   const key = `${sdk.dir}@${sdk.version}\u0000${zod.dir}@${zod.version}\u0000${dir}`;
   let libs = workspaceCache.get(key);
   if (!libs) {
