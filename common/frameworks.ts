@@ -83,6 +83,41 @@ export interface FrameworkProfile {
    * verified release). Each difference is one the version matrix (test/fidelity/python-matrix.test.ts) showed live.
    */
   contractTraits?(version: string | undefined): PythonContractTraits;
+  /**
+   * TypeScript SDK 1.x: how the tools/list entry differs at `version` (undefined: none pinned, the newest modelled
+   * release), read from the SDK's own source at each release; test/fidelity/typescript-matrix.test.ts checks them live.
+   */
+  tsContractTraits?(version: string | undefined): TsContractTraits;
+}
+
+/** What differs between @modelcontextprotocol/sdk 1.x releases in the tools/list entry McpServer publishes. */
+export interface TsContractTraits {
+  /** The release these traits are those of (named in reasons). */
+  release: string;
+  /** `McpServer.registerTool` exists (1.11.4+); before, the call throws a TypeError and registers nothing. */
+  registerTool: boolean;
+  /** `title` is published (1.13.0+); before, registerTool ignores it. */
+  title: boolean;
+  /** `annotations` are published (1.11.0+); before, `server.tool(name, annotations, cb)` takes the annotations for a params shape. */
+  annotations: boolean;
+  /** `outputSchema` is published (1.11.4+, with registerTool). */
+  outputSchema: boolean;
+  /** `_meta` is published (1.18.0+). */
+  meta: boolean;
+  /** registerTool/tool store `execution: { taskSupport: "forbidden" }`, published (1.24.0+). */
+  execution: boolean;
+  /** The inputSchema of a tool without one: `{ type: "object", properties: {} }` (1.13.3+), `{ type: "object" }` before. */
+  emptyInputSchema: 'with-properties' | 'type-only';
+  /**
+   * How a schema is converted:
+   *  - `zod-compat` (1.23.0+): `normalizeObjectSchema` + `toJsonSchemaCompat` (zod 4 `toJSONSchema`, zod 3 `zod-to-json-schema`), a non-object input published empty;
+   *  - `zod-to-json-schema` (before): zod 3 only, `zodToJsonSchema(z.object(shape), { strictUnions })`, the schema itself converted.
+   */
+  conversion: 'zod-compat' | 'zod-to-json-schema';
+  /** `pipeStrategy: "input"/"output"` is passed to the converter (1.20.2+); before, zod-to-json-schema's default (`all`). */
+  pipeStrategy: boolean;
+  /** registerTool takes a zod schema (not only a raw shape) as inputSchema/outputSchema (1.22.0+); before, it is wrapped in `z.object()` again. */
+  acceptsSchemaObject: boolean;
 }
 
 /** What differs between releases of one Python framework in the contract it publishes (see `contractTraits`). */
@@ -321,6 +356,60 @@ function compareVersions(a: string, b: string): number {
   return 0;
 }
 
+/**
+ * @modelcontextprotocol/sdk 1.x: the releases whose tools/list code was read (every release from 1.10.0 to 1.32.2;
+ * the traits below change only at the releases they name) and the ones the version matrix runs live
+ * (test/fidelity/typescript-matrix.test.ts, scripts/ensure-ts-matrix.mjs).
+ */
+export const TS_SDK_MODELLED = { from: '1.10.0', to: '1.32.2' };
+export const TS_SDK_VERIFIED = ['1.10.2', '1.12.3', '1.15.1', '1.17.5', '1.20.2', '1.22.0', '1.23.1', '1.24.3', '1.26.0', '1.29.0', '1.32.2'];
+
+/**
+ * The SDK release a version stands for: an exact version itself; `~1.17.0` the newest patch of its minor; any other
+ * range (`^1.17.0`, `1.x`) what npm installs today, the newest release.
+ */
+function tsSdkRelease(version: string | undefined): string {
+  if (version === undefined) return TS_SDK_MODELLED.to;
+  const v = version.trim();
+  if (isExactPin(v.replace(/^[=v]+/, ''))) return v.replace(/^[=v]+/, '');
+  const tilde = /^~\s*v?(\d+)\.(\d+)/.exec(v);
+  if (tilde) return `${tilde[1]}.${tilde[2]}.999`;
+  return TS_SDK_MODELLED.to;
+}
+
+/** The tools/list differences of @modelcontextprotocol/sdk 1.x at `version` (see TsContractTraits). */
+export function tsContractTraits(version: string | undefined): TsContractTraits {
+  const release = tsSdkRelease(version);
+  const since = (v: string) => atLeast(release, v);
+  return {
+    release: `@modelcontextprotocol/sdk ${release.endsWith('.999') ? release.replace(/\.999$/, '.x') : release}`,
+    registerTool: since('1.11.4'),
+    title: since('1.13.0'),
+    annotations: since('1.11.0'),
+    outputSchema: since('1.11.4'),
+    meta: since('1.18.0'),
+    execution: since('1.24.0'),
+    emptyInputSchema: since('1.13.3') ? 'with-properties' : 'type-only',
+    conversion: since('1.23.0') ? 'zod-compat' : 'zod-to-json-schema',
+    pipeStrategy: since('1.20.2'),
+    acceptsSchemaObject: since('1.22.0'),
+  };
+}
+
+/** Why a 1.x version is not predicted: outside the releases whose source was read (only that version is unresolved). */
+function tsSdkV1Caveat(version: string | undefined): string | undefined {
+  const major = tsSdkCaveat('@modelcontextprotocol/sdk', 1, undefined, version);
+  if (major || version === undefined) return major;
+  const release = tsSdkRelease(version);
+  if (compareVersions(release, TS_SDK_MODELLED.from) < 0 || compareVersions(release.replace(/\.999$/, '.0'), TS_SDK_MODELLED.to) > 0) {
+    return `the workspace has @modelcontextprotocol/sdk ${version}: the contract is modelled for ${TS_SDK_MODELLED.from} to ${TS_SDK_MODELLED.to} (the releases checked live: ${TS_SDK_VERIFIED.join(', ')}); not predicted for ${version}`;
+  }
+  if (!isExactPin(version.replace(/^[=v]+/, '')) && /</.test(version)) {
+    return `the workspace allows @modelcontextprotocol/sdk ${version} and none is installed: the release it runs is not known; predicted as ${tsContractTraits(version).release} publishes it`;
+  }
+  return undefined;
+}
+
 /** The newest @modelcontextprotocol/server release the v2 builder was checked against live. */
 export const TS_SDK_V2_MODELLED = '2.4.0';
 
@@ -366,7 +455,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverModules: ['@modelcontextprotocol/sdk'],
     hasToolMethod: true,
     duplicateToolName: 'throws',
-    versionCaveat: (version) => tsSdkCaveat('@modelcontextprotocol/sdk', 1, undefined, version),
+    versionCaveat: tsSdkV1Caveat,
+    tsContractTraits,
   },
   'ts-sdk-v2': {
     language: 'typescript',

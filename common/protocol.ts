@@ -80,7 +80,18 @@ export interface ToolsmithInitializationOptions {
   diagnosticsDelayMs?: number;
   /** Scan the workspace folders for tool files on start (default true). */
   workspaceScan?: boolean;
+  /**
+   * VS Code's `workspace.isTrusted` (default false): only then do the analysis workers convert TypeScript SDK 1.x
+   * contracts with the workspace's own installed SDK and zod (code from its node_modules); otherwise the bundled copies.
+   */
+  workspaceTrusted?: boolean;
 }
+
+/** Client -> server: the workspace was trusted (VS Code's `onDidGrantWorkspaceTrust`; trust is never revoked without a reload). */
+export interface WorkspaceTrustParams {
+  trusted: boolean;
+}
+export const WorkspaceTrustNotification = new NotificationType<WorkspaceTrustParams>('toolsmith/workspaceTrust');
 export const DEFAULT_DIAGNOSTICS_DELAY_MS = 150;
 
 /** Arguments of the CodeLens commands `toolsmith.previewContract` and `toolsmith.openPlayground` (one object). */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { WorkspaceTrustNotification } from '../../common/protocol';
 import { LanguageClient, TransportKind, CloseAction, ErrorAction, type LanguageClientOptions, type ServerOptions, type ErrorHandler } from 'vscode-languageclient/node';
 
 /** How many crashes within CRASH_WINDOW_MS we tolerate before giving up (the server restarts after each). */
@@ -42,9 +43,18 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     ],
     // toolsmith.trace.server is read by the client library itself from the section name below.
     synchronize: { configurationSection: 'toolsmith' },
-    initializationOptions: { settings: vscode.workspace.getConfiguration('toolsmith') },
+    // Trusted: the server's analysis workers convert contracts with the workspace's own SDK and zod (as the ESLint extension runs its ESLint).
+    // A function: read at each (re)start, so a server restarted after trust was granted starts trusted.
+    initializationOptions: () => ({ settings: vscode.workspace.getConfiguration('toolsmith'), workspaceTrusted: vscode.workspace.isTrusted }),
     outputChannel: log,
     errorHandler: new BoundedRestartErrorHandler(log),
   };
-  return new LanguageClient('toolsmith', 'Toolsmith Language Server', serverOptions, clientOptions);
+  const client = new LanguageClient('toolsmith', 'Toolsmith Language Server', serverOptions, clientOptions);
+  // Granting trust later (restricted mode lifted) tells the server, whose workers then use the workspace's copies.
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (client.isRunning()) void client.sendNotification(WorkspaceTrustNotification, { trusted: true });
+    }),
+  );
+  return client;
 }

@@ -1,7 +1,7 @@
 /**
  * `toolsmith` — the same analysis headless, for CI and scripts.
- *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix]
- *   toolsmith contract <file> [--json]
+ *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--untrusted]
+ *   toolsmith contract <file> [--json] [--untrusted]
  * Exit codes: 0 clean, 1 findings at error level, 2 usage or I/O error or a file not analysed (named on stderr).
  */
 import * as fs from 'node:fs';
@@ -22,6 +22,7 @@ import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
 import { SKIPPED_DIRS } from './lsp/workspaceIndex';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from './sourceFile';
+import { setWorkspaceTrust, workspaceTrusted } from './contract/typescript/trust';
 
 declare const TOOLSMITH_VERSION: string | undefined;
 const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1.0';
@@ -29,7 +30,7 @@ const VERSION = typeof TOOLSMITH_VERSION === 'string' ? TOOLSMITH_VERSION : '0.1
 const HELP = `toolsmith ${VERSION} — lint and preview MCP tool contracts
 
 Usage:
-  toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--preset recommended|strict] [--no-cache]
+  toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--preset recommended|strict] [--no-cache] [--untrusted]
       Analyse TypeScript/JavaScript and Python files (directories are walked; node_modules, .venv, dist
       and hidden folders are skipped) and report findings. Default path: the current directory.
       --format, -f   stylish (default, for people), json (one object per finding), sarif (SARIF 2.1.0)
@@ -41,10 +42,14 @@ Usage:
       --no-cache     analyse every file again: neither read nor write the result cache (kept per working
                      directory in the user cache directory; an entry is reused only for the same file text,
                      settings and Toolsmith build, and while every file its analysis read is unchanged)
-  toolsmith contract <file> [--json]
+  toolsmith contract <file> [--json] [--untrusted]
       Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
-      [{tool, name, part, reason, file, line, column, endLine, endColumn}]} — a tool listed in "unresolved"
-      is partial (what is missing from it is not known, not absent).
+      [{tool, name, part, reason, file, line, column, endLine, endColumn}], "converters": [{file, library,
+      version, source, reason?}]} — a tool listed in "unresolved" is partial (what is missing from it is not
+      known, not absent); "converters" names the SDK and zod copies the contracts were converted with.
+  --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
+                   workspace's node_modules (by default the workspace is trusted: its own installed copies are
+                   loaded, as the server would load them)
 
 Options:
   -h, --help       show this help
@@ -188,6 +193,7 @@ function runCheck(args: string[]): number {
     else if (a === '--no-cache') useCache = false;
     else if (a === '--preset' || a.startsWith('--preset=')) preset = parsePreset(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
     else if (a === '--max-file-size' || a.startsWith('--max-file-size=')) maxBytes = parseMaxFileSize(a.includes('=') ? a.slice(a.indexOf('=') + 1) : args[++i]);
+    else if (a === '--untrusted') setWorkspaceTrust(false);
     else if (a.startsWith('-')) throw new UsageError(`unknown option ${a}`);
     else paths.push(a);
   }
@@ -239,7 +245,8 @@ function runCheck(args: string[]): number {
  */
 function checkFiles(ws: Workspace, settings: ToolsmithSettings, identity: ReturnType<typeof buildIdentity>): { rows: FindingRow[]; analyses: FileAnalysis[] } {
   const cache = identity ? CheckCache.open(process.cwd()) : undefined;
-  const settingsJson = JSON.stringify(settings);
+  // Trust picks the converters (the workspace's installed zod/SDK or the bundled ones): part of the key like the settings.
+  const settingsJson = JSON.stringify({ settings, trusted: workspaceTrusted() });
   const analyses: FileAnalysis[] = [];
   const rows: FindingRow[] = [];
   for (const file of ws.files) {
@@ -280,8 +287,9 @@ function parseMaxFileSize(value: string | undefined): number {
 
 function runContract(args: string[]): number {
   const json = args.includes('--json');
+  if (args.includes('--untrusted')) setWorkspaceTrust(false);
   const files = args.filter((a) => !a.startsWith('-'));
-  const unknown = args.filter((a) => a.startsWith('-') && a !== '--json');
+  const unknown = args.filter((a) => a.startsWith('-') && a !== '--json' && a !== '--untrusted');
   if (unknown.length) throw new UsageError(`unknown option ${unknown[0]}`);
   if (files.length !== 1) throw new UsageError('contract takes exactly one file');
   const file = path.resolve(files[0]);
@@ -301,7 +309,8 @@ function runContract(args: string[]): number {
   const prompts = analysis.result.prompts ?? [];
   if (json) {
     const textOf = (f: string) => ws.host.readFile(f);
-    process.stdout.write(JSON.stringify(prompts.length ? { ...contractJson(tools, textOf), ...promptsJson(prompts, textOf) } : contractJson(tools, textOf), null, 2) + '\n');
+    const contract = contractJson(tools, textOf, analysis.result.files);
+    process.stdout.write(JSON.stringify(prompts.length ? { ...contract, ...promptsJson(prompts, textOf) } : contract, null, 2) + '\n');
   } else {
     if (tools.length === 0 && prompts.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
     for (const t of tools) {
@@ -342,6 +351,8 @@ export function main(argv: string[]): number {
       process.stdout.write(HELP + '\n');
       return 0;
     }
+    // The command line trusts the workspace it is run in (as `npx eslint` runs its ESLint); --untrusted opts out.
+    setWorkspaceTrust(true);
     if (command === 'check') return runCheck(rest);
     if (command === 'contract') return runContract(rest);
     throw new UsageError(`unknown command "${command}" (check or contract)`);

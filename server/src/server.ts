@@ -30,6 +30,7 @@ import {
   ToolsRequest,
   WorkspaceScannedNotification,
   WorkspaceToolsRequest,
+  WorkspaceTrustNotification,
   type ToolsmithInitializationOptions,
   type WorkspaceScannedParams,
 } from '../../common/protocol';
@@ -59,6 +60,8 @@ interface ServerState {
   settings: ToolsmithSettings;
   /** Bumped on every settings change so cached analyses made under the old settings are not reused. */
   settingsGeneration: number;
+  /** The client trusts the workspace (VS Code's `workspace.isTrusted`): the analysis workers may load its SDK and zod; the main thread never does. */
+  workspaceTrusted: boolean;
   /** How long one analysis of an open document may run (toolsmith.analysis.timeBudgetSeconds). */
   timeBudgetMs: number;
   workspaceScan: boolean;
@@ -71,6 +74,7 @@ interface ServerState {
 const server: ServerState = {
   settings: DEFAULT_SETTINGS,
   settingsGeneration: 0,
+  workspaceTrusted: false,
   timeBudgetMs: DEFAULT_TIME_BUDGET_SECONDS * 1000,
   workspaceScan: true,
   workspaceFolders: [],
@@ -168,7 +172,7 @@ function analysisOf(doc: TextDocument): Promise<DocumentAnalysis | undefined> {
     pool.forget(file);
     return Promise.resolve(record(open, { ...base, analysis: EMPTY_ANALYSIS(file), skipped }));
   }
-  const job: AnalysisJob = { ...base, settings: server.settings };
+  const job: AnalysisJob = { ...base, settings: server.settings, workspaceTrusted: server.workspaceTrusted };
   const id = nextJobId++;
   const promise = pool.analyze(job).then((outcome) => {
     if (open.pending?.id === id) open.pending = undefined;
@@ -473,6 +477,7 @@ connection.onInitialize((params): InitializeResult => {
   if (init.settings) server.timeBudgetMs = timeBudgetMsOf(init.settings);
   if (typeof init.diagnosticsDelayMs === 'number' && Number.isFinite(init.diagnosticsDelayMs)) scheduler.delayMs = Math.max(0, init.diagnosticsDelayMs);
   if (init.workspaceScan === false) server.workspaceScan = false;
+  server.workspaceTrusted = init.workspaceTrusted === true;
   const c = params.capabilities;
   server.capabilities = {
     pullConfiguration: !!c.workspace?.configuration,
@@ -526,6 +531,15 @@ connection.onShutdown(() => {
   server.shuttingDown = true;
   pool.dispose();
   lensSync.dispose();
+});
+
+connection.onNotification(WorkspaceTrustNotification, (params) => {
+  const trusted = params?.trusted === true;
+  if (trusted === server.workspaceTrusted) return;
+  server.workspaceTrusted = trusted;
+  // As a settings change: analyses made under the other trust are not reused, open documents are analysed again.
+  server.settingsGeneration++;
+  for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
 });
 
 connection.onDidChangeConfiguration((change) => {

@@ -134,6 +134,9 @@ test('check cache: other settings miss the entries of the previous ones', (t) =>
   const strict = check(cli, dir, cacheDir, '--format', 'json', '--preset', 'strict');
   assert.equal(strict.hits, 0, strict.stderr);
   assert.equal(strict.stdout, check(cli, dir, cacheDir, '--format', 'json', '--preset', 'strict', '--no-cache').stdout);
+  // Trust picks the converters (the workspace's zod/SDK or the bundled ones): an untrusted run never reuses a trusted entry.
+  const untrusted = check(cli, dir, cacheDir, '--format', 'json', '--preset', 'strict', '--untrusted');
+  assert.equal(untrusted.hits, 0, untrusted.stderr);
   // Back to the first settings: their entries were replaced, the findings are the defaults' again.
   fs.rmSync(path.join(dir, '.toolsmithrc.json'));
   assert.equal(check(cli, dir, cacheDir, '--format', 'json').stdout, defaults.stdout);

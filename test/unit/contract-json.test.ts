@@ -22,7 +22,8 @@ for (const name of NAMES) server.registerTool(name, { description: "looped" }, a
 function analyse(file: string, text: string) {
   const texts = new Map([[file, text]]);
   const host = { readFile: (f: string) => texts.get(f), fileExists: (f: string) => texts.has(f) };
-  return contractJson(analyzeSource(file, text, host).tools, (f) => texts.get(f));
+  const result = analyzeSource(file, text, host);
+  return contractJson(result.tools, (f) => texts.get(f), result.files);
 }
 
 test('contract JSON: each unresolved part is a row with the tool, the part, the reason and a 1-based range', () => {

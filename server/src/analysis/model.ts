@@ -266,6 +266,11 @@ export interface FileFacts {
   dependencies: string[];
   /** Syntax errors reported by the parser (analysis still returns what it could). */
   syntaxErrors: { message: string; span: Span }[];
+  /**
+   * TypeScript SDK 1.x: the libraries its contracts were rebuilt and converted with, and whose copies
+   * (`workspace`: its own node_modules, trusted; `bundled`: Toolsmith's, with the reason when the workspace has one).
+   */
+  converters?: { library: string; version: string; source: 'workspace' | 'bundled'; reason?: string }[];
 }
 
 /** One prompt argument as prompts/list publishes it, with where its schema is written. */

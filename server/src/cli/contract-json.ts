@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue, PromptDefinition, ToolDefinition } from '../analysis/model';
+import type { FileFacts, JsonSchema, JsonValue, PromptDefinition, ToolDefinition } from '../analysis/model';
 import { Positions, type Located1 } from './rows';
 
 /** One part of one tool that the analysis could not resolve, as `toolsmith contract --json` prints it. */
@@ -18,13 +18,27 @@ export interface UnresolvedRow extends Located1 {
  * it where resolved; `unresolved` lists every part that is not (a tool with an entry there is partial: a missing
  * key, `"properties": {}` or an absent name is then not a fact). Positions are 1-based, end exclusive.
  */
-export function contractJson(tools: ToolDefinition[], textOf: (file: string) => string | undefined): { tools: JsonSchema[]; unresolved: UnresolvedRow[] } {
+/** A library a file's contracts were converted with, and whose copy (`workspace` or `bundled`). */
+export interface ConverterRow {
+  file: string;
+  library: string;
+  version: string;
+  source: 'workspace' | 'bundled';
+  reason?: string;
+}
+
+export function contractJson(
+  tools: ToolDefinition[],
+  textOf: (file: string) => string | undefined,
+  files: FileFacts[] = [],
+): { tools: JsonSchema[]; unresolved: UnresolvedRow[]; converters: ConverterRow[] } {
   const positions = new Positions(textOf);
   const unresolved: UnresolvedRow[] = [];
   tools.forEach((t, i) => {
     for (const u of t.unresolved) unresolved.push({ tool: i, name: t.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
   });
-  return { tools: tools.map((t) => t.contract), unresolved };
+  const converters = files.flatMap((f) => (f.converters ?? []).map((c) => ({ file: f.file, ...c })));
+  return { tools: tools.map((t) => t.contract), unresolved, converters };
 }
 
 /** One part of one prompt that the analysis could not resolve (the prompt's row of `promptsUnresolved`). */

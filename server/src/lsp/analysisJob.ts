@@ -22,6 +22,11 @@ export interface AnalysisJob {
   /** Bumped by the main thread when what the document imports changed: the worker's incremental state is then not reused. */
   epoch: number;
   /**
+   * The client trusts the workspace: the worker may load the workspace's own SDK and zod to convert contracts
+   * (contract/typescript/libraries.ts). A change of trust comes with a new settings generation (fresh states).
+   */
+  workspaceTrusted?: boolean;
+  /**
    * The job whose answer (for this document, from this worker) the main thread holds, split per tool: the worker may
    * answer with an AnalysisDelta from it. Unset: answer in full.
    */

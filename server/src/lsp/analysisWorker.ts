@@ -11,6 +11,7 @@ import { analyzeFull, analyzeIncremental, type IncrementalState } from './increm
 import { errorText } from './log';
 import type { AnalysisDelta, AnalysisJob, FromWorker, JobLog, ToWorker } from './analysisJob';
 import { DEFAULT_SETTINGS, type ToolsmithSettings } from '../../../common/settings';
+import { setWorkspaceTrust } from '../contract/typescript/trust';
 
 /** The open documents' texts and incremental states one worker keeps; `analyze` is one job. */
 export class DocumentAnalyzer {
@@ -42,6 +43,8 @@ export class DocumentAnalyzer {
     const log = (m: string) => logs.push({ key: `${file}\n${m.split('\n')[0]}`, message: m });
     if (this.settings?.generation !== job.settingsGeneration) this.settings = { generation: job.settingsGeneration, value: job.settings };
     const settings = this.settings.value;
+    // Workspace code is loaded in this worker thread only, and only for a job of a trusted workspace.
+    setWorkspaceTrust(job.workspaceTrusted === true);
     this.overlays.set(file, text);
     const prev = this.states.get(file);
     try {

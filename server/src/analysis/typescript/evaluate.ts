@@ -13,6 +13,7 @@ import type { Span } from '../model';
 import type { Framework } from '../../../../common/frameworks';
 import { isFunctionLikeKind, isReassigned, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
+import type { TsLibraries, ZodEntry } from '../../contract/typescript/libraries';
 
 /** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
 const SK = ts.SyntaxKind;
@@ -313,6 +314,8 @@ export interface EvalContext {
   fingerprints?: Map<ts.Node, string | undefined>;
   /** The call that built each zod 4 schema of this analysis (see `schemaOrigin`). */
   origins?: Map<object, Origin>;
+  /** The zod and SDK copies schemas are rebuilt and converted with (the workspace's when trusted); absent: the bundled ones. */
+  libraries?: TsLibraries;
 }
 
 const MAX_DEPTH = 200;
@@ -624,8 +627,15 @@ function isArkType(v: unknown): v is Record<string, unknown> {
 // Immutable: one instance per major rather than one per `z` read.
 const Z4_NS = new ZodNs(ZOD_V4, 4, 'z');
 const Z3_NS = new ZodNs(ZOD_V3, 3, 'z');
-function zodNs(major: 3 | 4): ZodNs {
-  return major === 4 ? Z4_NS : Z3_NS;
+/** The namespace a zod import is rebuilt with: the workspace's copy of that module when loaded, else the bundled one. */
+const workspaceNs = new WeakMap<object, ZodNs>();
+function zodNs(major: 3 | 4, module?: string, ctx?: EvalContext): ZodNs {
+  const entry: ZodEntry | undefined = module === 'zod' ? 'zod' : module === 'zod/v3' ? 'zod/v3' : module === 'zod/v4' || module === 'zod/v4/classic' ? 'zod/v4' : undefined;
+  const obj = entry && ctx?.libraries?.zod(entry);
+  if (!obj) return major === 4 ? Z4_NS : Z3_NS;
+  let ns = workspaceNs.get(obj);
+  if (!ns) workspaceNs.set(obj, (ns = new ZodNs(obj, major, 'z')));
+  return ns;
 }
 
 function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
@@ -693,7 +703,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       if (kind !== undefined) {
         if (kind === 'mini') return fail('zod mini (`zod/mini`) schemas are not supported', at, pf);
         const major = kind === 'bare' ? ctx.zodMajorForBareImport(d.pf.file) : kind;
-        const ns = zodNs(major);
+        const ns = zodNs(major, d.module, ctx);
         if (d.imported === '*' || d.imported === 'z' || d.imported === 'default') return ns;
         return getMember(ns, d.imported, at, pf, ctx);
       }

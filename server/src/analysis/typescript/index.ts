@@ -9,7 +9,8 @@
 import ts from './ts';
 import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, PromptDefinition, Span, ToolDefinition, Unresolved } from '../model';
 import { buildTsPromptContract } from '../../contract/typescript/prompts';
-import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
+import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsBuildTarget, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
+import { bundledLibraries, librariesFor } from '../../contract/typescript/libraries';
 import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
@@ -17,7 +18,7 @@ import { registrationGuard } from './conditions';
 import { parametersOf } from './params';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
-import { FRAMEWORKS, frameworkOfModule, type Framework } from '../../../../common/frameworks';
+import { FRAMEWORKS, frameworkOfModule, type Framework, type TsContractTraits } from '../../../../common/frameworks';
 
 const MAX_CALL_DEPTH = 8;
 
@@ -422,7 +423,7 @@ function cacheSchema(key: string, schema: ConvertedSchema): void {
   }
 }
 
-function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder): Part {
+function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder, targetKey: string): Part {
   let fp: string | undefined;
   try {
     fp = fingerprint(node, pf, ctx);
@@ -430,7 +431,8 @@ function evalSchemaPart(key: 'inputSchema' | 'outputSchema', node: ts.Expression
     fp = undefined;
   }
   // The builder is part of the key: the same expression publishes draft-07 under 1.x and 2020-12 under v2.
-  const cacheKey = fp !== undefined ? `${builder}\u0000${key}\u0000${fp}` : undefined;
+  // So are the SDK release and the copies converting it (the workspace's zod 4.0 and the bundled 4.6 may differ).
+  const cacheKey = fp !== undefined ? `${builder}\u0000${targetKey}\u0000${key}\u0000${fp}` : undefined;
   const hit = cacheKey !== undefined ? cachedSchema(cacheKey) : undefined;
   if (hit) return { value: hit, node, pf, ok: true, cacheKey };
   const part = evalPart(key, node, pf, ctx, unresolved);
@@ -612,6 +614,21 @@ function taskExecution(site: Site, ctx: EvalContext, unresolved: Unresolved[]): 
   return part?.ok && isPlainObject(part.value) ? { taskSupport: 'required', ...part.value } : undefined;
 }
 
+/** What a registration cannot do at this SDK release (the call throws, or an argument means something else). */
+function releaseLimits(site: Site, parts: Partial<Record<ConfigKey, Part>>, traits: TsContractTraits, unresolved: Unresolved[]): void {
+  const callee = spanOf(site.call.expression, site.pf);
+  if (site.kind === 'registerTool' && !traits.registerTool) {
+    unresolved.push({ part: 'tool', reason: `${traits.release} has no McpServer.registerTool() (added in 1.11.4): this call throws a TypeError and the server does not start`, span: callee });
+  }
+  if (site.kind === 'registerToolTask' && !traits.execution) {
+    unresolved.push({ part: 'tool', reason: `${traits.release} has no registerToolTask() (task tools came in 1.24.0): this call throws a TypeError`, span: callee });
+  }
+  if (site.kind === 'tool' && parts.annotations && !traits.annotations) {
+    const a = parts.annotations;
+    unresolved.push({ part: 'annotations', reason: `${traits.release} has no annotations argument (added in 1.11.0): it takes this object for the parameter shape`, span: spanOf(a.node, a.pf) });
+  }
+}
+
 function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions): ToolDefinition {
   const { call, pf } = site;
   const framework = frameworkOfSite(site, versions);
@@ -622,9 +639,14 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   ctx.unrepresentable = [];
   const callSpan = spanOf(call, pf);
   const args = call.arguments;
+  // 1.x: the release's traits and the copies converting its schemas (v2 has its own builder).
+  const traits = profile.tsContractTraits?.(sdkVersion);
+  const target: TsBuildTarget | undefined = traits && { traits, libs: ctx.libraries ?? bundledLibraries() };
+  const targetKey = target ? `${target.traits.release}\u0000${target.libs.key}` : '';
 
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder) : serverToolParts(site, ctx, unresolved);
+  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder, targetKey) : serverToolParts(site, ctx, unresolved);
+  if (traits) releaseLimits(site, registration.parts, traits, unresolved);
   if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
   if (site.kind === 'tool' && !profile.hasToolMethod) {
@@ -636,6 +658,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   }
   const caveat = profile.versionCaveat(sdkVersion);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
+  if (target?.libs.caveat) unresolved.push({ part: 'contract', reason: target.libs.caveat, span: site.server.span });
 
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
   const title = locatedString(parts.title, 'title', ctx, unresolved);
@@ -643,9 +666,9 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
 
   const input = parts.inputSchema;
   const output = parts.outputSchema;
-  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution);
+  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution, target);
   const contract = contractResult.contract;
-  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx, builder);
+  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx, builder, target);
   cacheConvertedSchemas(parts, contractResult, ctx);
   const inputJson = contract.inputSchema as JsonSchema | undefined;
   const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
@@ -697,7 +720,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
 }
 
 /** registerTool(name, config, cb): the config object's keys (written inline, spread, or a whole object from elsewhere). */
-function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder): RegistrationParts {
+function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder, targetKey: string): RegistrationParts {
   const { pf } = site;
   const config = site.call.arguments[1];
   const parts: Partial<Record<ConfigKey, Part>> = {};
@@ -719,7 +742,8 @@ function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[
         unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
         continue;
       }
-      parts[key as ConfigKey] = key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved, builder) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
+      parts[key as ConfigKey] =
+        key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved, builder, targetKey) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
     }
   } else {
     const whole = evalPart('config', config, pf, ctx, unresolved);
@@ -785,6 +809,7 @@ function publishedContract(
   unresolved: Unresolved[],
   builder: TsContractBuilder,
   execution?: unknown,
+  target?: TsBuildTarget,
 ): TsContractResult {
   const input = parts.inputSchema;
   const output = parts.outputSchema;
@@ -800,7 +825,7 @@ function publishedContract(
       _meta: parts._meta?.ok ? parts._meta.value : undefined,
       ...(execution !== undefined ? { execution } : {}),
     },
-    { inputResolved: !input || input.ok, outputResolved: !output || output.ok, builder },
+    { inputResolved: !input || input.ok, outputResolved: !output || output.ok, builder, target },
   );
   for (const e of contractResult.errors) {
     const node = parts[e.part];
@@ -813,13 +838,19 @@ function publishedContract(
  * zod 4: what JSON Schema cannot carry is exactly what makes the SDK's conversion fail, in its io mode
  * (`.transform()` publishes its input side in an inputSchema and fails only in an outputSchema).
  */
-function unrepresentableConstructs(parts: Partial<Record<ConfigKey, Part>>, contractResult: TsContractResult, ctx: EvalContext, builder: TsContractBuilder): ToolDefinition['unrepresentable'] {
+function unrepresentableConstructs(
+  parts: Partial<Record<ConfigKey, Part>>,
+  contractResult: TsContractResult,
+  ctx: EvalContext,
+  builder: TsContractBuilder,
+  target: TsBuildTarget | undefined,
+): ToolDefinition['unrepresentable'] {
   const unrepresentable = [...ctx.unrepresentable];
   for (const e of contractResult.errors) {
     const part = parts[e.part];
     if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
     const located = withOrigins(part, ctx);
-    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output', builder)) {
+    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output', builder, target)) {
       const origin = schemaOrigin(located.origins, schema);
       const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
       const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
@@ -868,11 +899,18 @@ function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] 
   });
 }
 
+/** A file that may register 1.x tools (the workspace's copies are looked up only for those). */
+function mayUseSdkV1(text: string): boolean {
+  return /registerTool|\.tool\s*\(|McpServer/.test(text);
+}
+
 export function analyzeTypeScript(file: string, text: string, host: FileHost): AnalysisResult {
   const pf = parseFile(file, text);
   const project = new Project(host);
   const versions = workspaceVersions(host, file);
-  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map() };
+  // 1.x files are rebuilt and converted with the workspace's zod and SDK when it is trusted and has them (libraries.ts).
+  const libraries = (importedFramework(pf) ?? versions.defaultFramework) === 'ts-sdk' && mayUseSdkV1(text) ? librariesFor(file) : undefined;
+  const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), libraries };
   const sites: Site[] = [];
   collectSites(pf, ctx, (s) => sites.push(s));
   const tools: ToolDefinition[] = [];
@@ -924,5 +962,6 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
     dependencies: [...project.dependencies].filter((f) => f !== file),
     syntaxErrors: syntaxErrors(pf),
   };
+  if (libraries && tools.some((t) => t.framework === 'ts-sdk')) facts.converters = libraries.rows;
   return prompts.length ? { tools, files: [facts], prompts } : { tools, files: [facts] };
 }

@@ -1,18 +1,26 @@
 /**
- * The tools/list entry @modelcontextprotocol/sdk 1.32.x publishes for one tool, built from the values the
+ * The tools/list entry @modelcontextprotocol/sdk 1.x publishes for one tool, built from the values the
  * TypeScript front-end rebuilt (real zod schemas, static strings and objects).
  *
- * It follows McpServer exactly (dist/cjs/server/mcp.js): registerTool/tool store `getZodSchemaObject(inputSchema)`
+ * It follows McpServer at the workspace's release (dist/cjs/server/mcp.js; what differs between releases is
+ * `TsContractTraits` in common/frameworks.ts). 1.32.x: registerTool/tool store `getZodSchemaObject(inputSchema)`
  * and `execution: { taskSupport: "forbidden" }`; the tools/list handler publishes
  * `normalizeObjectSchema(schema) ? toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: "input" }) : EMPTY`
- * and the output schema with pipeStrategy "output". The conversion calls the SDK's own compat helpers, so zod 4
- * goes through `toJSONSchema` (draft-7) and zod 3 through `zod-to-json-schema`, with the SDK's options.
+ * and the output schema with pipeStrategy "output". Before 1.23: `zodToJsonSchema(z.object(shape), { strictUnions })`.
+ * The conversion calls the SDK's own helpers (the workspace's copies when trusted, see libraries.ts), so zod 4 goes
+ * through `toJSONSchema` (draft-7) and zod 3 through `zod-to-json-schema`, with the SDK's options.
  */
-import { normalizeObjectSchema, objectFromShape } from '@modelcontextprotocol/sdk/server/zod-compat.js';
-import { toJsonSchemaCompat } from '@modelcontextprotocol/sdk/server/zod-json-schema-compat.js';
 import type { JsonSchema, JsonValue } from '../../analysis/model';
-import type { ContractBuilder } from '../../../../common/frameworks';
-import { convertSchemaV2, unrepresentableSchemasV2, zod4UnrepresentableSites } from './v2';
+import { tsContractTraits, type ContractBuilder, type TsContractTraits } from '../../../../common/frameworks';
+import { convertSchemaV2, unrepresentableSchemasV2 } from './v2';
+import { bundledLibraries, type TsLibraries } from './libraries';
+
+/** The SDK release and the library copies a 1.x contract is built for (default: the newest release, the bundled copies). */
+export interface TsBuildTarget {
+  traits: TsContractTraits;
+  libs: TsLibraries;
+}
+const NEWEST_TARGET = (): TsBuildTarget => ({ traits: tsContractTraits(undefined), libs: bundledLibraries() });
 
 /** The TypeScript builders: @modelcontextprotocol/sdk 1.x (zod-compat) and @modelcontextprotocol/server 2.x (Standard Schema). */
 export type TsContractBuilder = Extract<ContractBuilder, 'sdk-zod-compat' | 'sdk-standard-schema'>;
@@ -54,11 +62,23 @@ function isRawShape(v: unknown): v is Record<string, unknown> {
   return Object.values(v).some(isZodTypeLike);
 }
 
-/** What `_createRegisteredTool` stores (getZodSchemaObject); throws like the SDK does on a non-schema. */
-function storedSchema(v: unknown): object | undefined {
+function isZod4(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && ('_zod' in v || Object.values(v).some((f) => typeof f === 'object' && f !== null && '_zod' in f));
+}
+
+/** What `_createRegisteredTool` stores (getZodSchemaObject, or `z.object(shape)` before 1.22); throws like the SDK does on a non-schema. */
+function storedSchema(v: unknown, target: TsBuildTarget): object | undefined {
   if (!v) return undefined;
-  if (isRawShape(v)) return objectFromShape(v as Parameters<typeof objectFromShape>[0]) as object;
+  const { traits, libs } = target;
+  if (traits.conversion === 'zod-to-json-schema' && isZod4(v)) {
+    throw new Error(`${traits.release} converts zod 3 schemas only (zod-to-json-schema); zod 4 support came in 1.23.0`);
+  }
+  if (isRawShape(v)) return (traits.conversion === 'zod-compat' ? libs.objectFromShape(v) : libs.zodObject(v)) as object;
   if (typeof v !== 'object' || !isZodSchemaInstance(v)) throw new Error('inputSchema must be a Zod schema or raw shape, received an unrecognized object');
+  // Before 1.22 registerTool wraps whatever it gets in z.object(): a schema's own fields become the "shape" (not modelled).
+  if (!traits.acceptsSchemaObject) {
+    throw new Error(`${traits.release} takes a raw shape only: it wraps this schema in z.object() again, and tools/list then fails for the whole server (a z.object() in 1.22.0+)`);
+  }
   return v;
 }
 
@@ -108,7 +128,7 @@ function plainJsonCopy(v: unknown, depth: number): JsonValue | typeof NOT_PLAIN 
 }
 
 /** True when the stored schema is an object schema (what normalizeObjectSchema accepts). */
-export function isObjectSchema(v: unknown, builder: TsContractBuilder = 'sdk-zod-compat'): boolean {
+export function isObjectSchema(v: unknown, builder: TsContractBuilder = 'sdk-zod-compat', target: TsBuildTarget = NEWEST_TARGET()): boolean {
   if (builder === 'sdk-standard-schema') {
     try {
       return convertSchemaV2(v, 'input') !== undefined;
@@ -117,8 +137,8 @@ export function isObjectSchema(v: unknown, builder: TsContractBuilder = 'sdk-zod
     }
   }
   try {
-    const stored = storedSchema(v);
-    return !!stored && !!normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]);
+    const stored = storedSchema(v, target);
+    return !!stored && !!target.libs.normalizeObjectSchema(stored);
   } catch {
     return false;
   }
@@ -140,15 +160,23 @@ export class ConvertedSchema {
  * The published JSON Schema of an inputSchema / outputSchema value. `shared` is set when `json` is a cached
  * ConvertedSchema's (it belongs to the cache: copy it before handing it out); otherwise `json` is a fresh plain copy.
  */
-function convertSchema(v: unknown, io: 'input' | 'output', builder: TsContractBuilder): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
+function convertSchema(v: unknown, io: 'input' | 'output', builder: TsContractBuilder, target: TsBuildTarget): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
   if (v instanceof ConvertedSchema) return { json: v.json, notObject: v.notObject, shared: true };
   // v2 refuses a non-object input root (throws, as the SDK does at tools/list) instead of publishing an empty object.
   if (builder === 'sdk-standard-schema') return { json: plainOrCopy(convertSchemaV2(v, io)), notObject: false };
-  const stored = storedSchema(v);
-  const obj = stored ? normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) : undefined;
+  const { traits, libs } = target;
+  const stored = storedSchema(v, target);
   // A fresh object each time (nested ones too): the result is handed out as is.
-  if (!obj) return { json: io === 'input' ? { type: 'object', properties: {} } : undefined, notObject: !!stored };
-  const json = toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: io });
+  const empty = (): JsonSchema => (traits.emptyInputSchema === 'with-properties' ? { type: 'object', properties: {} } : { type: 'object' });
+  if (traits.conversion === 'zod-to-json-schema') {
+    // Before 1.23 the stored schema itself is converted, object or not.
+    if (!stored) return { json: io === 'input' ? empty() : undefined, notObject: false };
+    const json = libs.zodToJsonSchema(stored, traits.pipeStrategy ? { strictUnions: true, pipeStrategy: io } : { strictUnions: true });
+    return { json: toJson(json) as JsonSchema, notObject: false };
+  }
+  const obj = stored ? libs.normalizeObjectSchema(stored) : undefined;
+  if (!obj) return { json: io === 'input' ? empty() : undefined, notObject: !!stored };
+  const json = libs.toJsonSchemaCompat(obj, { strictUnions: true, pipeStrategy: io });
   return { json: toJson(json) as JsonSchema, notObject: false };
 }
 
@@ -163,37 +191,54 @@ const SCHEMA_SLOT = null;
  * Schema"), in the order zod meets them. Same converter, target and io as the SDK; zod's own `unrepresentable`
  * hook reports each failing site instead of throwing at the first one. Empty for zod 3 and for schemas that convert.
  */
-export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', builder: TsContractBuilder = 'sdk-zod-compat'): object[] {
+export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', builder: TsContractBuilder = 'sdk-zod-compat', target: TsBuildTarget = NEWEST_TARGET()): object[] {
   if (v instanceof ConvertedSchema) return [];
   if (builder === 'sdk-standard-schema') return unrepresentableSchemasV2(v, io);
+  if (target.traits.conversion !== 'zod-compat') return [];
   let obj: object | undefined;
   try {
-    const stored = storedSchema(v);
-    obj = stored ? (normalizeObjectSchema(stored as Parameters<typeof normalizeObjectSchema>[0]) as object | undefined) : undefined;
+    const stored = storedSchema(v, target);
+    obj = stored ? (target.libs.normalizeObjectSchema(stored) as object | undefined) : undefined;
   } catch {
     return [];
   }
   if (!obj || !('_zod' in obj)) return [];
-  return zod4UnrepresentableSites(obj, 'draft-7', io);
+  // Same converter, target and io as the SDK: zod's own `unrepresentable` hook reports each failing site.
+  const hits: object[] = [];
+  try {
+    target.libs.z4CoreToJSONSchema(obj, {
+      target: 'draft-7',
+      io,
+      unrepresentable: (info: { zodSchema: object }) => {
+        hits.push(info.zodSchema);
+        return 'any';
+      },
+    });
+  } catch {
+    /* another kind of failure (cycles...): reported as unresolved by the caller */
+  }
+  return hits;
 }
 
 /**
  * Builds the published tool object. `inputResolved`/`outputResolved` false means the schema could not be rebuilt:
  * the key is then left out (and the front-end lists it as unresolved) rather than guessed.
  */
-export function buildTsContract(values: TsToolValues, opts: { inputResolved: boolean; outputResolved: boolean; builder?: TsContractBuilder }): TsContractResult {
+export function buildTsContract(values: TsToolValues, opts: { inputResolved: boolean; outputResolved: boolean; builder?: TsContractBuilder; target?: TsBuildTarget }): TsContractResult {
   const builder = opts.builder ?? 'sdk-zod-compat';
   const v2 = builder === 'sdk-standard-schema';
+  const target = opts.target ?? NEWEST_TARGET();
+  const traits = target.traits;
   const errors: TsContractResult['errors'] = [];
   const tool: Record<string, unknown> = { name: values.name };
-  if (values.title !== undefined) tool.title = values.title;
+  if (values.title !== undefined && (v2 || traits.title)) tool.title = values.title;
   if (values.description !== undefined) tool.description = values.description;
   let inputSchemaNotObject = false;
   let input: { json?: JsonSchema; shared?: boolean } | undefined;
   let output: { json?: JsonSchema; shared?: boolean } | undefined;
   if (opts.inputResolved) {
     try {
-      const r = convertSchema(values.inputSchema, 'input', builder);
+      const r = convertSchema(values.inputSchema, 'input', builder, target);
       // An undefined json stays as is: the copy below drops the key, as it always did.
       tool.inputSchema = r.json === undefined ? undefined : SCHEMA_SLOT;
       input = r;
@@ -206,6 +251,8 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
   for (const key of v2 ? (['annotations', 'icons', '_meta'] as const) : (['annotations', '_meta'] as const)) {
     const v = values[key];
     if (v === undefined) continue;
+    // Releases before 1.11 (annotations) and 1.18 (_meta) do not publish the key.
+    if (!v2 && ((key === 'annotations' && !traits.annotations) || (key === '_meta' && !traits.meta))) continue;
     try {
       if (typeof v === 'object' && v !== null && ('_zod' in v || '_def' in v)) throw new Error('a zod schema is not a plain object');
       tool[key] = toJson(v);
@@ -214,11 +261,12 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
     }
   }
   // 1.x: registerTool stores execution { taskSupport: "forbidden" } (registerToolTask its own); v2 never sets it (and its 2026 codec deletes it).
-  if (!v2) tool.execution = values.execution !== undefined ? toJson(values.execution) : { taskSupport: 'forbidden' };
+  // Before 1.24 there is no execution at all.
+  if (!v2 && traits.execution) tool.execution = values.execution !== undefined ? toJson(values.execution) : { taskSupport: 'forbidden' };
   // v2 publishes outputSchema whenever one is given (normalizeRawShapeSchema keeps any Standard Schema).
-  if (opts.outputResolved && (v2 ? values.outputSchema !== undefined : values.outputSchema)) {
+  if (opts.outputResolved && (v2 ? values.outputSchema !== undefined : values.outputSchema && traits.outputSchema)) {
     try {
-      const r = convertSchema(values.outputSchema, 'output', builder);
+      const r = convertSchema(values.outputSchema, 'output', builder, target);
       if (r.json) {
         tool.outputSchema = SCHEMA_SLOT;
         output = r;

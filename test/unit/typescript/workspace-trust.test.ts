@@ -1,0 +1,116 @@
+/**
+ * The trust switch (contract/typescript/trust.ts, libraries.ts): a workspace's own SDK and zod are loaded — its code
+ * run — only when the workspace is trusted. The workspace here installs copies that leave a marker file when loaded
+ * (and then fail), so each case proves whether workspace code ran: never untrusted (the analysis in this thread, the
+ * CLI with --untrusted, an analysis worker's job of an untrusted workspace), and only then with trust.
+ */
+import { afterEach, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { analyzeSource } from '../../../server/src/analysis/analyze';
+import { createFileHost } from '../../../server/src/host';
+import { loadedWorkspaceFiles, setWorkspaceTrust, workspaceTrusted } from '../../../server/src/contract/typescript/trust';
+import { DocumentAnalyzer } from '../../../server/src/lsp/analysisWorker';
+import { DEFAULT_SETTINGS } from '../../../common/settings';
+
+const root = path.resolve(__dirname, '../../..');
+const cli = path.join(root, 'dist/cli.js');
+
+/** A workspace whose installed SDK and zod write `marker` when any of their modules is loaded. */
+function workspace(): { dir: string; file: string; marker: string } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-trust-'));
+  const marker = path.join(dir, 'workspace-code-ran');
+  const trap = `require('fs').appendFileSync(${JSON.stringify(marker)}, __filename + '\\n'); throw new Error('workspace code ran');\n`;
+  const sdk = path.join(dir, 'node_modules/@modelcontextprotocol/sdk');
+  fs.mkdirSync(path.join(sdk, 'dist/cjs/server'), { recursive: true });
+  fs.writeFileSync(path.join(sdk, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '1.32.2', main: 'index.js' }));
+  for (const f of ['index.js', 'dist/cjs/server/zod-compat.js', 'dist/cjs/server/zod-json-schema-compat.js']) fs.writeFileSync(path.join(sdk, f), trap);
+  const zod = path.join(dir, 'node_modules/zod');
+  fs.mkdirSync(zod, { recursive: true });
+  fs.writeFileSync(path.join(zod, 'package.json'), JSON.stringify({ name: 'zod', version: '4.0.17', main: 'index.js' }));
+  fs.writeFileSync(path.join(zod, 'index.js'), trap);
+  const file = path.join(dir, 'server.ts');
+  fs.writeFileSync(
+    file,
+    `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nconst server = new McpServer({ name: "s", version: "1" });\nserver.registerTool("t", { description: "d", inputSchema: { a: z.string() } }, async () => ({ content: [] }));\n`,
+  );
+  return { dir, file, marker };
+}
+
+const made: string[] = [];
+afterEach(() => {
+  setWorkspaceTrust(false);
+  for (const d of made.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+test('untrusted (the default of a thread): the analysis converts with the bundled copies and runs no workspace code', () => {
+  const ws = workspace();
+  made.push(ws.dir);
+  assert.equal(workspaceTrusted(), false);
+  const result = analyzeSource(ws.file, fs.readFileSync(ws.file, 'utf8'), createFileHost());
+  assert.equal(fs.existsSync(ws.marker), false, 'workspace code ran in an untrusted analysis');
+  assert.deepEqual(
+    [...loadedWorkspaceFiles()].filter((f) => f.startsWith(ws.dir)),
+    [],
+  );
+  const rows = result.files[0].converters ?? [];
+  assert.deepEqual(
+    rows.map((r) => [r.library, r.source]),
+    [
+      ['@modelcontextprotocol/sdk', 'bundled'],
+      ['zod', 'bundled'],
+    ],
+  );
+  assert.match(rows[0].reason ?? '', /not trusted \(the workspace has 1\.32\.2\)/);
+  assert.ok(result.tools[0].contract.inputSchema, 'the contract is still predicted (bundled copies)');
+  // ...but not as exact: the bundled zod 4.6 converts differently from the workspace's zod 4.0.
+  assert.match(
+    result.tools[0].unresolved.map((u) => `${u.part}: ${u.reason}`).join('\n'),
+    /contract: converted with the bundled zod 4\.6\.\d+ because the workspace is not trusted; the workspace has zod 4\.0\.17/,
+  );
+});
+
+test('trusted: the workspace copies are loaded (here they fail, and the bundled ones are used, saying why)', () => {
+  const ws = workspace();
+  made.push(ws.dir);
+  setWorkspaceTrust(true);
+  const result = analyzeSource(ws.file, fs.readFileSync(ws.file, 'utf8'), createFileHost());
+  assert.equal(fs.existsSync(ws.marker), true, 'a trusted analysis did not load the workspace copies');
+  const rows = result.files[0].converters ?? [];
+  assert.equal(rows[0].source, 'bundled');
+  assert.match(rows[0].reason ?? '', /could not be loaded \(workspace code ran\)/);
+});
+
+test('an analysis worker loads workspace code only for a job of a trusted workspace', () => {
+  const ws = workspace();
+  made.push(ws.dir);
+  const analyzer = new DocumentAnalyzer();
+  const job = { uri: `file://${ws.file}`, file: ws.file, version: 1, text: fs.readFileSync(ws.file, 'utf8'), settings: DEFAULT_SETTINGS, settingsGeneration: 1, epoch: 0 };
+  analyzer.analyze({ ...job, workspaceTrusted: false });
+  analyzer.analyze({ ...job, version: 2 });
+  assert.equal(fs.existsSync(ws.marker), false, 'an untrusted job (or one that does not say) ran workspace code');
+  analyzer.analyze({ ...job, version: 3, settingsGeneration: 2, workspaceTrusted: true });
+  assert.equal(fs.existsSync(ws.marker), true);
+});
+
+test('the CLI trusts its workspace unless --untrusted', { skip: !fs.existsSync(cli) && 'dist/cli.js is not built' }, () => {
+  const ws = workspace();
+  made.push(ws.dir);
+  const untrusted = spawnSync(process.execPath, [cli, 'contract', ws.file, '--json', '--untrusted'], { encoding: 'utf8' });
+  assert.equal(untrusted.status, 0, untrusted.stderr);
+  assert.equal(fs.existsSync(ws.marker), false, 'toolsmith contract --untrusted ran workspace code');
+  const rows = (JSON.parse(untrusted.stdout) as { converters: { source: string; reason?: string }[] }).converters;
+  assert.ok(rows.length === 2 && rows.every((r) => r.source === 'bundled' && /not trusted/.test(r.reason ?? '')), JSON.stringify(rows));
+  const trusted = spawnSync(process.execPath, [cli, 'contract', ws.file, '--json'], { encoding: 'utf8' });
+  assert.equal(trusted.status, 0, trusted.stderr);
+  assert.equal(fs.existsSync(ws.marker), true, 'toolsmith contract did not load the workspace copies');
+  fs.rmSync(ws.marker);
+  const check = spawnSync(process.execPath, [cli, 'check', ws.file, '--untrusted'], { encoding: 'utf8' });
+  assert.notEqual(check.status, 2, check.stderr);
+  assert.equal(fs.existsSync(ws.marker), false, 'toolsmith check --untrusted ran workspace code');
+  spawnSync(process.execPath, [cli, 'check', ws.file], { encoding: 'utf8' });
+  assert.equal(fs.existsSync(ws.marker), true, 'toolsmith check did not load the workspace copies');
+});
