@@ -12,7 +12,7 @@
  */
 import type { JsonSchema, JsonValue } from '../../analysis/model';
 import { tsContractTraits, type ContractBuilder, type TsContractTraits } from '../../../../common/frameworks';
-import { convertSchemaV2, unrepresentableSchemasV2 } from './v2';
+import { convertSchemaV2, unrepresentableSchemasV2, zod4UnrepresentableSites } from './v2';
 import { bundledLibraries, type TsLibraries } from './libraries';
 
 /** The SDK release and the library copies a 1.x contract is built for (default: the newest release, the bundled copies). */
@@ -204,20 +204,7 @@ export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', build
   }
   if (!obj || !('_zod' in obj)) return [];
   // Same converter, target and io as the SDK: zod's own `unrepresentable` hook reports each failing site.
-  const hits: object[] = [];
-  try {
-    target.libs.z4CoreToJSONSchema(obj, {
-      target: 'draft-7',
-      io,
-      unrepresentable: (info: { zodSchema: object }) => {
-        hits.push(info.zodSchema);
-        return 'any';
-      },
-    });
-  } catch {
-    /* another kind of failure (cycles...): reported as unresolved by the caller */
-  }
-  return hits;
+  return zod4UnrepresentableSites(obj, 'draft-7', io, target.libs.z4CoreToJSONSchema);
 }
 
 /**

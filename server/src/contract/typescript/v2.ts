@@ -157,10 +157,16 @@ export function unrepresentableSchemasV2(v: unknown, io: 'input' | 'output'): ob
 }
 
 /** The zod 4 schema instances zod's `unrepresentable` hook reports while converting `schema` (both SDK lines use it). */
-export function zod4UnrepresentableSites(schema: object, target: 'draft-7' | typeof V2_JSON_SCHEMA_TARGET, io: 'input' | 'output'): object[] {
+export function zod4UnrepresentableSites(
+  schema: object,
+  target: 'draft-7' | typeof V2_JSON_SCHEMA_TARGET,
+  io: 'input' | 'output',
+  // zod 4 core's toJSONSchema: the bundled one, or the workspace's (SDK 1.x with the workspace's own zod).
+  toJSONSchema: (schema: never, options: object) => unknown = z4CoreToJSONSchema,
+): object[] {
   const hits: object[] = [];
   try {
-    z4CoreToJSONSchema(schema as import('zod/v4/core').$ZodType, {
+    toJSONSchema(schema as never, {
       target,
       io,
       unrepresentable: (info: { zodSchema: object }) => {
