@@ -180,9 +180,13 @@ test('every offered fix parses with the runtime its package runs on (V8; the pac
 /** Rounds of fixes that can be applied together: no two edit the same text, no two are alternatives for one finding. */
 function rounds(fixes: OfferedFix[]): OfferedFix[][] {
   const out: { fixes: OfferedFix[]; edits: Map<string, { start: number; end: number; text: string }[]>; findings: Set<unknown> }[] = [];
+  // A tool renamed in a round is not found under its name by the round's other fixes on it: they go to another round.
+  const renames = (o: OfferedFix) => /^tool-name-/.test(o.finding.ruleId) && o.fix.title.startsWith('Rename to');
+  const clashes = (o: OfferedFix, x: OfferedFix) => o.finding.tool !== null && o.finding.tool === x.finding.tool && (renames(o) || renames(x));
   for (const o of fixes) {
     const fits = (r: (typeof out)[number]) =>
       !r.findings.has(o.finding) &&
+      !r.fixes.some((x) => clashes(o, x)) &&
       o.fix.edits.every((e) =>
         (r.edits.get(e.span.file) ?? []).every((x) => (x.start === e.span.start && x.end === e.span.end && x.text === e.newText) || e.span.end <= x.start || x.end <= e.span.start),
       ) &&

@@ -109,7 +109,7 @@ test('contract JSON: prompts are a separate field, printed only for a file that 
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as Record<string, unknown>;
   };
-  assert.deepEqual(Object.keys(run(toolsOnly)), ['tools', 'unresolved'], 'the tools/list shape is unchanged without prompts');
+  assert.deepEqual(Object.keys(run(toolsOnly)), ['tools', 'unresolved', 'converters'], 'the tools/list shape is unchanged without prompts');
   const printed = run(withPrompts) as { tools: unknown[]; prompts: unknown[]; promptsUnresolved: { prompt: number; name: string; part: string }[] };
   assert.equal(printed.tools.length, 3);
   assert.deepEqual(printed.prompts, [

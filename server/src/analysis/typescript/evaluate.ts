@@ -847,6 +847,9 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
   if (!(callee instanceof ZodFn)) return fail('call of a function that is not an allow-listed zod call', node, pf);
   const target = callee.target;
   const name = callee.name;
+  // zod 3 answers isOptional() by parsing undefined, which runs the preprocess function: required or not is its call.
+  if (name === 'preprocess' && callee.onNamespace && callee.major === 3)
+    return fail('zod 3 decides whether a `z.preprocess(fn, …)` field is required by running `fn` on undefined, and the function is not evaluated: known only at run time', node, pf);
   // Plain JS helpers on static values.
   if (Array.isArray(target) || target instanceof String) {
     const args = node.arguments.map((a) => evaluate(a, pf, ctx));
