@@ -105,6 +105,13 @@ export interface CallFact {
    * positional argument (the second for `*.request(method, url)`), or a `url` keyword / property.
    */
   paramsInUrlArg?: string[];
+  /**
+   * Optional (recall): the callee is a function of the same module, and calls inside it (or in the helpers it calls
+   * in turn) take their URL argument (as `paramsInUrlArg` reads it) from some of its arguments; absent when the
+   * helper checks the URL itself (urlparse / startswith / a validator, or an httpx request hook of the module that
+   * raises). `callee` is the call inside the helper, `params` the handler parameters reaching it.
+   */
+  urlArgInHelper?: { callee: string; params: string[] }[];
 }
 
 /** Error internals sent to the model (see ReturnFact.leaks). */

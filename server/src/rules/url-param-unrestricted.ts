@@ -1,4 +1,4 @@
-import type { CallFact, ParameterDefinition, ToolDefinition } from '../analysis/model';
+import type { ParameterDefinition, ToolDefinition } from '../analysis/model';
 import type { Rule, RuleFinding } from './types';
 import { finding } from './util/finding';
 import { snakeCase } from './util/names';
@@ -19,21 +19,21 @@ function isUrlParam(p: ParameterDefinition, root: ReturnType<typeof inputSchemaO
   return URL_NAME.test(snakeCase(p.name));
 }
 
-function opensUrl(c: CallFact): 'file' | 'http' | undefined {
-  if (READS_FILE_URLS.test(c.callee)) return 'file';
-  if (HTTP_CALL.test(c.callee)) return 'http';
+function opensUrl(callee: string): 'file' | 'http' | undefined {
+  if (READS_FILE_URLS.test(callee)) return 'file';
+  if (HTTP_CALL.test(callee)) return 'http';
   return undefined;
 }
 
-function message(tool: ToolDefinition, param: string, c: CallFact, kind: 'file' | 'http'): string {
+function message(tool: ToolDefinition, param: string, callee: string, kind: 'file' | 'http'): string {
   const py = tool.language === 'python';
   const check = py
     ? '`parsed = urlparse(url); if parsed.scheme not in ("http", "https") or parsed.hostname not in ALLOWED_HOSTS: raise ValueError(...)`'
     : '`const u = new URL(url); if (!["http:", "https:"].includes(u.protocol) || !ALLOWED_HOSTS.has(u.hostname)) return { isError: true, ... }`';
   return kind === 'file'
-    ? `The parameter \`${param}\` goes to ${c.callee} with no check of its scheme: it opens file: URLs too, so "file:///etc/passwd" or "file://~/.ssh/id_rsa" ` +
+    ? `The parameter \`${param}\` goes to ${callee} with no check of its scheme: it opens file: URLs too, so "file:///etc/passwd" or "file://~/.ssh/id_rsa" ` +
         `reads local files and hands them to the model (a prompt injection only has to ask). Accept http(s) only, e.g. ${check}.`
-    : `The parameter \`${param}\` goes to ${c.callee} with no check of its host: any URL is fetched, so when the server runs remotely a model (or a prompt ` +
+    : `The parameter \`${param}\` goes to ${callee} with no check of its host: any URL is fetched, so when the server runs remotely a model (or a prompt ` +
         `injection in a page it read) can reach internal addresses such as http://169.254.169.254/ or http://localhost:…. If the tool only needs some hosts, refuse the others, e.g. ${check}.`;
 }
 
@@ -51,11 +51,30 @@ export const urlParamUnrestricted: Rule = {
     if (urlParams.size === 0) return [];
     const out: RuleFinding[] = [];
     for (const c of h.calls) {
-      const kind = opensUrl(c);
+      const kind = opensUrl(c.callee);
       const param = kind && c.paramsInUrlArg?.find((p) => urlParams.has(p));
-      if (!kind || !param) continue;
-      out.push(finding(tool, c.span, message(tool, param, c, kind)));
-      break;
+      if (kind && param) {
+        out.push(finding(tool, c.span, message(tool, param, c.callee, kind)));
+        break;
+      }
+      // Through a helper of the same module (`fetch_url(url)` that calls `client.get(url)`): reported at the handler's call.
+      const inner = c.urlArgInHelper?.find((u) => opensUrl(u.callee) && u.params.some((p) => urlParams.has(p)));
+      if (inner) {
+        const via = `${c.callee}() and on to ${inner.callee}`;
+        out.push(
+          finding(
+            tool,
+            c.span,
+            message(
+              tool,
+              inner.params.find((p) => urlParams.has(p))!,
+              via,
+              opensUrl(inner.callee)!,
+            ),
+          ),
+        );
+        break;
+      }
     }
     return out;
   },

@@ -259,6 +259,16 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
   const helper = callee.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
   const joined = new Set<string>();
   if (helper && reached.size > 0) for (const i of joinsUncheckedPath(mod, helper)) if (positional[i]) for (const p of locals.paramsIn(positional[i].value)) joined.add(p);
+  const viaHelper: { callee: string; params: string[] }[] = [];
+  if (helper && reached.size > 0)
+    for (const inner of urlArgsInHelper(mod, helper)) {
+      const params = new Set<string>();
+      for (const at of inner.at) {
+        const a = args.find((x) => x.name === at.name) ?? positional[at.position];
+        if (a) for (const p of locals.paramsIn(a.value)) params.add(p);
+      }
+      if (params.size) viaHelper.push({ callee: inner.callee, params: [...params] });
+    }
   return {
     callee: q,
     span: mod.span(c),
@@ -267,7 +277,92 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
     awaited: c.parent?.name === 'AwaitExpression',
     ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}),
     ...(inUrl.length ? { paramsInUrlArg: inUrl } : {}),
+    ...(viaHelper.length ? { urlArgInHelper: viaHelper } : {}),
   };
+}
+
+type HelperUrlArg = { callee: string; at: { name: string; position: number }[] };
+const urlArgsMemo = new WeakMap<SyntaxNode, HelperUrlArg[]>();
+
+/**
+ * The calls inside the module-level function `helper` (and the helpers it calls) whose URL argument comes from its
+ * parameters, by parameter name and position. The helper's body is walked like a handler's, so the same taint and
+ * URL-check facts apply; a helper that checks the URL (`URL_CHECK` on a parameter) or installs a request hook of
+ * this module that refuses destinations (httpx `event_hooks`, run before every request and redirect hop) has none.
+ */
+function urlArgsInHelper(mod: PyModule, helper: SyntaxNode): HelperUrlArg[] {
+  const known = urlArgsMemo.get(helper);
+  if (known) return known;
+  urlArgsMemo.set(helper, []); // recursion guard
+  const body = child(helper, 'Body');
+  const names: string[] = [];
+  const paramList = child(helper, 'ParamList');
+  // A parameter's name, not a default value (`limit=DEFAULT_LIMIT`).
+  for (const n of paramList ? children(paramList) : []) if (n.name === 'VariableName' && n.prevSibling?.name !== 'AssignOp') names.push(mod.src(n));
+  const positional = names.filter((n) => n !== 'self' && n !== 'cls');
+  const out: HelperUrlArg[] = [];
+  if (body && positional.length) {
+    const facts: BodyFacts = { calls: [], returns: [], raises: [] };
+    collectBodyFacts(mod, body, new Locals(mod, positional), facts);
+    // Parsing alone is not a check in a helper (`urlparse(url)` to build the robots.txt address): the parts must be compared.
+    const checks = facts.calls.some((c) => c.paramsInArgs.length > 0 && URL_CHECK.test(c.callee) && (!URL_PARSE.test(c.callee) || comparesUrlParts(mod, body))) || installsRefusingHook(mod, body);
+    if (!checks) {
+      const at = (ps: string[]) => ps.map((name) => ({ name, position: positional.indexOf(name) }));
+      for (const c of facts.calls) {
+        if (c.paramsInUrlArg) out.push({ callee: c.callee, at: at(c.paramsInUrlArg) });
+        for (const inner of c.urlArgInHelper ?? []) out.push({ callee: inner.callee, at: at(inner.params) });
+      }
+    }
+  }
+  urlArgsMemo.set(helper, out);
+  return out;
+}
+
+const URL_PARSE = /(^|\.)(urlparse|urlsplit)$/;
+const URL_PART = /^(scheme|hostname|netloc|host|port|domain)$/;
+
+/** A comparison of a URL's parts: `parsed.scheme not in ("http", "https")`, `host != "api.example.com"`, `parsed.hostname in ALLOWED`. */
+function comparesUrlParts(mod: PyModule, body: SyntaxNode): boolean {
+  let found = false;
+  body.cursor().iterate((n) => {
+    if (found) return false;
+    if (n.name !== 'BinaryExpression') return undefined;
+    const parts = children(n.node);
+    if (!parts.some((x) => x.name === 'CompareOp' || x.name === 'in')) return undefined;
+    // An operand naming a part: `host`, `parsed.hostname`, `parsed.scheme.lower()`.
+    found = parts.some((x) => {
+      if (x.name === 'VariableName') return URL_PART.test(mod.src(x));
+      let names = false;
+      x.cursor().iterate((m) => {
+        if (m.name === 'PropertyName' && URL_PART.test(mod.src(m.node))) names = true;
+        return !names && m.name !== 'ArgList' ? undefined : false;
+      });
+      return names;
+    });
+    return undefined;
+  });
+  return found;
+}
+
+/** `client.event_hooks = {"request": [guard]}` / `event_hooks=...` naming a function of this module that raises. */
+function installsRefusingHook(mod: PyModule, body: SyntaxNode): boolean {
+  let hook = false;
+  const named: string[] = [];
+  body.cursor().iterate((n) => {
+    if ((n.name === 'PropertyName' || n.name === 'VariableName') && mod.src(n.node) === 'event_hooks') hook = true;
+    else if (n.name === 'VariableName') named.push(mod.src(n.node));
+    return undefined;
+  });
+  if (!hook) return false;
+  return named.some((name) => {
+    const fn = mod.functions.get(name);
+    let raises = false;
+    fn?.cursor().iterate((n) => {
+      if (n.name === 'RaiseStatement') raises = true;
+      return !raises;
+    });
+    return raises;
+  });
 }
 
 const PATH_JOIN = /^(os\.path\.join|posixpath\.join|ntpath\.join|pathlib\.Path|pathlib\.PurePath|pathlib\.PurePosixPath|Path|PurePath)$/;
