@@ -7,9 +7,9 @@
 import { test, after } from 'node:test';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { LspClient, fileUri, tempDir } from './harness';
 import { WorkspaceTrustNotification } from '../../common/protocol';
+import { trappedWorkspace } from '../util/trapped-workspace';
 
 const dirs: string[] = [];
 after(() => {
@@ -19,21 +19,10 @@ after(() => {
 function workspace(): { dir: string; file: string; marker: string } {
   const dir = tempDir('toolsmith-trust-');
   dirs.push(dir);
-  const marker = path.join(dir, 'workspace-code-ran');
-  const trap = `require('fs').appendFileSync(${JSON.stringify(marker)}, __filename + '\\n'); throw new Error('workspace code ran');\n`;
-  const sdk = path.join(dir, 'node_modules/@modelcontextprotocol/sdk');
-  fs.mkdirSync(path.join(sdk, 'dist/cjs/server'), { recursive: true });
-  fs.writeFileSync(path.join(sdk, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '1.32.2', main: 'index.js' }));
-  for (const f of ['index.js', 'dist/cjs/server/zod-compat.js', 'dist/cjs/server/zod-json-schema-compat.js']) fs.writeFileSync(path.join(sdk, f), trap);
-  fs.mkdirSync(path.join(dir, 'node_modules/zod'), { recursive: true });
-  fs.writeFileSync(path.join(dir, 'node_modules/zod/package.json'), JSON.stringify({ name: 'zod', version: '4.0.17', main: 'index.js' }));
-  fs.writeFileSync(path.join(dir, 'node_modules/zod/index.js'), trap);
-  const file = path.join(dir, 'server.ts');
-  fs.writeFileSync(
-    file,
-    `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nconst server = new McpServer({ name: "s", version: "1" });\nserver.registerTool("find_notes", { description: "Find notes by text. Use when the user asks about notes.", inputSchema: { q: z.string().describe("Words") } }, async () => ({ content: [] }));\n`,
+  return trappedWorkspace(
+    dir,
+    'server.registerTool("find_notes", { description: "Find notes by text. Use when the user asks about notes.", inputSchema: { q: z.string().describe("Words") } }, async () => ({ content: [] }));',
   );
-  return { dir, file, marker };
 }
 
 async function eventually(check: () => boolean, what: string, ms = 15_000): Promise<void> {

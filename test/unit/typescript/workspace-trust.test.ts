@@ -15,29 +15,14 @@ import { createFileHost } from '../../../server/src/host';
 import { loadedWorkspaceFiles, setWorkspaceTrust, workspaceTrusted } from '../../../server/src/contract/typescript/trust';
 import { DocumentAnalyzer } from '../../../server/src/lsp/analysisWorker';
 import { DEFAULT_SETTINGS } from '../../../common/settings';
+import { trappedWorkspace } from '../../util/trapped-workspace';
 
 const root = path.resolve(__dirname, '../../..');
 const cli = path.join(root, 'dist/cli.js');
 
 /** A workspace whose installed SDK and zod write `marker` when any of their modules is loaded. */
 function workspace(): { dir: string; file: string; marker: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-trust-'));
-  const marker = path.join(dir, 'workspace-code-ran');
-  const trap = `require('fs').appendFileSync(${JSON.stringify(marker)}, __filename + '\\n'); throw new Error('workspace code ran');\n`;
-  const sdk = path.join(dir, 'node_modules/@modelcontextprotocol/sdk');
-  fs.mkdirSync(path.join(sdk, 'dist/cjs/server'), { recursive: true });
-  fs.writeFileSync(path.join(sdk, 'package.json'), JSON.stringify({ name: '@modelcontextprotocol/sdk', version: '1.32.2', main: 'index.js' }));
-  for (const f of ['index.js', 'dist/cjs/server/zod-compat.js', 'dist/cjs/server/zod-json-schema-compat.js']) fs.writeFileSync(path.join(sdk, f), trap);
-  const zod = path.join(dir, 'node_modules/zod');
-  fs.mkdirSync(zod, { recursive: true });
-  fs.writeFileSync(path.join(zod, 'package.json'), JSON.stringify({ name: 'zod', version: '4.0.17', main: 'index.js' }));
-  fs.writeFileSync(path.join(zod, 'index.js'), trap);
-  const file = path.join(dir, 'server.ts');
-  fs.writeFileSync(
-    file,
-    `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { z } from "zod";\nconst server = new McpServer({ name: "s", version: "1" });\nserver.registerTool("t", { description: "d", inputSchema: { a: z.string() } }, async () => ({ content: [] }));\n`,
-  );
-  return { dir, file, marker };
+  return trappedWorkspace(fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-trust-')), 'server.registerTool("t", { description: "d", inputSchema: { a: z.string() } }, async () => ({ content: [] }));');
 }
 
 const made: string[] = [];
