@@ -4,7 +4,8 @@
 # findings a dump marks unlabelled, with the reasons below (each read against the installed code and its live
 # tools/list), and prints the label entries to append to labels.json.
 # Usage: node --import tsx test/corpus/dump-findings.ts --preset strict > f.json && python3 test/corpus/judge-pycorpus.py f.json
-import json, sys, collections
+import json, sys
+from label_entries import print_label_entries
 
 # Tools with an overlapping sibling (the article, summary and fact tools; links and related topics), each also listed
 # under a wikipedia_ alias: the model needs to know which one to pick.
@@ -83,12 +84,4 @@ def judge(x):
     raise SystemExit(f'no judgment for {r}: {x}')
 
 findings = [x for x in json.load(open(sys.argv[1])) if not x.get('labelled')]
-groups = collections.OrderedDict()
-for x in findings:
-    v, why = judge(x)
-    k = (x['package'], x['file'], x['rule'], x['tool'], x['line'], v)
-    if k in groups:
-        groups[k]['count'] += 1
-    else:
-        groups[k] = {'package': x['package'], 'file': x['file'], 'rule': x['rule'], 'tool': x['tool'], 'line': x['line'], 'verdict': v, 'count': 1, 'message': x['message'][:200], 'reason': why}
-print(json.dumps(list(groups.values()), indent=1, ensure_ascii=False))
+print_label_entries(findings, judge)

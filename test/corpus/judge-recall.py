@@ -2,7 +2,8 @@
 # awslabs.iam-mcp-server 1.1.2): judges the findings a dump marks unlabelled, with the reasons below (each read in
 # the installed code), and prints the label entries to append to labels.json.
 # Usage: node --import tsx test/corpus/dump-findings.ts --preset strict > f.json && python3 test/corpus/judge-recall.py f.json
-import json, re, sys, collections
+import json, re, sys
+from label_entries import print_label_entries
 
 READ = re.compile(r'^(get|list|search|find|read|show|query)', re.I)
 
@@ -70,12 +71,4 @@ def judge(x):
     raise SystemExit(f'no judgment for {r}: {x}')
 
 findings = [x for x in json.load(open(sys.argv[1])) if not x.get('labelled')]
-groups = collections.OrderedDict()
-for x in findings:
-    v, why = judge(x)
-    k = (x['package'], x['file'], x['rule'], x['tool'], x['line'], v)
-    if k in groups:
-        groups[k]['count'] += 1
-    else:
-        groups[k] = {'package': x['package'], 'file': x['file'], 'rule': x['rule'], 'tool': x['tool'], 'line': x['line'], 'verdict': v, 'count': 1, 'message': x['message'][:200], 'reason': why}
-print(json.dumps(list(groups.values()), indent=1, ensure_ascii=False))
+print_label_entries(findings, judge)

@@ -1,7 +1,8 @@
 # One-off review aid kept with the labels: the judgments below were made by reading the code around each group of
 # findings in the installed corpus (see labels.json "reason"); re-running it rebuilds labels.json from a findings dump.
 # Usage: python3 test/corpus/judge.py findings.json > test/corpus/labels.json && npx prettier --write test/corpus/labels.json
-import json, re, sys, collections
+import json, re, sys
+from label_entries import print_label_entries
 
 READ = re.compile(r'^(get|list|search|find|read|show|query|all|filter|schema)|^"""(execute a read)|Shows|List ', re.I)
 
@@ -118,12 +119,4 @@ def judge(x):
     raise SystemExit(f'no judgment for {r}: {x}')
 
 findings = json.load(open(sys.argv[1]))
-groups = collections.OrderedDict()
-for x in findings:
-    v, why = judge(x)
-    k = (x['package'], x['file'], x['rule'], x['tool'], x['line'], v)
-    if k in groups:
-        groups[k]['count'] += 1
-    else:
-        groups[k] = {'package': x['package'], 'file': x['file'], 'rule': x['rule'], 'tool': x['tool'], 'line': x['line'], 'verdict': v, 'count': 1, 'message': x['message'][:200], 'reason': why}
-print(json.dumps(list(groups.values()), indent=1, ensure_ascii=False))
+print_label_entries(findings, judge)
