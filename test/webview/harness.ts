@@ -34,6 +34,13 @@ export async function closeBrowser(): Promise<void> {
   browser = undefined;
 }
 
+/** The launch of the pinned server-everything the webview tests talk to (installed by scripts/prepare-webview.mjs). */
+export function everythingLaunch(env?: Record<string, string>): { command: string; args: string[]; cwd: string; env?: Record<string, string> } {
+  const entry = path.join(root, '.cache', 'server-everything', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+  if (!fs.existsSync(entry)) throw new Error(`server-everything is not installed at ${entry}: run node scripts/ensure-everything.mjs`);
+  return { command: process.execPath, args: [entry, 'stdio'], cwd: root, ...(env ? { env } : {}) };
+}
+
 export class MapMemento implements MementoLike {
   readonly data = new Map<string, unknown>();
   get<T>(key: string): T | undefined {

@@ -7,15 +7,11 @@
 // no model is offered and the button says so.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { McpSession } from '../../client/src/servers/session';
 import { CANNED_REPLIES_KEY, type ModelRequest, type PlaygroundController } from '../../client/src/playground/controller';
 import type { CannedReply } from '../../common/playground-messages';
-import { openPlayground, closeBrowser, MapMemento, type WebviewPage } from './harness';
+import { openPlayground, closeBrowser, MapMemento, type WebviewPage, everythingLaunch } from './harness';
 
-const root = path.resolve(__dirname, '..', '..');
-const entry = path.join(root, '.cache', 'server-everything', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const SECRET = 'tok-5ecret-9911';
 
 describe('sampling card: canned replies and Ask the model', () => {
@@ -27,10 +23,9 @@ describe('sampling card: canned replies and Ask the model', () => {
   let modelHangs = false;
 
   before(async () => {
-    assert.ok(fs.existsSync(entry), `server-everything is not installed at ${entry}: run node scripts/ensure-everything.mjs`);
     session = new McpSession(
       // The env value stands for a secret of the launch: it must never be stored in clear.
-      { command: process.execPath, args: [entry, 'stdio'], cwd: root, env: { PLAYGROUND_TEST_TOKEN: SECRET } },
+      everythingLaunch({ PLAYGROUND_TEST_TOKEN: SECRET }),
       {
         handlers: {
           roots: () => [],

@@ -3,31 +3,22 @@
 // drawn with the schema form and accepted, a URL elicitation shows its URL as text (no link) and is declined.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { McpSession } from '../../client/src/servers/session';
 import type { PlaygroundController } from '../../client/src/playground/controller';
-import { openPlayground, closeBrowser, fill, type WebviewPage } from './harness';
-
-const root = path.resolve(__dirname, '..', '..');
-const entry = path.join(root, '.cache', 'server-everything', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+import { openPlayground, closeBrowser, fill, type WebviewPage, everythingLaunch } from './harness';
 
 describe('the server asks, the playground shows it', () => {
   let session: McpSession;
   let controller: PlaygroundController;
   let wp: WebviewPage;
   before(async () => {
-    assert.ok(fs.existsSync(entry), `server-everything is not installed at ${entry}: run node scripts/ensure-everything.mjs`);
-    session = new McpSession(
-      { command: process.execPath, args: [entry, 'stdio'], cwd: root },
-      {
-        handlers: {
-          roots: () => [],
-          sampling: (p, ctx) => controller.askSampling(p, ctx.signal),
-          elicitation: (p, ctx) => controller.askElicitation(p, ctx.signal),
-        },
+    session = new McpSession(everythingLaunch(), {
+      handlers: {
+        roots: () => [],
+        sampling: (p, ctx) => controller.askSampling(p, ctx.signal),
+        elicitation: (p, ctx) => controller.askElicitation(p, ctx.signal),
       },
-    );
+    });
     await session.start();
     const p = await openPlayground(session, { timeoutMs: 30_000 });
     controller = p.controller;

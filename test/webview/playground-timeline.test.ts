@@ -2,14 +2,9 @@
 // Chromium, the real host controller, the published server-everything; one server and one page for the file).
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { McpSession } from '../../client/src/servers/session';
-import { openPlayground, closeBrowser, fill, choose, chooseIn, call, type WebviewPage } from './harness';
+import { openPlayground, closeBrowser, fill, choose, chooseIn, call, type WebviewPage, everythingLaunch } from './harness';
 import type { Page } from 'playwright-core';
-
-const root = path.resolve(__dirname, '..', '..');
-const entry = path.join(root, '.cache', 'server-everything', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 describe('timeline, labels and subscriptions in the playground', () => {
   let session: McpSession;
@@ -17,8 +12,7 @@ describe('timeline, labels and subscriptions in the playground', () => {
   let page: Page;
   const saved: { name: string; text: string }[] = [];
   before(async () => {
-    assert.ok(fs.existsSync(entry), `server-everything is not installed at ${entry}: run node scripts/ensure-everything.mjs`);
-    session = new McpSession({ command: process.execPath, args: [entry, 'stdio'], cwd: root, env: { EVERYTHING_WEBVIEW_TOKEN: 'tok-webview-93a1' } });
+    session = new McpSession(everythingLaunch({ EVERYTHING_WEBVIEW_TOKEN: 'tok-webview-93a1' }));
     await session.start();
     const p = await openPlayground(session, {
       timeoutMs: 30_000,
