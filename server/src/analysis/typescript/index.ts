@@ -322,12 +322,7 @@ function buildPrompt(site: Site, ctx: EvalContext, versions: WorkspaceVersions):
   else {
     parts = promptOverloadParts(site, ctx, unresolved);
     // v2 removed the deprecated overloads along with tool().
-    if (!profile.hasToolMethod)
-      unresolved.push({
-        part: 'prompt',
-        reason: `${profile.versionPackage} has no McpServer.prompt() method (removed in v2): this call throws a TypeError and registers nothing; use registerPrompt`,
-        span: spanOf(call.expression, pf),
-      });
+    if (!profile.hasToolMethod) unresolved.push(removedMethod('prompt', profile.versionPackage, call, pf));
   }
   const caveat = profile.versionCaveat(sdkVersion);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
@@ -614,6 +609,16 @@ function taskExecution(site: Site, ctx: EvalContext, unresolved: Unresolved[]): 
   return part?.ok && isPlainObject(part.value) ? { taskSupport: 'required', ...part.value } : undefined;
 }
 
+/** `tool()` / `prompt()` called on an SDK that has no such method (v2 removed both): the call throws, nothing is registered. */
+function removedMethod(method: 'tool' | 'prompt', sdkPackage: string, call: ts.CallExpression, pf: ParsedFile): Unresolved {
+  const replacement = method === 'tool' ? 'registerTool' : 'registerPrompt';
+  return {
+    part: method,
+    reason: `${sdkPackage} has no McpServer.${method}() method (removed in v2): this call throws a TypeError and registers nothing; use ${replacement}`,
+    span: spanOf(call.expression, pf),
+  };
+}
+
 /** What a registration cannot do at this SDK release (the call throws, or an argument means something else). */
 function releaseLimits(site: Site, parts: Partial<Record<ConfigKey, Part>>, traits: TsContractTraits, unresolved: Unresolved[]): void {
   const callee = spanOf(site.call.expression, site.pf);
@@ -649,13 +654,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   if (traits) releaseLimits(site, registration.parts, traits, unresolved);
   if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
-  if (site.kind === 'tool' && !profile.hasToolMethod) {
-    unresolved.push({
-      part: 'tool',
-      reason: `${profile.versionPackage} has no McpServer.tool() method (removed in v2): this call throws a TypeError and registers nothing; use registerTool`,
-      span: spanOf(call.expression, pf),
-    });
-  }
+  if (site.kind === 'tool' && !profile.hasToolMethod) unresolved.push(removedMethod('tool', profile.versionPackage, call, pf));
   const caveat = profile.versionCaveat(sdkVersion);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
   if (target?.libs.caveat) unresolved.push({ part: 'contract', reason: target.libs.caveat, span: site.server.span });
