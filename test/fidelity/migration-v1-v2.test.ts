@@ -219,7 +219,10 @@ test('a v1 server with a resource template: the ResourceTemplate class of server
 });
 
 test('types.js: the ResourceTemplate type is imported as ResourceTemplateType (the v2 name of the wire type)', () => {
-  const dir = v1Package('types-v1', ['import { ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";', 'export const t = /** @type {ResourceTemplate | undefined} */ (undefined);', ''].join('\n'));
+  const dir = v1Package(
+    'types-v1',
+    ['import { ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";', 'export const t = /** @type {ResourceTemplate | undefined} */ (undefined);', ''].join('\n'),
+  );
   const f = findingsOf(path.join(dir, 'dist/index.js')).find((x) => x.ruleId === 'ts-sdk-v1-import');
   assert.equal(f?.fixes[0].title, 'Import from @modelcontextprotocol/server (ResourceTemplateType as ResourceTemplate)');
 });
