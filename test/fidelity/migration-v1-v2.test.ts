@@ -155,3 +155,74 @@ test('server-memory (published, SDK 1.x): its types.js schema import is manual, 
   migrate(dir);
   assert.equal(fs.readFileSync(path.join(dir, 'dist/index.js'), 'utf8'), before);
 });
+
+/** A v1 server written here (JavaScript, ESM) in a scratch package whose node_modules has only server 2.4.0 and zod 4. */
+function v1Package(name: string, source: string): string {
+  const dir = path.join(scratch, name);
+  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'package.json'), `{\n  "name": "${name}",\n  "type": "module",\n  "dependencies": {\n    "@modelcontextprotocol/sdk": "^1.32.2",\n    "zod": "^4.3.0"\n  }\n}\n`);
+  fs.writeFileSync(path.join(dir, 'dist/index.js'), source);
+  fs.mkdirSync(path.join(dir, 'node_modules/@modelcontextprotocol'), { recursive: true });
+  fs.symlinkSync(path.join(root, 'node_modules/@modelcontextprotocol/server'), path.join(dir, 'node_modules/@modelcontextprotocol/server'));
+  fs.symlinkSync(path.join(root, 'node_modules/zod'), path.join(dir, 'node_modules/zod'));
+  return dir;
+}
+
+async function connected<T>(dir: string, use: (client: Client) => Promise<T>): Promise<T> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/index.js')], cwd: dir, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'toolsmith-migration', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    throw new Error(`the migrated server did not start: ${err instanceof Error ? err.message : String(err)}\n${stderr}`, { cause: err });
+  }
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+test('a v1 server with a resource template: the ResourceTemplate class of server/mcp.js keeps its name (only the types.js type is renamed), and the migrated server serves it on 2.4.0', async () => {
+  const dir = v1Package(
+    'notes-v1',
+    [
+      'import { McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";',
+      'import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";',
+      'import { z } from "zod";',
+      'const server = new McpServer({ name: "notes", version: "1.0.0" });',
+      'server.registerResource("note", new ResourceTemplate("note://{id}", { list: undefined }), { description: "One note by its id." }, async (uri) => ({ contents: [{ uri: uri.href, text: "n" }] }));',
+      'server.registerTool("get_note", { description: "Returns the note with this id.", inputSchema: { id: z.string() } }, async ({ id }) => ({ content: [{ type: "text", text: id }] }));',
+      'await server.connect(new StdioServerTransport());',
+      '',
+    ].join('\n'),
+  );
+  const file = path.join(dir, 'dist/index.js');
+  const mcpImport = findingsOf(file).find((f) => f.ruleId === 'ts-sdk-v1-import' && /server\/mcp\.js/.test(f.message));
+  assert.ok(mcpImport, 'no finding on the server/mcp.js import');
+  assert.equal(mcpImport.fixes[0].title, 'Import from @modelcontextprotocol/server');
+  assert.deepEqual(migrate(dir), [], 'nothing left for a manual step');
+  assert.match(fs.readFileSync(file, 'utf8'), /^import \{ McpServer, ResourceTemplate \} from "@modelcontextprotocol\/server";/);
+  await connected(dir, async (client) => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    assert.deepEqual(
+      resourceTemplates.map((t) => [t.name, t.uriTemplate]),
+      [['note', 'note://{id}']],
+    );
+    assert.deepEqual(
+      (await client.listTools()).tools.map((t) => t.name),
+      ['get_note'],
+    );
+  });
+});
+
+test('types.js: the ResourceTemplate type is imported as ResourceTemplateType (the v2 name of the wire type)', () => {
+  const dir = v1Package(
+    'types-v1',
+    ['import { ResourceTemplate } from "@modelcontextprotocol/sdk/types.js";', 'export const t = /** @type {ResourceTemplate | undefined} */ (undefined);', ''].join('\n'),
+  );
+  const f = findingsOf(path.join(dir, 'dist/index.js')).find((x) => x.ruleId === 'ts-sdk-v1-import');
+  assert.equal(f?.fixes[0].title, 'Import from @modelcontextprotocol/server (ResourceTemplateType as ResourceTemplate)');
+});

@@ -31,7 +31,7 @@ const MOVED: Record<string, string> = {
 /** Modules whose symbols v2 re-exports from whichever of server / client the file uses (codemod RESOLVE_BY_CONTEXT). */
 const BY_CONTEXT = new Set(['types', 'shared/protocol', 'shared/transport', 'shared/uriTemplate', 'shared/stdio', 'inMemory']);
 
-/** Symbols renamed in v2 (codemod symbolMap SIMPLE_RENAMES and the types.js rename), written `New as Old`. */
+/** Symbols renamed in v2 (codemod symbolMap SIMPLE_RENAMES), written `New as Old`. */
 const RENAMED: Record<string, string> = {
   McpError: 'ProtocolError',
   JSONRPCError: 'JSONRPCErrorResponse',
@@ -39,8 +39,12 @@ const RENAMED: Record<string, string> = {
   isJSONRPCResponse: 'isJSONRPCResultResponse',
   JSONRPCResponse: 'JSONRPCResultResponse',
   ResourceReference: 'ResourceTemplateReference',
-  ResourceTemplate: 'ResourceTemplateType',
 };
+/**
+ * Renamed only where one module exports them (codemod importMap `renamedSymbols`): the `ResourceTemplate` *type* of
+ * types.js is `ResourceTemplateType` in v2, while the `ResourceTemplate` URI-template class of server/mcp.js keeps its name.
+ */
+const RENAMED_IN: Record<string, Record<string, string>> = { types: { ResourceTemplate: 'ResourceTemplateType' } };
 
 /** Why a module cannot be rewritten by one mapping (the guide's manual sections). */
 const MANUAL: Record<string, string> = {
@@ -81,7 +85,10 @@ function plan(imp: FileFacts['v1Imports'][number], side: V2Package, fileText: st
     if (n.imported === 'ErrorCode') {
       if (LOCAL_ERROR_CODES.test(fileText)) return { renames: [], manual: 'ErrorCode became ProtocolErrorCode, but RequestTimeout and ConnectionClosed moved to SdkErrorCode' };
       renames.push({ span: n.span, text: `ProtocolErrorCode as ${n.local}` });
-    } else if (RENAMED[n.imported]) renames.push({ span: n.span, text: `${RENAMED[n.imported]} as ${n.local}` });
+    } else {
+      const renamed = RENAMED_IN[sub]?.[n.imported] ?? RENAMED[n.imported];
+      if (renamed) renames.push({ span: n.span, text: `${renamed} as ${n.local}` });
+    }
   }
   return { target, renames };
 }
