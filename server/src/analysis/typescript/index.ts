@@ -547,6 +547,25 @@ function resourceOverloadMetadata(site: Site, ctx: EvalContext, unresolved: Unre
   }
 }
 
+const ITERATING_METHODS = new Set(['forEach', 'map', 'flatMap']);
+
+/**
+ * The loop a registration runs in, when the analysis did not unroll it (its array is a run-time value): `for`,
+ * `for...of`, `while`, or a `forEach`/`map` callback, up to the enclosing function.
+ */
+function runtimeLoop(call: ts.CallExpression): ts.Node | undefined {
+  for (let n: ts.Node = call.parent; n && !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isIterationStatement(n, false)) return n;
+    if (ts.isFunctionLike(n)) {
+      const p = n.parent;
+      const isCallback = p && ts.isCallExpression(p) && ts.isPropertyAccessExpression(p.expression) && ITERATING_METHODS.has(p.expression.name.text) && p.arguments.includes(n as ts.Expression);
+      if (!isCallback) return undefined;
+      return p;
+    }
+  }
+  return undefined;
+}
+
 function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions): ResourceDefinition {
   const { call, pf } = site;
   const framework = frameworkOfSite(site, versions);
@@ -604,6 +623,11 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
     const part = meta.parts.get(key);
     const located = part && locatedString(part, key, ctx, unresolved);
     if (located) resource[key] = located;
+  }
+  const loop = site.bindings ? undefined : runtimeLoop(call);
+  if (loop) {
+    const list = kind === 'resource' ? 'resources/list' : 'resources/templates/list';
+    unresolved.push({ part: 'loop', reason: `registered in a loop over a run-time value: ${list} holds one such entry per iteration, how many is not known statically`, span: spanOf(loop, pf) });
   }
   if (listCallback) {
     resource.listCallback = listCallback;
