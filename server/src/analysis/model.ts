@@ -343,6 +343,8 @@ export interface ResourceDefinition {
   metadata: ResourceMetadataEntry[];
   /** A template's `list` callback: resources/list also holds what it returns at run time (listed in `unresolved`). */
   listCallback?: Span;
+  /** What the SDK throws on at this registration (the server does not start): an invalid `cacheHint` (v2), a URI template it cannot parse. */
+  throws?: { part: 'cacheHint' | 'uriTemplate'; message: string; span: Span }[];
   /** The exact object resources/list (or resources/templates/list) returns for it. Undefined parts are listed in `unresolved`. */
   contract: { [key: string]: JsonValue };
   unresolved: Unresolved[];

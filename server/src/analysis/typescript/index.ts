@@ -596,9 +596,12 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
   const uri = locatedString(uriPart, uriKey, ctx, unresolved) ?? { value: undefined, span: callSpan };
   const built = buildTsResourceContract({ kind, name: name.value, uri: uri.value, metadata: meta.values, cacheHint: meta.parts.get('cacheHint')?.value }, { builder });
+  const throws: NonNullable<ResourceDefinition['throws']> = [];
   for (const e of built.errors) {
     const node = e.part === 'cacheHint' ? meta.parts.get('cacheHint') : undefined;
-    unresolved.push({ part: e.part, reason: `the SDK throws at registration, the server does not start: ${e.reason}`, span: node ? spanOf(node.node, node.pf) : uri.span });
+    const span = node ? spanOf(node.node, node.pf) : uri.span;
+    throws.push({ part: e.part, message: e.reason, span });
+    unresolved.push({ part: e.part, reason: `the SDK throws at registration, the server does not start: ${e.reason}`, span });
   }
   const resource: ResourceDefinition = {
     language: 'typescript',
@@ -629,6 +632,7 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
     const list = kind === 'resource' ? 'resources/list' : 'resources/templates/list';
     unresolved.push({ part: 'loop', reason: `registered in a loop over a run-time value: ${list} holds one such entry per iteration, how many is not known statically`, span: spanOf(loop, pf) });
   }
+  if (throws.length) resource.throws = throws;
   if (listCallback) {
     resource.listCallback = listCallback;
     unresolved.push({ part: 'list', reason: `resources/list also holds the resources this template's list callback returns at run time (not predicted)`, span: listCallback });
