@@ -18,8 +18,7 @@ export const resourceUriTemplateInvalid: Rule = {
         finding(
           null,
           t.span,
-          `The SDK cannot parse this URI template and throws when the server starts: "${t.message}". ` +
-            'Each variable is one expression in braces, e.g. `users://{userId}/posts{?limit}` (RFC 6570).',
+          `The SDK cannot parse this URI template and throws when the server starts: "${t.message}". ` + 'Each variable is one expression in braces, e.g. `users://{userId}/posts{?limit}` (RFC 6570).',
         ),
       );
   },

@@ -41,7 +41,8 @@ export const resourceUriUnreadable: Rule = {
     }
     const instead =
       variable !== undefined
-        ? ` It holds the template variable \`${variable}\`: a static URI is matched as a whole string, never filled in. Register it as a template, \`new ResourceTemplate("${uri}", { list: undefined })\`, and the read callback receives the variables.`
+        ? ` It holds the template variable \`${variable}\`: a static URI is matched as a whole string, never filled in. Register it as a template, \`new ResourceTemplate(...)\` with \`{ list: undefined }\`, and the read callback receives the variables` +
+          (normalized === undefined ? ' (the URIs a template reads go through `new URL()` too: fix the URL first).' : '.')
         : normalized !== undefined
           ? ` Register it as \`${normalized}\`.`
           : '';
