@@ -46,7 +46,9 @@ Usage:
       Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
       [{tool, name, part, reason, file, line, column, endLine, endColumn}], "converters": [{file, library,
       version, source, reason?}]} — a tool listed in "unresolved" is partial (what is missing from it is not
-      known, not absent); "converters" names the SDK and zod copies the contracts were converted with.
+      known, not absent); "converters" names the SDK and zod copies the contracts were converted with. A file
+      that registers prompts adds "prompts" and "promptsUnresolved"; resources add "resources" (resources/list),
+      "resourceTemplates" (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}].
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
                    workspace's node_modules (by default the workspace is trusted: its own installed copies are
                    loaded, as the server would load them)

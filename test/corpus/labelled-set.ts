@@ -14,7 +14,7 @@ import { DEFAULT_SETTINGS, type Severity, type ToolsmithSettings } from '../../c
 import { RULES } from '../../server/src/rules';
 
 /** The rules of prompts and resources: the only ones whose findings count on a `surfaces` file (its tools are the entries'). */
-const SURFACE_RULES = new Set(RULES.filter((r) => r.checkPrompt || r.checkResource).map((r) => r.id));
+const SURFACE_RULES = new Set(RULES.filter((r) => r.checkPrompt !== undefined || r.checkResource !== undefined).map((r) => r.id));
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const labelsPath = path.join(repoRoot, 'test/corpus/labels.json');

@@ -91,7 +91,7 @@ export async function liveLists(file: string, server: ServerCommand): Promise<Li
       }
       const list = last?.[key];
       if (!Array.isArray(list)) throw new Error(`the ${key} result was not seen on the transport`);
-      return list as Tool[];
+      return list;
     };
     const caps = client.getServerCapabilities() ?? {};
     const { tools } = await client.listTools();

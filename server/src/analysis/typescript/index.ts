@@ -566,6 +566,14 @@ function runtimeLoop(call: ts.CallExpression): ts.Node | undefined {
   return undefined;
 }
 
+/** The receiver of `x.resource(...)` is a parameter or an import (`this.server`, `ctx.server` count too), not a local object. */
+function receiverIsParamOrImport(site: Site): boolean {
+  const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
+  if (!ts.isIdentifier(receiver)) return ts.isPropertyAccessExpression(receiver);
+  const d = lookupName(receiver.text, receiver, site.pf);
+  return d?.kind === 'param' || d?.kind === 'import';
+}
+
 function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions): ResourceDefinition {
   const { call, pf } = site;
   const framework = frameworkOfSite(site, versions);
@@ -1224,8 +1232,9 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const resources: ResourceDefinition[] = [];
   for (const site of sites) {
     if (site.kind === 'registerResource' || site.kind === 'resource') {
-      // `router.resource("users", ...)` of another library: resource() counts only on a server of an MCP SDK.
-      if (site.kind === 'resource' && !site.server.framework && !importedFramework(site.pf)) continue;
+      // `router.resource("users", ...)` of another library: resource() counts only on a server of an MCP SDK, or on a
+      // parameter or import of a file that imports one (a register helper).
+      if (site.kind === 'resource' && !site.server.framework && !(importedFramework(site.pf) && receiverIsParamOrImport(site))) continue;
       try {
         resources.push(buildResource(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
       } catch {

@@ -89,14 +89,14 @@ export function buildTsResourceContract(values: TsResourceValues, opts: { builde
 /**
  * The order the SDK lists its registry in: `Object.entries` of an object keyed by URI (resources) or name
  * (templates), so integer-like keys come first, ascending; the others keep their registration order. Items whose key
- * is unknown keep their place relative to each other, after the known ones.
+ * is unknown, and a key registered again (the SDK throws there), keep their place relative to each other, after.
  */
 export function registryOrder<T>(items: { key: string | undefined; item: T }[]): T[] {
   const registry: Record<string, T> = {};
-  const unknown: T[] = [];
+  const rest: T[] = [];
   for (const { key, item } of items) {
-    if (key === undefined) unknown.push(item);
-    else if (!Object.prototype.hasOwnProperty.call(registry, key)) registry[key] = item;
+    if (key === undefined || Object.prototype.hasOwnProperty.call(registry, key)) rest.push(item);
+    else registry[key] = item;
   }
-  return [...Object.values(registry), ...unknown];
+  return [...Object.values(registry), ...rest];
 }
