@@ -314,6 +314,19 @@ export interface AnalysisResult {
   files: FileFacts[];
   /** The prompts registered in the file (TypeScript front-end; absent where prompts are not analysed). */
   prompts?: PromptDefinition[];
+  /**
+   * Only from a whole-server analysis (`analysis/entry.ts`): the modules the entry's module graph ran, in the order
+   * the runtime runs them; the imports it could not follow (part `module`, with the reason and where); and the
+   * servers those modules construct.
+   */
+  graph?: ModuleGraphFacts;
+}
+
+/** What a whole-server analysis followed from its entry (AnalysisResult.graph). */
+export interface ModuleGraphFacts {
+  modules: string[];
+  unfollowed: Unresolved[];
+  servers: FileFacts['servers'];
 }
 
 /** Reads other workspace files (imports across files); returns undefined when the file does not exist. */
