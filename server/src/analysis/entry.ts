@@ -11,7 +11,10 @@
 import type { AnalysisResult, FileFacts, FileHost, Framework, PromptDefinition, Span, ToolDefinition } from './model';
 import { analyzeSource, sourceKindOf } from './analyze';
 import { pythonModuleGraph, type PyModuleGraph } from './python/graph';
-import { mayDefineTools } from '../../../common/frameworks';
+import { constructsServer, mayDefineTools } from '../../../common/frameworks';
+
+/** A low-level server's tools handler (`@server.list_tools()`, `on_list_tools=`). */
+const LIST_TOOLS = /\blist_tools\b/;
 
 /** One server of a whole-server prediction. */
 export interface ServerPrediction {
@@ -66,7 +69,8 @@ function analyzePythonEntry(file: string, text: string, host: FileHost): EntryAn
   }
   // Analysed: the entry, the modules the frameworks' hints say may register tools, and the modules that decorate
   // functions with something imported from one of those (a registry's `@tools.reader(...)`). The others only run.
-  const hinted = new Set([...texts].filter(([, src]) => mayDefineTools(src)).map(([m]) => m));
+  // (Low-level servers list their tools in a `list_tools` handler, which the hints of the tool forms do not match.)
+  const hinted = new Set([...texts].filter(([, src]) => mayDefineTools(src) || constructsServer('python', src) || LIST_TOOLS.test(src)).map(([m]) => m));
   const decoratesWithHinted = (m: string) => /^[ \t]*@/m.test(texts.get(m)!) && (graph.imports.get(m) ?? []).some((e) => e.files.some((f) => hinted.has(f)));
   const analysed = new Map<string, AnalysisResult>();
   for (const module of texts.keys()) {
