@@ -237,7 +237,12 @@ async function measure(pkg: CorpusPackage): Promise<PackageResult & { predictedF
   const live = await liveTools(startFile ?? entries[0], { command: substituteStart(pkg.start.command, at), args: pkg.start.args.map((a) => substituteStart(a, at)), cwd: tmp, env });
   // The whole server from the file the start command runs; the hand-listed entries only when it names none.
   const { figures, details } = classify(live, start ? predict([start], true) : predict(entries, false));
-  return { figures, details, frameworkVersions: frameworkVersions(pkg, where), predictedFrom: start ? path.relative(where.root, start) : `entries (${entries.length}${startFile ? `: ${path.relative(where.root, startFile)} is over the size cap` : ''})` };
+  return {
+    figures,
+    details,
+    frameworkVersions: frameworkVersions(pkg, where),
+    predictedFrom: start ? path.relative(where.root, start) : `entries (${entries.length}${startFile ? `: ${path.relative(where.root, startFile)} is over the size cap` : ''})`,
+  };
 }
 
 function sum(results: Figures[]): Figures {
