@@ -30,6 +30,7 @@ import {
   ToolsRequest,
   WorkspaceScannedNotification,
   WorkspaceToolsRequest,
+  ServerToolsRequest,
   WorkspaceTrustNotification,
   type ToolsmithInitializationOptions,
   type WorkspaceScannedParams,
@@ -42,6 +43,7 @@ import { hoverAt } from './lsp/hover';
 import { codeLenses } from './lsp/codeLens';
 import { LensSync, lensKey } from './lsp/lensSync';
 import { toolSummaries } from './lsp/summaries';
+import { ServerToolsCache } from './lsp/serverTools';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
@@ -221,6 +223,9 @@ async function answeringAnalysis(doc: TextDocument): Promise<DocumentAnalysis | 
     clearTimeout(timer);
   }
 }
+
+/** Whole servers predicted from their entries (`toolsmith/serverTools`), until a workspace file changes. */
+const serverTools = new ServerToolsCache(host, () => server.settings);
 
 function mapperFor(file: string, text: string): SpanMapper {
   return new SpanMapper((f) => host.readFile(f), new Map([[file, text]]));
@@ -465,6 +470,7 @@ async function applySettings(pushed: unknown): Promise<void> {
     server.timeBudgetMs = timeBudgetMsOf(pushed);
   }
   server.settingsGeneration++;
+  serverTools.invalidate();
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
   for (const entry of index.all()) if (!entry.open) analyzeDisk(entry.file);
 }
@@ -539,6 +545,7 @@ connection.onNotification(WorkspaceTrustNotification, (params) => {
   server.workspaceTrusted = trusted;
   // As a settings change: analyses made under the other trust are not reused, open documents are analysed again.
   server.settingsGeneration++;
+  serverTools.invalidate();
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
 });
 
@@ -549,6 +556,7 @@ connection.onDidChangeConfiguration((change) => {
 
 connection.onDidChangeWatchedFiles((params) =>
   inBatch(() => {
+    serverTools.invalidate();
     for (const change of params.changes) {
       const file = uriToFile(change.uri);
       if (!sourceKindOf(file) || openDocuments.ofFile(file)) continue;
@@ -568,6 +576,7 @@ documents.onDidOpen((e) => {
   openDocuments.open(e.document, fileOfDocument(e.document));
 });
 documents.onDidChangeContent((e) => {
+  serverTools.invalidate();
   const open = openDocuments.get(e.document.uri);
   if (!open?.file) return;
   open.document = e.document;
@@ -576,6 +585,7 @@ documents.onDidChangeContent((e) => {
   scheduler.schedule(e.document.uri, first ? 0 : undefined);
 });
 documents.onDidClose((e) => {
+  serverTools.invalidate();
   const uri = e.document.uri;
   const file = openDocuments.close(uri)?.file;
   lensSync.closed(uri);
@@ -652,6 +662,18 @@ connection.onRequest(WorkspaceToolsRequest, async () => {
     tools.push(...toolSummaries(analysis, entry.uri, mapperFor(entry.file, text)));
   }
   return { tools };
+});
+
+// The whole server an entry starts: the Servers view (a server that is not running) and the preview's whole-list cost.
+connection.onRequest(ServerToolsRequest, (params) => {
+  try {
+    const file = uriToFile(params.uri);
+    if (!sourceKindOf(file)) return { servers: [], unresolved: [] };
+    return serverTools.get(file);
+  } catch (err) {
+    logger.once(`serverTools:${String(err)}`, `toolsmith/serverTools failed for ${params.uri}: ${errorText(err)}`);
+    return { servers: [], unresolved: [] };
+  }
 });
 
 connection.onHover(async (params) => {
