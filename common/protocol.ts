@@ -57,6 +57,12 @@ export const WorkspaceToolsRequest = new RequestType<WorkspaceToolsParams, Works
 /** A server's entry: the file its start command runs (a `bin` script, `dist/index.js`, `pkg/__main__.py`...). */
 export interface ServerToolsParams {
   uri: string;
+  /**
+   * The preview's question "which server publishes this tool": when the server predicted from `uri` does not construct
+   * one publishing it (`uri` registers it on a parameter, say), the workspace's files that construct a server are
+   * tried as entries, and the first whose prediction holds the tool answers.
+   */
+  tool?: { uri: string; name: string | null };
 }
 /** One server a whole-server prediction found, with its whole tools/list. */
 export interface PredictedServer {

@@ -31,6 +31,7 @@ import {
   WorkspaceScannedNotification,
   WorkspaceToolsRequest,
   ServerToolsRequest,
+  type ServerToolsResult,
   WorkspaceTrustNotification,
   type ToolsmithInitializationOptions,
   type WorkspaceScannedParams,
@@ -665,11 +666,23 @@ connection.onRequest(WorkspaceToolsRequest, async () => {
 });
 
 // The whole server an entry starts: the Servers view (a server that is not running) and the preview's whole-list cost.
-connection.onRequest(ServerToolsRequest, (params) => {
+connection.onRequest(ServerToolsRequest, async (params) => {
   try {
     const file = uriToFile(params.uri);
     if (!sourceKindOf(file)) return { servers: [], unresolved: [] };
-    return serverTools.get(file);
+    const direct = serverTools.get(file);
+    const wanted = params.tool;
+    if (!wanted) return direct;
+    const holds = (r: ServerToolsResult) => r.servers.some((s) => s.constructed && s.tools.some((t) => t.uri === wanted.uri && t.name === (wanted.name ?? undefined)));
+    if (holds(direct)) return direct;
+    // The files that construct a server, as entries: the first whose whole server publishes the tool.
+    await server.scanDone;
+    for (const e of index.all()) {
+      if (e.file === file || !e.analysis.result.files.some((f) => f.file === e.file && f.servers.length > 0)) continue;
+      const r = serverTools.get(e.file);
+      if (holds(r)) return r;
+    }
+    return direct;
   } catch (err) {
     logger.once(`serverTools:${String(err)}`, `toolsmith/serverTools failed for ${params.uri}: ${errorText(err)}`);
     return { servers: [], unresolved: [] };
