@@ -57,8 +57,8 @@ test('a stopped server lists the tools the language server predicts for its scri
     const c = config('node', ['${workspaceFolder}/bin/cli.js'], { watchRoot: dir });
     const script = serverScript(c, dir, (f) => fs.existsSync(f));
     assert.equal(script, path.join(dir, 'bin/cli.js'));
-    const prediction = await client.serverTools(fileUri(script!));
-    const rows = predictedChildren(c, script!, prediction, false);
+    const prediction = await client.serverTools(fileUri(script));
+    const rows = predictedChildren(c, script, prediction, false);
     assert.deepEqual(
       rows.map((r) => (r.kind === 'note' ? r.text : `${r.tool.name} (${r.tool.uri === fileUri(path.join(dir, 'lib/tools.js')) ? 'lib/tools.js' : r.tool.uri})`)),
       ['Predicted: 2 tools (not running)', 'delete_file (lib/tools.js)', 'read_file (lib/tools.js)', 'Not followed: import() with a computed specifier (process.env.PLUGIN)'],
@@ -67,7 +67,7 @@ test('a stopped server lists the tools the language server predicts for its scri
     assert.ok(del.kind === 'predicted' && read.kind === 'predicted');
     assert.equal(predictedToolText(del.tool).description, 'predicted · Critical (assumed)');
     assert.equal(predictedToolText(read.tool).description, 'predicted · Low');
-    assert.deepEqual(predictedChildren(c, script!, prediction, true), [], 'a running server shows its live tools instead');
+    assert.deepEqual(predictedChildren(c, script, prediction, true), [], 'a running server shows its live tools instead');
   } finally {
     await client.stop();
   }
