@@ -9,7 +9,7 @@
  * two modules counts once) and ordered by when its module runs. What cannot be followed is `graph.unfollowed`.
  */
 import type { AnalysisResult, FileFacts, FileHost, Framework, PromptDefinition, Span, ToolDefinition } from './model';
-import { analyzeSource, sourceKindOf } from './analyze';
+import { analyzeSource, analyzeTypeScriptEntry, sourceKindOf } from './analyze';
 import { pythonModuleGraph, type PyModuleGraph } from './python/graph';
 import { constructsServer, mayDefineTools } from '../../../common/frameworks';
 
@@ -48,9 +48,7 @@ export function analyzeEntry(file: string, text: string, host: FileHost): EntryA
   const kind = sourceKindOf(file);
   let result: EntryAnalysis['result'];
   if (kind === 'typescript') {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const { analyzeTypeScript } = require('./typescript') as typeof import('./typescript');
-    const r = analyzeTypeScript(file, text, host, { wholeServer: true });
+    const r = analyzeTypeScriptEntry(file, text, host);
     result = { ...r, graph: r.graph ?? { modules: [file], unfollowed: [], servers: r.files.flatMap((f) => f.servers) } };
   } else if (kind === 'python') {
     result = analyzePythonEntry(file, text, host);
