@@ -241,10 +241,12 @@ export type PredictedChild = { kind: 'predicted'; config: ServerConfig; tool: To
 /**
  * The rows under a stopped server whose script is a workspace file: a heading saying the list is predicted from the
  * source (not what a running server lists), then every tool of the server(s) that script starts, then each import
- * the prediction could not follow. None while it runs: a running server shows its live list.
+ * the prediction could not follow. None while it runs (a running server shows its live list), nor when the
+ * prediction sees no server in the script.
  */
 export function predictedChildren(c: ServerConfig, script: string, prediction: ServerToolsResult | undefined, running: boolean): PredictedChild[] {
-  if (running || !prediction) return [];
+  // No server seen in the script (not an MCP server, or one whose form is not read): nothing claimed either way.
+  if (running || !prediction || (prediction.servers.length === 0 && prediction.unresolved.length === 0)) return [];
   const tools = prediction.servers.flatMap((s) => s.tools.map((tool) => ({ tool, server: prediction.servers.length > 1 ? (s.name ?? s.variable) : undefined })));
   const out: PredictedChild[] = [
     {
