@@ -68,6 +68,7 @@ test('a stopped server lists the tools the language server predicts for its scri
     assert.equal(predictedToolText(del.tool).description, 'predicted · Critical (assumed)');
     assert.equal(predictedToolText(read.tool).description, 'predicted · Low');
     assert.deepEqual(predictedChildren(c, script, prediction, true), [], 'a running server shows its live tools instead');
+    assert.deepEqual(predictedChildren(c, script, { servers: [], unresolved: [] }, false), [], 'no server seen in the script: no claim');
   } finally {
     await client.stop();
   }
