@@ -82,6 +82,43 @@ export interface WorkspaceToolsResult {
 /** Tools of the whole workspace (from the start-up scan, kept up to date). */
 export const WorkspaceToolsRequest = new RequestType<WorkspaceToolsParams, WorkspaceToolsResult, void>('toolsmith/workspaceTools');
 
+/** A server's entry: the file its start command runs (a `bin` script, `dist/index.js`, `pkg/__main__.py`...). */
+export interface ServerToolsParams {
+  uri: string;
+  /**
+   * The preview's question "which server publishes this tool": when the server predicted from `uri` does not construct
+   * one publishing it (`uri` registers it on a parameter, say), the workspace's files that construct a server are
+   * tried as entries, and the first whose prediction holds the tool answers.
+   */
+  tool?: { uri: string; name: string | null };
+}
+/** One server a whole-server prediction found, with its whole tools/list. */
+export interface PredictedServer {
+  /** The name it gives itself, when written literally. */
+  name?: string;
+  /** The variable (or parameter) its tools are registered on. */
+  variable: string;
+  framework?: Framework;
+  /** Where it is constructed (or, when not `constructed`, where the variable its tools are registered on is declared). */
+  uri: string;
+  range: LspRange;
+  /** False when no module of the entry's graph constructs it (tools registered on a parameter no followed call binds). */
+  constructed: boolean;
+  /** Its tools in registration order: `uri` of each is the file that registers it. */
+  tools: ToolSummary[];
+}
+export interface ServerToolsResult {
+  servers: PredictedServer[];
+  /** Imports the prediction could not follow (a computed specifier, a module that is not there): tools they load are missing. */
+  unresolved: { reason: string; uri: string; range: LspRange }[];
+}
+/**
+ * The whole server an entry starts, predicted from the source (the analysis behind `toolsmith contract <entry>`):
+ * its module graph followed, every registration on the servers it constructs. For the Servers view (a server that is
+ * not running) and the preview's whole-list token count.
+ */
+export const ServerToolsRequest = new RequestType<ServerToolsParams, ServerToolsResult, void>('toolsmith/serverTools');
+
 export interface ToolsChangedParams {
   uri: string;
 }

@@ -2,11 +2,14 @@
  * Real-world corpus (issue 13's proof, docs/real-world-corpus.md): published MCP server packages that nobody here
  * wrote, pinned in test/corpus/packages.json and installed outside the clone by scripts/ensure-corpus.mjs. Each one
  * is started for real and asked for tools/list by the TS SDK's Client over stdio (./compare.ts); the pipeline of
- * `toolsmith contract` predicts each entry file the manifest names, and every live tool is classified:
+ * `toolsmith contract <entry>` predicts the whole server from the file its start command runs (`node <file>`, or
+ * the module of a console script `{bin}/<name>`), following its module graph — the manifest's `entries` only where
+ * the start command names no such file — and every live tool is classified:
  *   exact       the predicted tool of that name is deep-equal (key order ignored)
  *   unresolved  predicted but different, and the JSON of `toolsmith contract --json` says "unresolved" for that
  *               tool (its `unresolved` rows) — or missing while it reports as many tools whose name is unresolved,
- *               or while `toolsmith contract` refuses an entry with a message (a bundle over the size limit)
+ *               or while `toolsmith contract` refuses an entry or a module of its graph with a message (a bundle
+ *               over the size limit: a `module` row)
  *   wrong       predicted, different, and nothing said unresolved: a contract that reads as a fact and is not one
  *   missing     not predicted at all
  * and predicted names the server does not list are `extra`. The figures may only improve: test/corpus/baseline.json
@@ -22,7 +25,9 @@ import * as path from 'node:path';
 import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
-import { contractJson, promptsJson, resourcesJson } from '../../server/src/cli/contract-json';
+import { contractJson, moduleRows, promptsJson, resourcesJson } from '../../server/src/cli/contract-json';
+import { analyzeEntry } from '../../server/src/analysis/entry';
+import { consoleScriptEntry } from '../../server/src/analysis/entries';
 import { startEnv, substituteStart } from '../corpus/server-start';
 import { liveLists, root, sameTool, type LiveLists, type Tool } from './compare';
 
@@ -32,7 +37,10 @@ interface CorpusPackage {
   version: string;
   /** `{root}`: the installed package (npm) or site-packages (PyPI); `{bin}`, `{python}`, `{tmp}` likewise. */
   start: { command: string; args: string[]; env?: Record<string, string> };
-  /** Files (relative to `{root}`) that register the server's tools: each is predicted with `toolsmith contract`. */
+  /**
+   * Files (relative to `{root}`) that register the server's tools. The labelled set reads their findings; this test
+   * predicts from them only when the start command names no entry file (see `startEntry`).
+   */
   entries: string[];
   /** Files whose prompts and resources are predicted (those the entries do not reach); default: the entries. */
   surfaces?: string[];
@@ -122,7 +130,7 @@ interface Prediction {
  * pipeline (the same size limit, analyzeSource, contractJson), run in this process so TypeScript is loaded once
  * for the corpus instead of twice per file.
  */
-function predict(files: string[]): Prediction {
+function predict(files: string[], wholeServer: boolean): Prediction {
   const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, notSeen: [], conditions: new Map() };
   const host = createFileHost();
   for (const file of files) {
@@ -133,7 +141,13 @@ function predict(files: string[]): Prediction {
       out.notSeen.push(`${path.basename(file)}: ${read.message}`);
       continue;
     }
-    const analysed = analyzeSource(file, read.text, host).tools;
+    let analysed = analyzeSource(file, read.text, host).tools;
+    if (wholeServer) {
+      const entry = analyzeEntry(file, read.text, host);
+      analysed = entry.result.tools;
+      // An import the whole-server prediction could not follow is a `module` row of the JSON: a message, not silence.
+      for (const row of moduleRows(entry.result.graph.unfollowed, (f) => host.readFile(f))) out.notSeen.push(`${path.basename(row.file)}:${row.line}: ${row.reason}`);
+    }
     for (const t of analysed) if (t.name.value !== undefined && t.registration.condition) out.conditions.set(t.name.value, t.registration.condition.text);
     const printed = contractJson(analysed, (f) => host.readFile(f));
     printed.tools.forEach((printedTool, i) => {
@@ -307,15 +321,31 @@ function frameworkVersions(pkg: CorpusPackage, where: Location): string {
   return r.stdout.trim().split('\n').filter(Boolean).join(', ');
 }
 
-async function measure(pkg: CorpusPackage): Promise<PackageResult> {
+/**
+ * The file the start command runs: `node <file> ...` (npm), or the module `[console_scripts]` maps `{bin}/<name>` to
+ * (PyPI: the distribution's entry_points.txt, as pip wrote the script). Undefined when the command names neither.
+ */
+function startEntry(pkg: CorpusPackage, at: { root: string; bin: string; python: string; tmp: string }): string | undefined {
+  const command = substituteStart(pkg.start.command, at);
+  const args = pkg.start.args.map((a) => substituteStart(a, at));
+  if (pkg.registry === 'npm' && path.basename(command) === 'node') return args.find((a) => !a.startsWith('-') && fs.existsSync(a));
+  if (pkg.registry === 'pypi' && path.dirname(command) === at.bin) return consoleScriptEntry(createFileHost(), at.root, path.basename(command))?.file;
+  return undefined;
+}
+
+async function measure(pkg: CorpusPackage): Promise<PackageResult & { predictedFrom: string }> {
   const where = corpus.locate(pkg);
   const tmp = fs.mkdtempSync(path.join(scratch, 'run-'));
   const at = { root: where.root, bin: where.bin, python: where.python, tmp };
   const env = startEnv(at, pkg.start.env);
   const entries = pkg.entries.map((e) => path.join(where.root, e));
   for (const entry of entries) assert.ok(fs.existsSync(entry), `${keyOf(pkg)}: entry ${entry} does not exist in the installed package`);
-  const lists: LiveLists = await liveLists(entries[0], { command: substituteStart(pkg.start.command, at), args: pkg.start.args.map((a) => substituteStart(a, at)), cwd: tmp, env });
-  const { figures, details } = classify(lists.tools, predict(entries));
+  // A start file over the size cap (a whole bundle) cannot be followed: then the hand-listed entries, as before.
+  const startFile = startEntry(pkg, at);
+  const start = startFile && readSourceFileSync(startFile, MAX_SOURCE_BYTES).ok ? startFile : undefined;
+  const lists: LiveLists = await liveLists(startFile ?? entries[0], { command: substituteStart(pkg.start.command, at), args: pkg.start.args.map((a) => substituteStart(a, at)), cwd: tmp, env });
+  // The whole server from the file the start command runs; the hand-listed entries only when it names none.
+  const { figures, details } = classify(lists.tools, start ? predict([start], true) : predict(entries, false));
   const surfaceFiles = (pkg.surfaces ?? pkg.entries).map((e) => path.join(where.root, e));
   const predicted = predictSurfaces(surfaceFiles);
   const surfaces: Partial<Record<Surface, Figures>> = {};
@@ -326,7 +356,13 @@ async function measure(pkg: CorpusPackage): Promise<PackageResult> {
     details.push(...r.details);
   }
   for (const e of lists.errors) details.push(`not answered ${e}`);
-  return { figures, surfaces, details, frameworkVersions: frameworkVersions(pkg, where) };
+  return {
+    figures,
+    surfaces,
+    details,
+    frameworkVersions: frameworkVersions(pkg, where),
+    predictedFrom: start ? path.relative(where.root, start) : `entries (${entries.length}${startFile ? `: ${path.relative(where.root, startFile)} is over the size cap` : ''})`,
+  };
 }
 
 function sum(results: Figures[]): Figures {
@@ -398,7 +434,7 @@ test('real-world corpus: live tools/list of published MCP servers against the pr
       results.set(keyOf(pkg), { pkg, figures: r.figures, surfaces: r.surfaces, frameworkVersions: r.frameworkVersions });
       const f = r.figures;
       console.log(
-        `[corpus] ${keyOf(pkg)}: ${f.exact}/${f.live} exact, ${f.unresolved} unresolved, ${f.wrong} wrong, ${f.missing} missing, ${f.extra} extra (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        `[corpus] ${keyOf(pkg)}: ${f.exact}/${f.live} exact, ${f.unresolved} unresolved, ${f.wrong} wrong, ${f.missing} missing, ${f.extra} extra, predicted from ${r.predictedFrom} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
       );
       for (const { list, label } of SURFACES) {
         const g = r.surfaces[list];

@@ -357,6 +357,19 @@ export interface AnalysisResult {
   prompts?: PromptDefinition[];
   /** The resources and resource templates registered in the file, in registration order (TypeScript front-end). */
   resources?: ResourceDefinition[];
+  /**
+   * Only from a whole-server analysis (`analysis/entry.ts`): the modules the entry's module graph ran, in the order
+   * the runtime runs them; the imports it could not follow (part `module`, with the reason and where); and the
+   * servers those modules construct.
+   */
+  graph?: ModuleGraphFacts;
+}
+
+/** What a whole-server analysis followed from its entry (AnalysisResult.graph). */
+export interface ModuleGraphFacts {
+  modules: string[];
+  unfollowed: Unresolved[];
+  servers: FileFacts['servers'];
 }
 
 /** Reads other workspace files (imports across files); returns undefined when the file does not exist. */

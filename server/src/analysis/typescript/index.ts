@@ -12,6 +12,7 @@ import type {
   AnnotationEntry,
   FileFacts,
   FileHost,
+  ModuleGraphFacts,
   JsonSchema,
   JsonValue,
   Located,
@@ -169,8 +170,42 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
   return undefined;
 }
 
-function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void): void {
+/**
+ * What a whole-server analysis (`analyzeTypeScript(..., { wholeServer: true })`) gathers besides the sites: the modules
+ * it ran, in the order the runtime runs them, the imports it could not follow, and the servers those modules construct.
+ */
+type ModuleGraph = ModuleGraphFacts;
+
+/** Module specifiers that name no code (`import data from "./x.json"`, a stylesheet): nothing to follow, nothing missed. */
+const NOT_CODE = /\.(json|css|scss|less|svg|png|jpe?g|gif|wasm|node|txt|md|html)$/i;
+/** How deep a chain of imports the whole-server analysis follows (each level nests the walk once more on the stack). */
+const MAX_MODULE_DEPTH = 64;
+
+/** `import("m")` (the callee is the `import` keyword) or a CommonJS `require("m")`. */
+function moduleLoadCall(node: ts.CallExpression): 'import' | 'require' | undefined {
+  if (node.expression.kind === ts.SyntaxKind.ImportKeyword) return 'import';
+  if (ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) return 'require';
+  return undefined;
+}
+
+/** A function that the code hands to a call (`program.action(async () => ...)`, `serveStdio(() => build())`) or stores as a handler (`server.oninitialized = ...`): it may run. */
+function isCallback(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpression {
+  if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
+  let parent = node.parent;
+  while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
+  if (!parent) return false;
+  if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) return parent.expression !== node;
+  return ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === node;
+}
+
+function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, graph?: ModuleGraph): void {
   const seen = new Set<ts.Node>();
+  /** Whole-server mode: callbacks already walked (each runs its body once here, however often the code hands it on). */
+  const walkedCallbacks = new Set<ts.Node>();
+  /** Whole-server mode: the server bindings each function was walked with. */
+  const walkedWith = new Map<ts.Node, Set<string>>();
+  /** Whole-server mode: the import depth of the module being run (a dynamic import inside it goes one deeper). */
+  let moduleDepth = 0;
   const active = new Set<ts.Node>();
   const loop = new Map<ts.Node, unknown>();
   /** `for (const t of TOOLS)` / `TOOLS.forEach((t) => ...)` over a static array: the body once per element. */
@@ -200,8 +235,29 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       const param = cb && (ts.isArrowFunction(cb) || ts.isFunctionExpression(cb)) ? cb.parameters[0] : undefined;
       if (cb && param && ts.isIdentifier(param.name) && unrolled(param, staticValue(node.expression.expression, pf), (cb as ts.ArrowFunction).body, pf, depth)) return;
     }
+    if (graph && isCallback(node)) {
+      // Whole server: a callback may run (a CLI action, a per-connection factory, `oninitialized`): walked once.
+      if (!walkedCallbacks.has(node) && depth < MAX_CALL_DEPTH) {
+        walkedCallbacks.add(node);
+        walk(node.body, pf, depth + 1);
+      }
+      return;
+    }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
     if (ts.isCallExpression(node)) {
+      const load = graph ? moduleLoadCall(node) : undefined;
+      if (load) {
+        // `await import("./transports/stdio.js")`, `require("./tools")`: the module runs here, once.
+        const spec = node.arguments[0] && skipOuter(node.arguments[0]);
+        if (spec && (ts.isStringLiteral(spec) || ts.isNoSubstitutionTemplateLiteral(spec))) runSpecifier(spec.text, spec, pf, moduleDepth);
+        else if (spec)
+          unfollowed(
+            `${load === 'import' ? 'import()' : 'require()'} with a computed specifier (${spec.getText(pf.sf).slice(0, 60)}): the modules it loads are not followed, their tools are not in this prediction`,
+            spec,
+            pf,
+          );
+        return;
+      }
       const kind = registrationKind(node);
       if (kind && ts.isPropertyAccessExpression(node.expression)) {
         if (loop.size) {
@@ -218,6 +274,15 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
         const target = calledFunction(node, pf, ctx);
         if (target && target.fn.body && !active.has(target.fn)) {
           const bindings = serverArgBindings(target.fn, node.arguments, pf, ctx);
+          if (graph && !loop.size) {
+            // Whole server: a function walked once with the same servers bound finds nothing new a second time
+            // (its registrations are seen); bundles call small helpers from thousands of callbacks.
+            const key = [...bindings.values()].map((v) => (v instanceof ServerRef ? v.id : '')).join('\u0000');
+            const keys = walkedWith.get(target.fn) ?? new Set<string>();
+            walkedWith.set(target.fn, keys);
+            if (keys.has(key)) return;
+            keys.add(key);
+          }
           const saved = new Map<ts.Node, unknown>();
           for (const [k, v] of bindings) {
             saved.set(k, ctx.env.get(k));
@@ -238,18 +303,57 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   };
   // ES modules run their workspace imports first, each once, depth-first in import order.
   const ran = new Set<string>([entry.file]);
+  const unfollowed = (reason: string, node: ts.Node, pf: ParsedFile) => graph?.unfollowed.push({ part: 'module', reason, span: spanOf(node, pf) });
+  /** Whole server: runs the module a specifier names (once), or says why it cannot. */
+  const runSpecifier = (specifier: string, node: ts.Node, pf: ParsedFile, depth: number): void => {
+    const file = ctx.project.resolveModule(pf.file, specifier);
+    if (!file) {
+      // A package (the SDK, zod...) is no part of the server's own code; a relative module that is not there is.
+      const relative = specifier.startsWith('.') || specifier.startsWith('/');
+      if (relative && !NOT_CODE.test(specifier)) unfollowed(`the module ${specifier} is not found next to ${pf.file.split(/[\\/]/).pop()}: its tools, if any, are not in this prediction`, node, pf);
+      return;
+    }
+    if (ran.has(file)) return;
+    const dep = depth < MAX_MODULE_DEPTH ? ctx.project.load(file) : undefined;
+    if (!dep) {
+      unfollowed(
+        depth < MAX_MODULE_DEPTH
+          ? `the module ${specifier} could not be read (larger than the size cap, or not a regular file): its tools, if any, are not in this prediction`
+          : `the import chain is deeper than ${MAX_MODULE_DEPTH} modules here: ${specifier} is not followed`,
+        node,
+        pf,
+      );
+      return;
+    }
+    ran.add(dep.file);
+    runModule(dep, depth + 1);
+  };
   const runModule = (pf: ParsedFile, depth: number): void => {
+    if (graph) {
+      graph.modules.push(pf.file);
+      graph.servers.push(...serversCreated(pf, ctx));
+    }
     for (const st of pf.sf.statements) {
       if ((ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
         if (ts.isImportDeclaration(st) && st.importClause?.isTypeOnly) continue;
+        if (graph) {
+          if (!(ts.isExportDeclaration(st) && st.isTypeOnly)) runSpecifier(st.moduleSpecifier.text, st.moduleSpecifier, pf, depth);
+          continue;
+        }
         const dep = depth < MAX_CALL_DEPTH ? ctx.project.loadModule(pf.file, st.moduleSpecifier.text) : undefined;
         if (dep && !ran.has(dep.file)) {
           ran.add(dep.file);
           runModule(dep, depth + 1);
         }
+      } else if (graph && ts.isImportEqualsDeclaration(st) && !st.isTypeOnly && ts.isExternalModuleReference(st.moduleReference) && ts.isStringLiteral(st.moduleReference.expression)) {
+        runSpecifier(st.moduleReference.expression.text, st.moduleReference.expression, pf, depth);
       }
     }
-    for (const st of pf.sf.statements) walk(st, pf, depth);
+    // Whole server: each module's top level starts a fresh call stack (the depth bound is per module).
+    const saved = moduleDepth;
+    moduleDepth = depth;
+    for (const st of pf.sf.statements) walk(st, pf, graph ? 0 : depth);
+    moduleDepth = saved;
   };
   runModule(entry, 0);
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
@@ -1218,15 +1322,23 @@ function mayUseSdkV1(text: string): boolean {
   return /registerTool|\.tool\s*\(|McpServer/.test(text);
 }
 
-export function analyzeTypeScript(file: string, text: string, host: FileHost): AnalysisResult {
+/**
+ * `wholeServer`: analyse `file` as a server's entry — follow its whole module graph (static, side-effect and dynamic
+ * imports, `require()`), walk the callbacks it hands on (a CLI action, a per-connection factory), and say in
+ * `graph` what ran and what could not be followed. Without it, the file's own analysis (what the editor shows).
+ */
+export function analyzeTypeScript(file: string, text: string, host: FileHost, options: { wholeServer?: boolean } = {}): AnalysisResult {
   const pf = parseFile(file, text);
   const project = new Project(host);
   const versions = workspaceVersions(host, file);
   // 1.x files are rebuilt and converted with the workspace's zod and SDK when it is trusted and has them (libraries.ts).
-  const libraries = (importedFramework(pf) ?? versions.defaultFramework) === 'ts-sdk' && mayUseSdkV1(text) ? librariesFor(file) : undefined;
+  // An entry may register nothing itself (`import "../dist/index.js"`): the whole server's modules decide.
+  const sdkV1 = (importedFramework(pf) ?? versions.defaultFramework) === 'ts-sdk';
+  const libraries = sdkV1 && (options.wholeServer || mayUseSdkV1(text)) ? librariesFor(file) : undefined;
   const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), libraries };
   const sites: Site[] = [];
-  collectSites(pf, ctx, (s) => sites.push(s));
+  const graph: ModuleGraph | undefined = options.wholeServer ? { modules: [], unfollowed: [], servers: [] } : undefined;
+  collectSites(pf, ctx, (s) => sites.push(s), graph);
   const tools: ToolDefinition[] = [];
   const prompts: PromptDefinition[] = [];
   const resources: ResourceDefinition[] = [];
@@ -1292,5 +1404,6 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
   const result: AnalysisResult = { tools, files: [facts] };
   if (prompts.length) result.prompts = prompts;
   if (resources.length) result.resources = resourceRegistries(resources);
+  if (graph) result.graph = graph;
   return result;
 }
