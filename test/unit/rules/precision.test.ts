@@ -180,6 +180,49 @@ test('description-no-usage-guidance: only where a sibling names the same action 
   assert.deepEqual(findingsOf('/tmp/ug2.py', prefixed, 'description-no-usage-guidance'), []);
 });
 
+test('description-no-usage-guidance: siblings alike by description (a condition added) or by target (same update/run, same parameters)', () => {
+  // wikipedia-mcp 2.0.1: the general summary and two conditioned ones; github's reviews / review comments, IAM's
+  // delete_user / delete_access_key and office-word's outline / raw XML insert words into the object: other objects.
+  const src = pyServer(
+    pyTool('get_summary', 'Get a summary of a Wikipedia article.', '', 'title: str') +
+      pyTool('summarize_article_section', 'Get a summary of a specific section of a Wikipedia article.', '', 'title: str, section_title: str') +
+      pyTool('summarize_article_for_query', 'Get a summary of a Wikipedia article tailored to a specific query.', '', 'title: str, query: str') +
+      pyTool('get_pull_request_reviews', 'Get the reviews on a pull request.', '', 'number: int') +
+      pyTool('get_pull_request_comments', 'Get the review comments on a pull request.', '', 'number: int') +
+      pyTool('delete_user', 'Delete an IAM user.', '', 'user_name: str') +
+      pyTool('delete_access_key', 'Delete an access key for an IAM user.', '', 'user_name: str') +
+      pyTool('create_entities', 'Create multiple new entities in the knowledge graph.', '', 'entities: list[str]') +
+      pyTool('create_relations', 'Create multiple new relations between entities in the knowledge graph.', '', 'relations: list[str]') +
+      // mcp-clickhouse 0.7.0: two ways to run one SQL text; 1password-mcp 4.0.2: two updates of one item.
+      pyTool('run_query', 'Run a SELECT query on the ClickHouse server.', '', 'query: str') +
+      pyTool('run_chdb_select_query', 'Run SQL in chDB, an in-process ClickHouse engine.', '', 'query: str') +
+      pyTool('item_edit', 'Edit an existing 1Password item: title, notes, tags, fields.', '', 'vault_id: str, item_id: str') +
+      pyTool('password_update', 'Update (rotate) a password or concealed field on an existing 1Password item.', '', 'vault_id: str, item_id: str, new_password: str') +
+      pyTool('item_delete', 'Delete an item.', '', 'vault_id: str, item_id: str') +
+      pyTool('item_archive', 'Archive an item.', '', 'vault_id: str, item_id: str') +
+      // the same function under two names (wikipedia_get_links next to get_links): nothing to choose
+      pyTool('get_links', 'Get the links contained within a Wikipedia article.', '', 'title: str') +
+      pyTool('wikipedia_get_links', 'Get the links contained within a Wikipedia article.', '', 'title: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/ug3.py', src, 'description-no-usage-guidance').sort(), [
+    'get_summary',
+    'item_edit',
+    'password_update',
+    'run_chdb_select_query',
+    'run_query',
+    'summarize_article_for_query',
+    'summarize_article_section',
+  ]);
+  // Updates of different targets (an item, a vault) are not twins; reads of one record are facets, not twins.
+  const facets = pyServer(
+    pyTool('item_update', 'Update an item.', '', 'item_id: str') +
+      pyTool('vault_update', 'Update a vault.', '', 'vault_id: str') +
+      pyTool('get_sections', 'Get the sections of a Wikipedia article.', '', 'title: str') +
+      pyTool('get_coordinates', 'Get the coordinates of a Wikipedia article.', '', 'title: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/ug4.py', facets, 'description-no-usage-guidance'), []);
+});
+
 test('description-no-return-info: read tools only (a write returns a status line), behind a server prefix too', () => {
   const ro = 'annotations=ToolAnnotations(readOnlyHint=True)';
   const src = pyServer(
@@ -217,9 +260,15 @@ test("error-leaks-internals: not the text of the project's own exceptions nor th
     handler('fetch_sheet', 'url: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
     handler('execute_query', 'query: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
     handler('search_sheets', 'query: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
-    handler('run_report', 'query: str', 'except Exception as e', 'import traceback; return traceback.format_exc()');
+    handler('run_report', 'query: str', 'except Exception as e', 'import traceback; return traceback.format_exc()') +
+    // mcp-clickhouse 0.7.0: the catch-all after the query's own errors, which its author calls unexpected, carries
+    // the connection's errors (host, credentials), not the feedback on the SQL; one catching the driver's error class
+    // or saying nothing more than "Error" stays the query's feedback.
+    handler('run_select_query', 'query: str', 'except Exception as e', 'raise RuntimeError(f"Unexpected error during query execution: {str(e)}")') +
+    handler('run_chdb_query', 'query: str', 'except Exception as e', 'return {"status": "error", "message": f"Unexpected error: {e}"}') +
+    handler('execute_sql', 'query: str', 'except ValueError as e', 'return f"Unexpected error: {e}"');
   // The file sits in the sheetkit package: sheetkit.errors is its own module.
-  assert.deepEqual(findingsOf('/tmp/sheetkit/server.py', src, 'error-leaks-internals').sort(), ['fetch_sheet', 'open_sheet', 'run_report', 'search_sheets']);
+  assert.deepEqual(findingsOf('/tmp/sheetkit/server.py', src, 'error-leaks-internals').sort(), ['fetch_sheet', 'open_sheet', 'run_chdb_query', 'run_report', 'run_select_query', 'search_sheets']);
   // Outside that package, sheetkit.errors is a library: its messages are not the author's.
   assert.ok(findingsOf('/tmp/other/server.py', src, 'error-leaks-internals').includes('rename_sheet'));
 });

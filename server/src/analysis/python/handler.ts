@@ -4,7 +4,7 @@
  * internals), raises and path containment checks.
  */
 import type { SyntaxNode } from '@lezer/common';
-import type { CallFact, HandlerDefinition, ReturnFact } from '../model';
+import type { CallFact, ErrorLeak, HandlerDefinition, ReturnFact } from '../model';
 import type { PyModule } from './module';
 import { argsOf, child, children, dottedName, kwargsWithNames, meaningful, stringValue } from './syntax';
 
@@ -554,14 +554,15 @@ function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['l
       if ((q === 'str' || q === 'repr') && c) {
         const a = argsOf(child(n.node, 'ArgList'));
         if (a.length === 1 && a[0].value.name === 'VariableName' && locals.errorVars.has(mod.src(a[0].value))) {
-          leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(a[0].value)) });
+          leaks.push({ kind: 'stringified-error', span: mod.span(n), ...caughtException(mod, n.node, mod.src(a[0].value)) });
           return false;
         }
       }
     }
     if (n.name === 'FormatReplacement') {
       const inner = meaningful(n.node).filter((x) => x.name !== '{' && x.name !== '}');
-      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0]))) leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(inner[0])) });
+      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0])))
+        leaks.push({ kind: 'stringified-error', span: mod.span(n), ...caughtException(mod, n.node, mod.src(inner[0])) });
     }
     if (n.name === 'MemberExpression') {
       const d = dottedName(n.node, mod.text);
@@ -573,21 +574,26 @@ function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['l
 }
 
 /**
- * `{ ownException: true }` when the exception `name` stringified at `node` is bound by an `except X as name` clause
- * whose every class is the project's own: defined in this module, imported relatively, or imported from the
- * package this file is in (`from excel_mcp.exceptions import ValidationError` in excel_mcp/server.py). Their text
- * is what the author wrote for the caller; a builtin or a library's exception carries whatever failed.
+ * What the except clause binding the exception `name` stringified at `node` says about it:
+ * - `ownException` when every class it catches is the project's own: defined in this module, imported relatively, or
+ *   imported from the package this file is in (`from excel_mcp.exceptions import ValidationError` in
+ *   excel_mcp/server.py). Their text is what the author wrote for the caller; a builtin or a library's exception
+ *   carries whatever failed.
+ * - `catchAll` when it catches `Exception` / `BaseException`: anything that failed, connection errors included.
+ * - `text`: the literal text of the f-string the exception is formatted into (`f"Unexpected error: {e}"`).
  */
-function ownException(mod: PyModule, node: SyntaxNode, name: string): { ownException?: true } {
+function caughtException(mod: PyModule, node: SyntaxNode, name: string): Pick<ErrorLeak, 'ownException' | 'catchAll' | 'text'> {
+  const text = formatText(mod, node);
+  const out: Pick<ErrorLeak, 'ownException' | 'catchAll' | 'text'> = text !== undefined ? { text } : {};
   // The except clause whose body holds `node`: the Body child of a TryStatement, after `except <classes> as name`.
   let body: SyntaxNode | null = node;
   while (body && !(body.name === 'Body' && body.parent?.name === 'TryStatement')) body = body.parent;
-  if (!body) return {};
+  if (!body) return out;
   const as = body.prevSibling;
   const bound = as?.name === 'VariableName' ? as : undefined;
-  if (!bound || mod.src(bound) !== name || bound.prevSibling?.name !== 'as') return {};
+  if (!bound || mod.src(bound) !== name || bound.prevSibling?.name !== 'as') return out;
   const caught = bound.prevSibling.prevSibling;
-  if (!caught) return {};
+  if (!caught) return out;
   const classes = caught.name === 'TupleExpression' || caught.name === 'ParenthesizedExpression' ? meaningful(caught).filter((x) => x.name !== '(' && x.name !== ')' && x.name !== ',') : [caught];
   const packages = new Set(mod.file.split(/[\\/]/).slice(0, -1));
   const own = (c: SyntaxNode) => {
@@ -598,7 +604,27 @@ function ownException(mod: PyModule, node: SyntaxNode, name: string): { ownExcep
     if (q === d) return false; // a builtin, or a name this module neither defines nor imports
     return q.startsWith('.') || packages.has(q.split('.')[0]);
   };
-  return classes.length > 0 && classes.every(own) ? { ownException: true } : {};
+  if (classes.length > 0 && classes.every(own)) out.ownException = true;
+  if (classes.some((c) => /^(Exception|BaseException)$/.test(mod.qualifyName(dottedName(c, mod.text) ?? '')))) out.catchAll = true;
+  return out;
+}
+
+/** The literal text of the f-string `node` is formatted into, its replacement fields left out. */
+function formatText(mod: PyModule, node: SyntaxNode): string | undefined {
+  let f: SyntaxNode | null = node;
+  while (f && f.name !== 'FormatString') {
+    if (f.name === 'Body' || f.name.endsWith('Statement')) return undefined;
+    f = f.parent;
+  }
+  if (!f) return undefined;
+  let text = '';
+  let at = f.from;
+  for (const r of children(f)) {
+    if (r.name !== 'FormatReplacement') continue;
+    text += mod.text.slice(at, r.from);
+    at = r.to;
+  }
+  return (text + mod.text.slice(at, f.to)).replace(/^[a-zA-Z]*("""|\'\'\'|"|')|("""|\'\'\'|"|')$/g, '');
 }
 
 /** The literal texts inside `node` (string values; the raw text of what cannot be decoded). */
