@@ -255,13 +255,13 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
   if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of locals.paramsIn(receiver)) reached.add(p);
   const positional = args.filter((a) => !a.name);
   const urlArg = args.find((a) => a.name === 'url')?.value ?? positional[/(^|\.)request$/.test(q) ? 1 : 0]?.value;
-  const inUrl = urlArg ? locals.paramsIn(urlArg) : [];
-  const helper = callee.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
+  const inUrl = urlArg && !fixedOrigin(mod, urlArg) ? locals.paramsIn(urlArg) : [];
+  const helper = reached.size > 0 ? helperFunction(mod, callee) : undefined;
   const joined = new Set<string>();
-  if (helper && reached.size > 0) for (const i of joinsUncheckedPath(mod, helper)) if (positional[i]) for (const p of locals.paramsIn(positional[i].value)) joined.add(p);
+  if (helper) for (const i of joinsUncheckedPath(helper.mod, helper.fn)) if (positional[i]) for (const p of locals.paramsIn(positional[i].value)) joined.add(p);
   const viaHelper: { callee: string; params: string[] }[] = [];
-  if (helper && reached.size > 0)
-    for (const inner of urlArgsInHelper(mod, helper)) {
+  if (helper)
+    for (const inner of urlArgsInHelper(helper.mod, helper.fn)) {
       const params = new Set<string>();
       for (const at of inner.at) {
         const a = args.find((x) => x.name === at.name) ?? positional[at.position];
@@ -279,6 +279,64 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
     ...(inUrl.length ? { paramsInUrlArg: inUrl } : {}),
     ...(viaHelper.length ? { urlArgInHelper: viaHelper } : {}),
   };
+}
+
+/**
+ * `f"https://mirror.example.org/fetch?u={url}"`, `"https://api.x.com/" + name`: the scheme and host are the author's;
+ * what the caller passes lands in the path or the query, not in the destination.
+ */
+function fixedOrigin(mod: PyModule, value: SyntaxNode): boolean {
+  let head = value;
+  while (head.name === 'BinaryExpression' && head.firstChild && head.firstChild.nextSibling && mod.src(head.firstChild.nextSibling) === '+') head = head.firstChild;
+  if (head === value && head.name !== 'FormatString') return false;
+  if (head.name !== 'String' && head.name !== 'FormatString') return false;
+  return /^[a-zA-Z]*("""|'''|"|')[a-z][a-z0-9+.-]*:\/\/[^/?#\s{]+[/?#]/i.test(mod.src(head));
+}
+
+/**
+ * The module-level function a callee names, with the module it is defined in: a function of this module
+ * (`get_excel_path(name)`), one imported from a module of the project (`from .paths import get_excel_path`,
+ * `from excel_mcp.paths import ...` inside the excel_mcp package), or a function of an imported project module
+ * (`paths.get_excel_path(name)` after `from . import paths`). Library modules are never read.
+ */
+function helperFunction(mod: PyModule, callee: SyntaxNode): { mod: PyModule; fn: SyntaxNode } | undefined {
+  if (callee.name === 'VariableName') {
+    const name = mod.src(callee);
+    const local = mod.functions.get(name);
+    if (local) return { mod, fn: local };
+    const imp = mod.imports.get(name);
+    if (!imp || imp.qualified === imp.module) return undefined;
+    const target = projectModule(mod, imp.level ? '.'.repeat(imp.level) + imp.module : imp.module);
+    const fn = target?.functions.get(imp.qualified.split('.').pop() ?? '');
+    return target && fn ? { mod: target, fn } : undefined;
+  }
+  if (callee.name !== 'MemberExpression') return undefined;
+  const parts = children(callee);
+  const owner = parts[0];
+  const prop = parts[parts.length - 1];
+  if (owner?.name !== 'VariableName' || prop?.name !== 'PropertyName' || parts.length !== 3) return undefined;
+  const imp = mod.imports.get(mod.src(owner));
+  if (!imp) return undefined;
+  // `from . import paths` (qualified `.paths`) or `import pkg.paths as paths` (qualified `pkg.paths`): a module.
+  const target = projectModule(mod, imp.qualified);
+  const fn = target?.functions.get(mod.src(prop));
+  return target && fn ? { mod: target, fn } : undefined;
+}
+
+/**
+ * A module of the project this file belongs to, never a library: a relative import, a module of the package the
+ * file is in (`excel_mcp.paths` from excel_mcp/server.py), or of a package next to the file (`server.py` beside
+ * `docsrv/`).
+ */
+function projectModule(mod: PyModule, name: string): PyModule | undefined {
+  if (!name.startsWith('.')) {
+    const top = name.split('.')[0];
+    const folders = mod.file.split(/[\\/]/).slice(0, -1);
+    const dir = folders.join('/');
+    const host = mod.program.host;
+    if (!folders.includes(top) && !host.fileExists(`${dir}/${top}/__init__.py`) && !host.fileExists(`${dir}/${top}.py`)) return undefined;
+  }
+  return mod.program.resolveModule(name, mod.file);
 }
 
 type HelperUrlArg = { callee: string; at: { name: string; position: number }[] };
@@ -679,6 +737,17 @@ const nameLengths = new WeakMap<PyModule, number[]>();
  * Same answer as "some same-file function name followed by `(` occurs in src", without a scan of the body per
  * function (200 tools in a file made that quadratic): the text right before each `(` is looked up by length.
  */
+/** Some name this module imports (a function, or a module whose function is called) is called in `src`. */
+function callsImportedName(mod: PyModule, src: string): boolean {
+  for (const name of mod.imports.keys()) {
+    for (let i = src.indexOf(name); i >= 0; i = src.indexOf(name, i + 1)) {
+      const next = src[i + name.length];
+      if (next === '(' || next === '.') return true;
+    }
+  }
+  return false;
+}
+
 function callsSameFileFunction(mod: PyModule, src: string): boolean {
   if (!mod.functions.size) return false;
   let lengths = nameLengths.get(mod);
@@ -704,7 +773,7 @@ function hasContainmentCheck(mod: PyModule, fn: SyntaxNode, depth: number): bool
   if (!body) return false;
   const src = mod.text.slice(body.from, body.to);
   // Cheap exit for the common handler: no check word and no call to a same-file function.
-  if (!/relative_to|commonpath|startswith/.test(src) && !(depth < 2 && callsSameFileFunction(mod, src))) return false;
+  if (!/relative_to|commonpath|startswith/.test(src) && !(depth < 2 && (callsSameFileFunction(mod, src) || callsImportedName(mod, src)))) return false;
   const normalized = new Set<string>();
   const isNormalizing = (call: SyntaxNode): boolean => {
     const callee = call.firstChild;
@@ -745,9 +814,9 @@ function hasContainmentCheck(mod: PyModule, fn: SyntaxNode, depth: number): bool
     if (prop === 'is_relative_to' || prop === 'relative_to') found = true;
     else if (/^(os\.path|posixpath|ntpath)\.commonpath$/.test(mod.qualifyName(dottedName(callee, mod.text) ?? ''))) found = true;
     else if (prop === 'startswith' && callee.firstChild && carriesNormalized(callee.firstChild)) found = true;
-    else if (depth < 2 && callee.name === 'VariableName') {
-      const helper = mod.functions.get(mod.src(callee));
-      if (helper && helper !== fn && hasContainmentCheck(mod, helper, depth + 1)) found = true;
+    else if (depth < 2 && (callee.name === 'VariableName' || callee.name === 'MemberExpression')) {
+      const helper = helperFunction(mod, callee);
+      if (helper && helper.fn !== fn && hasContainmentCheck(helper.mod, helper.fn, depth + 1)) found = true;
     }
     return found ? false : undefined;
   });
