@@ -279,3 +279,59 @@ test('param-range-not-in-schema: a bare range in parentheses is a stated range',
   assert.deepEqual(statedBounds('Number of results (1-20, default 10)'), { min: 1, max: 20 });
   assert.deepEqual(statedBounds('Date of the report (e.g. 2024-01-31)'), {});
 });
+
+test('strict info kills of the last round: each pattern of the labelled set stays silent, its true positive stays', () => {
+  // param-name-ambiguous: a described `a` / `q` (get-sum, github search_code) is not ambiguous; an undescribed `data` is.
+  const sum = pyServer(
+    pyTool('get_sum', 'Adds two numbers. Use for arithmetic. Returns the sum.', '', 'a: Annotated[float, Field(description="First number")], b: Annotated[float, Field(description="Second number")]') +
+      pyTool('add_table', 'Adds a table. Use when asked. Returns a status.', '', 'filename: Annotated[str, Field(description="Document file")], data: list[list[str]]'),
+  ).replace('from mcp.types', 'from typing import Annotated\nfrom pydantic import Field\nfrom mcp.types');
+  assert.deepEqual(findingsOf('/tmp/k1.py', sum, 'param-name-ambiguous'), ['add_table']);
+  // tool-name-not-verb-object: a server naming every tool object first (1password-mcp, one tool per file), and a
+  // namespaced noun whose description reads (maps_elevation, git_status); a noun name that reads nothing stays.
+  assert.deepEqual(findingsOf('/tmp/k2.py', pyServer(pyTool('item_delete', 'Delete an item.')), 'tool-name-not-verb-object'), []);
+  const maps = pyServer(pyTool('maps_elevation', 'Get the elevation of locations.') + pyTool('maps_geocode', 'Geocode an address.') + pyTool('maps_directory_tree', 'A tree of the folders.'));
+  assert.deepEqual(findingsOf('/tmp/k3.py', maps, 'tool-name-not-verb-object'), ['maps_directory_tree']);
+  // response-unbounded: a write whose name says list/search returns a status; reading the files the caller lists is bounded by that list.
+  const lists = pyServer(
+    pyTool('insert_numbered_list_near_text', 'Insert a numbered list.', '', 'filename: str') +
+      pyTool('search_and_replace', 'Search and replace text.', '', 'filename: str') +
+      pyTool('read_multiple_files', 'Read several files.', '', 'paths: list[str]') +
+      pyTool('list_directory', 'List a directory.', '', 'path: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/k4.py', lists, 'response-unbounded'), ['list_directory']);
+  // error-message-not-actionable: `{"title": title, "error": summary}` quotes no message (the error is a variable).
+  const err = pyServer(
+    '@mcp.tool()\ndef get_summary(title: str) -> dict:\n    """Gets a summary. Use when asked. Returns it."""\n    summary = fetch(title)\n    return {"title": title, "summary": None, "error": summary}\n\n' +
+      '@mcp.tool()\ndef get_page(title: str) -> dict:\n    """Gets a page. Use when asked. Returns it."""\n    return {"error": "Invalid"}\n',
+  );
+  assert.deepEqual(findingsOf('/tmp/k5.py', err, 'error-message-not-actionable'), ['get_page']);
+  // param-format-hint-missing: a message about a URL, a field name whose example is a date group.
+  const fmt = pyServer(
+    pyTool(
+      'add_slicer',
+      'Adds a slicer. Use when asked. Returns a status.',
+      '',
+      `field: Annotated[str, Field(description="Column header or field, e.g. 'Months (Date)' for a date group.")], message: Annotated[str, Field(description="Message shown before opening the URL")], since: Annotated[str, Field(description="Start date (YYYY-MM-DD)")]`,
+    ),
+  ).replace('from mcp.types', 'from typing import Annotated\nfrom pydantic import Field\nfrom mcp.types');
+  assert.deepEqual(
+    analyse('/tmp/k6.py', fmt, STRICT_SETTINGS)
+      .findings.filter((f) => f.ruleId === 'param-format-hint-missing')
+      .map((f) => /"(\w+)"/.exec(f.message)?.[1]),
+    ['since'],
+  );
+  // risky-tool-without-dry-run: find_cells(query) lists what replace_cells(query) would change.
+  const cells = (withPreview: boolean) =>
+    pyServer(
+      (withPreview ? pyTool('find_cells', 'Find cells. Use when asked. Returns them.', 'annotations=ToolAnnotations(readOnlyHint=True)', 'query: str') : '') +
+        pyTool('replace_cells', 'Replace cells. Use when asked. Returns a count.', 'annotations=ToolAnnotations(destructiveHint=True)', 'query: str, replacement: str'),
+    );
+  assert.deepEqual(findingsOf('/tmp/k7.py', cells(true), 'risky-tool-without-dry-run'), []);
+  assert.deepEqual(findingsOf('/tmp/k8.py', cells(false), 'risky-tool-without-dry-run'), ['replace_cells']);
+});
+
+test('description-no-return-info: an outputSchema naming fields (output_schema= of a response model) says what comes back', () => {
+  const src = `from fastmcp import FastMCP\n\nserver = FastMCP("w")\nSCHEMA = {"type": "object", "properties": {"title": {"type": "string"}, "summary": {"type": "string"}}}\n\n@server.tool(output_schema=SCHEMA)\ndef get_summary(title: str):\n    """Get a summary of a Wikipedia article."""\n    return {"title": title, "summary": ""}\n\n@server.tool()\ndef get_links(title: str):\n    """Get the links of a Wikipedia article."""\n    return {"title": title}\n`;
+  assert.deepEqual(findingsOf('/tmp/k9.py', src, 'description-no-return-info'), ['get_links']);
+});
