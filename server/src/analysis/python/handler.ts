@@ -682,7 +682,7 @@ function formatText(mod: PyModule, node: SyntaxNode): string | undefined {
     text += mod.text.slice(at, r.from);
     at = r.to;
   }
-  return (text + mod.text.slice(at, f.to)).replace(/^[a-zA-Z]*("""|\'\'\'|"|')|("""|\'\'\'|"|')$/g, '');
+  return (text + mod.text.slice(at, f.to)).replace(/^[a-zA-Z]*("""|'''|"|')|("""|'''|"|')$/g, '');
 }
 
 /** The literal texts inside `node` (string values; the raw text of what cannot be decoded). */
