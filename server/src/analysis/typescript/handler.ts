@@ -6,7 +6,7 @@
 import ts from './ts';
 import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '../model';
 import { evaluateDetached, type EvalContext } from './evaluate';
-import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
+import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 
 /** Calls that look at a URL (given a parameter): a validator named for URLs or hosts. */
 const URL_CHECK = /valid\w*ur[li]|ur[li]\w*valid|safe\w*ur[li]|check\w*ur[li]|allowed\w*(host|domain|url)/i;
@@ -284,6 +284,19 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
 const joinsMemo = new WeakMap<ts.Node, number[]>();
 
 type HelperFn = { fn: ts.FunctionLikeDeclaration; pf: ParsedFile; name: string };
+// Per analysis (one Project each): an edit of the imported file is read by the next analysis.
+const importedHelpers = new WeakMap<Project, Map<string, HelperFn | null>>();
+const importedClasses = new WeakMap<Project, Map<string, Decl | null>>();
+
+/** A function declaration, or a const holding an arrow / function expression. */
+function helperOf(d: Decl | undefined, name: string): HelperFn | undefined {
+  if (d?.kind === 'function' && d.node.body) return { fn: d.node, pf: d.pf, name };
+  if (d?.kind === 'var' && d.node.initializer) {
+    const init = skipOuter(d.node.initializer);
+    if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: d.pf, name };
+  }
+  return undefined;
+}
 
 /**
  * The function a call's callee stands for, when its body can be read: a function (or a const arrow) of this file or
@@ -294,14 +307,16 @@ type HelperFn = { fn: ts.FunctionLikeDeclaration; pf: ParsedFile; name: string }
 function calleeFunction(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): HelperFn | undefined {
   const e = skipOuter(expr);
   if (ts.isIdentifier(e)) {
-    let d = lookupName(e.text, e, pf);
-    if (d?.kind === 'import') d = ctx.project.resolveImport(d);
-    if (d?.kind === 'function' && d.node.body) return { fn: d.node, pf: d.pf, name: e.text };
-    if (d?.kind === 'var' && d.node.initializer) {
-      const init = skipOuter(d.node.initializer);
-      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: d.pf, name: e.text };
+    // An imported name is resolved once per file: following the import parses the other file.
+    const d0 = lookupName(e.text, e, pf);
+    if (d0?.kind === 'import') {
+      let byName = importedHelpers.get(ctx.project);
+      if (!byName) importedHelpers.set(ctx.project, (byName = new Map()));
+      const key = `${pf.file}\u0000${e.text}`;
+      if (!byName.has(key)) byName.set(key, helperOf(ctx.project.resolveImport(d0), e.text) ?? null);
+      return byName.get(key) ?? undefined;
     }
-    return undefined;
+    return helperOf(d0, e.text);
   }
   if (!ts.isPropertyAccessExpression(e)) return undefined;
   const member = e.name.text;
@@ -317,7 +332,13 @@ function calleeFunction(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): 
       }
   } else if (ts.isIdentifier(receiver)) {
     let d = lookupName(receiver.text, receiver, pf);
-    if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+    if (d?.kind === 'import') {
+      let byName = importedClasses.get(ctx.project);
+      if (!byName) importedClasses.set(ctx.project, (byName = new Map()));
+      const key = `${pf.file}\u0000${receiver.text}`;
+      if (!byName.has(key)) byName.set(key, ctx.project.resolveImport(d) ?? null);
+      d = byName.get(key) ?? undefined;
+    }
     if (d?.kind === 'class') {
       cls = d.node;
       file = d.pf;
