@@ -119,6 +119,10 @@ export interface ErrorLeak {
   kind: 'stack' | 'stringified-error' | 'traceback';
   span: Span;
   ownException?: boolean;
+  /** Optional (Python): the exception is bound by a catch-all clause (`except Exception as e`, `BaseException`). */
+  catchAll?: boolean;
+  /** Optional (Python): the literal text of the f-string the exception is formatted into (`f"Unexpected error: {e}"` -> `Unexpected error: `). */
+  text?: string;
 }
 
 /** A `return` (or the implicit final expression) of the handler. */
