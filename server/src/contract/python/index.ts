@@ -468,8 +468,17 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     collect(unresolved, 'outputSchema', e, spec.span, result);
   }
   if (spec.annotations) contract.annotations = spec.annotations;
-  const meta: { [k: string]: JsonValue } = { ...(spec.meta ?? {}) };
-  const tags = [...new Set(spec.tags ?? [])].sort();
+  contract._meta = fastmcpMeta(spec.meta, spec.tags, traits);
+  return result;
+}
+
+/**
+ * The `_meta` FastMCP publishes on every component (`get_meta()`): the given meta with the tags (sorted) and, from 3.x,
+ * the component's `version=` under `fastmcp` (`_fastmcp` in 2.x).
+ */
+export function fastmcpMeta(given: { [k: string]: JsonValue } | undefined, tagList: string[] | undefined, traits: PythonContractTraits, version?: string): { [k: string]: JsonValue } {
+  const meta: { [k: string]: JsonValue } = { ...(given ?? {}) };
+  const tags = [...new Set(tagList ?? [])].sort();
   if (traits.metaKey === '_fastmcp') {
     // 2.x: `upstream _fastmcp | {"tags": ...}`.
     const upstream = meta._fastmcp && typeof meta._fastmcp === 'object' && !Array.isArray(meta._fastmcp) ? meta._fastmcp : {};
@@ -478,10 +487,9 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     const upstream = meta.fastmcp && typeof meta.fastmcp === 'object' && !Array.isArray(meta.fastmcp) ? meta.fastmcp : {};
     const pub: { [k: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(upstream)) if (!k.startsWith('_')) pub[k] = v;
-    meta.fastmcp = { ...pub, tags };
+    meta.fastmcp = { ...pub, tags, ...(version !== undefined ? { version } : {}) };
   }
-  contract._meta = meta;
-  return result;
+  return meta;
 }
 
 /** The description FastMCP publishes: `description=`, else the docstring as this major reads it. */
