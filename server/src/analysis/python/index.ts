@@ -31,7 +31,7 @@ import { frameworkVersion, pythonVersion, type PythonVersionFact } from './versi
 import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
 import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
-import { mayRegisterSurfaces, surfaceCall, surfaceDecorator, type FunctionRead, type SurfaceFailure, type SurfaceHost, type SurfaceResult } from './surfaces';
+import { markDuplicates, mayRegisterSurfaces, surfaceCall, surfaceDecorator, type FunctionRead, type SurfaceFailure, type SurfaceHost, type SurfaceResult } from './surfaces';
 
 interface ServerVar {
   id: string;
@@ -173,6 +173,7 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   } else facts.framework = tools[0]?.framework;
   facts.dependencies = [...program.dependencies];
   const { prompts, resources } = analysis;
+  markDuplicates(prompts, resources);
   return { tools, files: [facts], ...(prompts.length ? { prompts } : {}), ...(resources.length ? { resources } : {}) };
 }
 

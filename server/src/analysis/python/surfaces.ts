@@ -323,6 +323,8 @@ function registration(host: SurfaceHost, server: SurfaceServer, method: 'prompt'
     return undefined;
   };
 
+  // FastMCP 2.x `enabled=False`: registered, never listed.
+  if (options.disabled) return failure ? { failure } : {};
   if (method === 'prompt') {
     const name = options.name ?? { value: fn.fnName, span: fn.fnNameSpan };
     const ctx = fn.all.find((p) => p.isContext);
@@ -355,7 +357,6 @@ function registration(host: SurfaceHost, server: SurfaceServer, method: 'prompt'
     return { prompt, ...(failure ? { failure } : {}) };
   }
 
-  if (options.disabled) return {};
   const uri = options.uri ?? { value: undefined, span: site.calleeSpan, unresolved: { part: 'uri', reason: 'resource() without a URI', span: site.calleeSpan } };
   const built = buildPythonResourceContract({
     ...common,
@@ -406,6 +407,27 @@ function without(contract: { [key: string]: JsonValue }, ...keys: (string | unde
   const out: { [key: string]: JsonValue } = {};
   for (const [k, v] of Object.entries(contract)) if (!drop.has(k)) out[k] = v;
   return out;
+}
+
+/**
+ * The same prompt name, resource URI or template registered twice on one server: which one is listed (the first, the
+ * last, both as versions) differs by framework and is not modelled, so each of them says so.
+ */
+export function markDuplicates(prompts: PromptDefinition[], resources: ResourceDefinition[]): void {
+  const groups = new Map<string, (PromptDefinition | ResourceDefinition)[]>();
+  const add = (key: string | undefined, e: PromptDefinition | ResourceDefinition) => {
+    if (key === undefined) return;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  };
+  for (const p of prompts) if (p.language === 'python') add(`${p.server.id}#prompt#${p.name.value}`, p);
+  for (const r of resources) if (r.language === 'python') add(r.uri.value === undefined ? undefined : `${r.server.id}#${r.kind}#${r.uri.value}`, r);
+  for (const [, list] of groups) {
+    if (list.length < 2) continue;
+    for (const e of list) {
+      const reason = `registered ${list.length} times on this server: which registration is listed (the first, the last, or each as a version) is not modelled`;
+      e.unresolved.push({ part: 'contract', reason, span: e.registration.span });
+    }
+  }
 }
 
 /** A cheap textual test that a body may register prompts or resources (which factory and class bodies to walk). */

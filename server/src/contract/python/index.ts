@@ -474,7 +474,7 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
 
 /**
  * The `_meta` FastMCP publishes on every component (`get_meta()`): the given meta with the tags (sorted) and, from 3.x,
- * the component's `version=` under `fastmcp` (`_fastmcp` in 2.x).
+ * the component's `version=` (and the list of its versions) under `fastmcp` (`_fastmcp` in 2.x).
  */
 export function fastmcpMeta(given: { [k: string]: JsonValue } | undefined, tagList: string[] | undefined, traits: PythonContractTraits, version?: string): { [k: string]: JsonValue } {
   const meta: { [k: string]: JsonValue } = { ...(given ?? {}) };
@@ -487,7 +487,8 @@ export function fastmcpMeta(given: { [k: string]: JsonValue } | undefined, tagLi
     const upstream = meta.fastmcp && typeof meta.fastmcp === 'object' && !Array.isArray(meta.fastmcp) ? meta.fastmcp : {};
     const pub: { [k: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(upstream)) if (!k.startsWith('_')) pub[k] = v;
-    meta.fastmcp = { ...pub, tags, ...(version !== undefined ? { version } : {}) };
+    // A versioned component's listing also names the versions registered under its name (one here: a second is unresolved).
+    meta.fastmcp = { ...pub, ...(version !== undefined ? { versions: [version] } : {}), tags, ...(version !== undefined ? { version } : {}) };
   }
   return meta;
 }
