@@ -111,6 +111,9 @@ test('prompts, resources and resource templates: the prediction equals the raw l
     { file: path.join(fixtures, 'sdk_surfaces.py'), interpreter: python },
     { file: path.join(fixtures, 'fast_surfaces.py'), interpreter: python },
     { file: path.join(fixturesMcp1, 'v1_surfaces.py'), interpreter: pythonMcp1 },
+    // The playground's Python servers (written for its catalog tests, not for this one).
+    { file: path.join(root, 'test/fixtures/servers/python/catalog.py'), interpreter: python },
+    { file: path.join(root, 'test/fixtures/servers/python/well_behaved.py'), interpreter: python },
   ];
   let exact = 0;
   const failures: string[] = [];
@@ -120,7 +123,6 @@ test('prompts, resources and resource templates: the prediction equals the raw l
     assert.deepEqual(live.errors, [], `${path.basename(file)}: a list was not answered`);
     for (const list of ['prompts', 'resources', 'resourceTemplates'] as const) {
       // In order: the lists are the framework's registries, in registration order.
-      assert.ok(live[list].length > 0, `${path.basename(file)} lists no ${list}`);
       if (live[list].length !== predicted[list].length) failures.push(`${path.basename(file)} ${list}: ${live[list].length} live, ${predicted[list].length} predicted`);
       live[list].forEach((entry, i) => {
         if (sameTool(predicted[list][i], entry)) exact++;
@@ -130,5 +132,5 @@ test('prompts, resources and resource templates: the prediction equals the raw l
   }
   console.log(`fidelity prompts/resources/templates: ${exact} entries exact (${cases.length} servers)`);
   assert.deepEqual(failures, [], failures.join('\n'));
-  assert.ok(exact >= 30, `expected at least 30 entries, found ${exact}`);
+  assert.ok(exact >= 36, `expected at least 36 entries, found ${exact}`);
 });
