@@ -6,7 +6,9 @@
  * what `toolsmith contract --json` predicts for a workspace pinning that version (a copy of the fixture folder with a
  * requirements.txt naming it). Every live tool is exact, unresolved (the JSON has an `unresolved` row for it) or
  * wrong (different, nothing said): wrong must be 0 at every version, and a version the framework table calls
- * verified must be all exact.
+ * verified must be all exact. The same run reads prompts/list, resources/list and resources/templates/list of every
+ * fixture and compares them with the `prompts` / `resources` / `resourceTemplates` fields (classifySurfaces: the
+ * `*_surfaces*` fixtures exercise them; 0 wrong at every release too).
  *
  * Speed: one Python process per version runs all its fixtures (./py_list_tools.py: each fixture's own run() over
  * the framework's stdio transport, stdin/stdout swapped for pipes), so the framework is imported once per version.
