@@ -202,9 +202,9 @@ function predictSurfaces(file: string): Record<(typeof SURFACE_LISTS)[number]['l
   const resources = resourcesJson(result.resources ?? [], textOf);
   const rows = <R extends { part: string; reason: string }>(list: R[]) => list.map((u) => `${u.part}: ${u.reason}`);
   return {
-    prompts: prompts.prompts.map((p, i) => ({ entry: p as Tool, marks: rows(prompts.promptsUnresolved.filter((u) => u.prompt === i)) })),
-    resources: resources.resources.map((r, i) => ({ entry: r as Tool, marks: rows(resources.resourcesUnresolved.filter((u) => u.list === 'resources' && u.index === i)) })),
-    resourceTemplates: resources.resourceTemplates.map((r, i) => ({ entry: r as Tool, marks: rows(resources.resourcesUnresolved.filter((u) => u.list === 'resourceTemplates' && u.index === i)) })),
+    prompts: prompts.prompts.map((p, i) => ({ entry: p, marks: rows(prompts.promptsUnresolved.filter((u) => u.prompt === i)) })),
+    resources: resources.resources.map((r, i) => ({ entry: r, marks: rows(resources.resourcesUnresolved.filter((u) => u.list === 'resources' && u.index === i)) })),
+    resourceTemplates: resources.resourceTemplates.map((r, i) => ({ entry: r, marks: rows(resources.resourcesUnresolved.filter((u) => u.list === 'resourceTemplates' && u.index === i)) })),
   };
 }
 

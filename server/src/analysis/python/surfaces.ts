@@ -217,7 +217,7 @@ function readOptions(mod: PyModule, method: 'prompt' | 'resource', args: Arg[], 
       }
       case 'tags': {
         const v = evaluate(a.value);
-        if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) o.tags = v.value as string[];
+        if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) o.tags = v.value;
         else if (!(v.ok && v.value === null)) o.unresolved.push({ part: '_meta', reason: 'tags= is not a literal set of strings', span });
         break;
       }

@@ -157,7 +157,7 @@ export function buildPythonPromptContract(spec: PyPromptSpec): PySurfaceResult {
   if (spec.title !== undefined) contract.title = spec.title;
   const description = isFastmcp(spec.framework) ? fastmcpPromptDescription(spec, traits) : spec.explicitDescription || spec.rawDoc || '';
   if (description !== undefined) contract.description = description;
-  if (args) contract.arguments = args as JsonValue;
+  if (args) contract.arguments = args;
   if (isFastmcp(spec.framework)) contract._meta = fastmcpMeta(spec.meta, spec.tags, traits, spec.componentVersion);
   return { contract, ...(args ? { arguments: args } : {}), unresolved };
 }
@@ -217,7 +217,7 @@ function checkNumbers(v: JsonValue, span: Span, integerNode = false): void {
     return;
   }
   if (v && typeof v === 'object') {
-    const node = v as { [k: string]: JsonValue };
+    const node = v;
     const intNode = node.type === 'integer' || (Array.isArray(node.enum) && node.enum.every((x) => typeof x !== 'number' || Number.isInteger(x)) && node.type !== 'number');
     for (const [k, x] of Object.entries(node)) {
       // The keys and names of properties are never numbers; `enum`/`const` of an int Literal are ints.
@@ -230,7 +230,7 @@ function checkNumbers(v: JsonValue, span: Span, integerNode = false): void {
 export function pydanticSorted(value: JsonValue, parentKey?: string): JsonValue {
   if (Array.isArray(value)) return value.map((x) => pydanticSorted(x, parentKey));
   if (!value || typeof value !== 'object') return value;
-  const obj = value as { [k: string]: JsonValue };
+  const obj = value;
   const keys = parentKey === 'properties' || parentKey === 'default' ? Object.keys(obj) : Object.keys(obj).sort();
   const out: { [k: string]: JsonValue } = {};
   for (const k of keys) out[k] = pydanticSorted(obj[k], k);
