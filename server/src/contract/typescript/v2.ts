@@ -1,6 +1,8 @@
 /**
- * The tools/list entry @modelcontextprotocol/server 2.x (TypeScript SDK v2, checked against 2.4.0) publishes for
- * one tool, built from the values the TypeScript front-end rebuilt.
+ * The tools/list entry @modelcontextprotocol/server 2.x (TypeScript SDK v2, 2.0.0 to 2.4.0) publishes for one tool,
+ * built from the values the TypeScript front-end rebuilt. In a trusted workspace with the SDK installed, its own
+ * `normalizeRawShapeSchema` and `standardSchemaToJsonSchema` run (libraries.ts); otherwise the model below, at the
+ * release's traits (`tsV2ContractTraits`, common/frameworks.ts).
  *
  * What v2 does (dist/mcp-*.mjs, McpServer):
  *  - registerTool stores `normalizeRawShapeSchema(inputSchema)` / `(outputSchema)`: a plain object whose values are
@@ -13,13 +15,21 @@
  *    `~standard.jsonSchema[io]({ target: "draft-2020-12" })` (zod >= 4.2, ArkType, Valibot through
  *    `@valibot/to-json-schema`), zod 4 without it through `z.toJSONSchema(schema, { target, io })`, zod 3 refused;
  *    then an input root gets `type: "object"` first (a non-object `type` throws), an output root keeps its own
- *    `type` and gets `type: "object"` only when provably object-shaped.
+ *    `type` and gets `type: "object"` only when provably object-shaped (a local `$ref` to an object counts from 2.4.0).
  *  - the wire is the 2025-11-25 era's (what clients negotiate by default): see legacyWireOutputSchema.
  * That post-processing is reproduced below; the conversion itself is the library's own code on the rebuilt schema.
  */
 import * as z4 from 'zod/v4';
 import { toJSONSchema as z4CoreToJSONSchema } from 'zod/v4/core';
 import type { JsonSchema } from '../../analysis/model';
+import type { TsV2ContractTraits } from '../../../../common/frameworks';
+import type { TsLibraries } from './libraries';
+
+/** The v2 release a contract is built for and the copies converting its schemas (default: the newest release, the model). */
+export interface V2BuildTarget {
+  traits: TsV2ContractTraits;
+  libs: TsLibraries;
+}
 
 /** The draft every v2 conversion targets (the SDK's JSON_SCHEMA_CONVERSION_TARGET). */
 export const V2_JSON_SCHEMA_TARGET = 'draft-2020-12';
@@ -48,8 +58,10 @@ function looksLikeZod3(v: unknown): boolean {
 }
 
 /** What registerTool stores for an inputSchema/outputSchema value (normalizeRawShapeSchema); throws where the SDK throws. */
-export function storedSchemaV2(v: unknown): object | undefined {
+export function storedSchemaV2(v: unknown, target?: V2BuildTarget): object | undefined {
   if (v === undefined) return undefined;
+  const sdk = target?.libs.v2;
+  if (sdk) return sdk.normalizeRawShapeSchema(v) as object | undefined;
   if (typeof v === 'object' && v !== null && !standardProps(v)) {
     const proto = Object.getPrototypeOf(v) as unknown;
     if ((proto === Object.prototype || proto === null) && Object.values(v).every(isZod4)) return z4.object(v as Record<string, z4.ZodType>);
@@ -63,10 +75,10 @@ export function storedSchemaV2(v: unknown): object | undefined {
 
 const LOCAL_DEFINITION_REF = /^#\/(\$defs|definitions)\/([^/~%]+)$/;
 
-/** A typeless root the SDK can prove is an object (object keywords, a local $ref to an object, every member of a composition). */
-function provablyObjectShaped(schema: Record<string, unknown>, root: Record<string, unknown>): boolean {
+/** A typeless root the SDK can prove is an object (object keywords, a local $ref to an object from 2.4.0, every member of a composition). */
+function provablyObjectShaped(schema: Record<string, unknown>, root: Record<string, unknown>, followsRef: boolean): boolean {
   if ('properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema || 'required' in schema) return true;
-  const ref = typeof schema.$ref === 'string' ? LOCAL_DEFINITION_REF.exec(schema.$ref) : null;
+  const ref = followsRef && typeof schema.$ref === 'string' ? LOCAL_DEFINITION_REF.exec(schema.$ref) : null;
   if (ref) {
     const defs = root[ref[1]] as Record<string, { type?: unknown } | undefined> | undefined;
     if (defs?.[ref[2]]?.type === 'object') return true;
@@ -75,7 +87,7 @@ function provablyObjectShaped(schema: Record<string, unknown>, root: Record<stri
     const members = schema[key];
     if (Array.isArray(members) && members.length > 0) {
       return members.every(
-        (m: unknown) => m !== null && typeof m === 'object' && ((m as { type?: unknown }).type === 'object' || provablyObjectShaped(m as Record<string, unknown>, '$id' in m ? {} : root)),
+        (m: unknown) => m !== null && typeof m === 'object' && ((m as { type?: unknown }).type === 'object' || provablyObjectShaped(m as Record<string, unknown>, '$id' in m ? {} : root, followsRef)),
       );
     }
   }
@@ -83,7 +95,9 @@ function provablyObjectShaped(schema: Record<string, unknown>, root: Record<stri
 }
 
 /** standardSchemaToJsonSchema(schema, io): the library's converter, then the SDK's root `type` handling. */
-export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'output'): JsonSchema {
+export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'output', target?: V2BuildTarget): JsonSchema {
+  const sdk = target?.libs.v2;
+  if (sdk) return sdk.standardSchemaToJsonSchema(schema, io) as JsonSchema;
   const std = standardProps(schema)!;
   let result: Record<string, unknown>;
   const convert = std.jsonSchema?.[io];
@@ -100,7 +114,7 @@ export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'outp
   }
   if (io === 'output') {
     if (result.type !== undefined) return result as JsonSchema;
-    return (provablyObjectShaped(result, result) ? { type: 'object', ...result } : result) as JsonSchema;
+    return (provablyObjectShaped(result, result, target?.traits.outputRootFollowsRef ?? true) ? { type: 'object', ...result } : result) as JsonSchema;
   }
   if (result.type !== undefined && result.type !== 'object') {
     throw new Error(`MCP tool and prompt schemas must describe objects (got type: ${JSON.stringify(result.type)}). Wrap your schema in z.object({...}) or equivalent.`);
@@ -134,10 +148,10 @@ export function legacyWireOutputSchema(natural: JsonSchema): JsonSchema {
 }
 
 /** The published inputSchema / outputSchema of a registerTool value (undefined: no outputSchema). */
-export function convertSchemaV2(v: unknown, io: 'input' | 'output'): JsonSchema | undefined {
-  const stored = storedSchemaV2(v);
+export function convertSchemaV2(v: unknown, io: 'input' | 'output', target?: V2BuildTarget): JsonSchema | undefined {
+  const stored = storedSchemaV2(v, target);
   if (!stored) return io === 'input' ? EMPTY_OBJECT_SCHEMA() : undefined;
-  const json = standardSchemaToJsonSchemaV2(stored, io);
+  const json = standardSchemaToJsonSchemaV2(stored, io, target);
   return io === 'output' ? legacyWireOutputSchema(json) : json;
 }
 
@@ -145,15 +159,15 @@ export function convertSchemaV2(v: unknown, io: 'input' | 'output'): JsonSchema 
  * The zod 4 schema instances that make v2's conversion of `v` fail, in the order zod meets them: same target and io
  * as the SDK, zod's `unrepresentable` hook reports each failing site instead of throwing at the first one.
  */
-export function unrepresentableSchemasV2(v: unknown, io: 'input' | 'output'): object[] {
+export function unrepresentableSchemasV2(v: unknown, io: 'input' | 'output', target?: V2BuildTarget): object[] {
   let stored: object | undefined;
   try {
-    stored = storedSchemaV2(v);
+    stored = storedSchemaV2(v, target);
   } catch {
     return [];
   }
   if (!stored || !('_zod' in stored)) return [];
-  return zod4UnrepresentableSites(stored, V2_JSON_SCHEMA_TARGET, io);
+  return zod4UnrepresentableSites(stored, V2_JSON_SCHEMA_TARGET, io, target?.libs.z4CoreToJSONSchema);
 }
 
 /** The zod 4 schema instances zod's `unrepresentable` hook reports while converting `schema` (both SDK lines use it). */
