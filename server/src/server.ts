@@ -379,9 +379,10 @@ let closedJobVersion = 0;
 /**
  * A closed file of a trusted workspace that this thread converted with the bundled copies (it never loads workspace
  * code) while the workspace has other releases: an analysis worker analyses it again with the workspace's copies,
- * queued behind every open document's job, and its answer replaces this one.
+ * queued behind every open document's job, and its answer replaces this one. A job stopped by the time budget or a
+ * crash is tried once more (the first job of a worker also loads the copies); after that the bundled answer stays.
  */
-function convertInWorker(file: string, uri: string, text: string, analysis: FileAnalysis): void {
+function convertInWorker(file: string, uri: string, text: string, analysis: FileAnalysis, attempt = 1): void {
   if (!server.workspaceTrusted || !analysis.result.files.some((f) => convertedOnMainThread(f.converters))) return;
   closedInWorker.set(file, text);
   // Its own job key: an open document's versions never supersede it, nor it them.
@@ -399,9 +400,14 @@ function convertInWorker(file: string, uri: string, text: string, analysis: File
   void pool.analyze(job).then((outcome) => {
     // A closed file keeps no state in the workers.
     if (!openDocuments.ofFile(file)) pool.forget(file);
-    if (closedInWorker.get(file) !== text) return;
+    if (closedInWorker.get(file) !== text || openDocuments.ofFile(file) || index.get(file)?.text !== text) return;
+    if (outcome.kind === 'over-budget' || outcome.kind === 'crashed') {
+      const why = outcome.kind === 'crashed' ? outcome.reason : `stopped after ${seconds(outcome.ms)} (time budget ${seconds(outcome.budgetMs)})`;
+      if (attempt === 1) return convertInWorker(file, uri, text, analysis, 2);
+      logger.once(`closed-worker:${file}`, `${file}: converting it with the workspace's copies in an analysis worker failed twice (${why}); it keeps the bundled copies' contract until it changes`);
+    }
     closedInWorker.delete(file);
-    if (outcome.kind !== 'done' || openDocuments.ofFile(file) || index.get(file)?.text !== text) return;
+    if (outcome.kind !== 'done') return;
     for (const l of outcome.logs) logger.once(l.key, l.message);
     index.set({ file, uri, text, analysis: outcome.analysis, open: false });
     contribute(file, outcome.analysis.findings, mapperFor(file, text));

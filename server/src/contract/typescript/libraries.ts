@@ -97,7 +97,8 @@ const BUNDLED_SDK = readBundledVersion('@modelcontextprotocol/sdk');
  * Why the bundled copies convert on a thread that may not load workspace code: the workspace is not trusted, or it is
  * and this is the language server's main thread (its closed files; an analysis worker converts them again).
  */
-const MAIN_THREAD_REASON = "this closed file was analysed on the language server's main thread, which never loads workspace code (an analysis worker converts it again with the workspace's copies)";
+const MAIN_THREAD_REASON =
+  "this closed file was analysed on the language server's main thread, which never loads workspace code (an analysis worker is asked to convert it again with the workspace's copies)";
 function notLoadedHere(): string {
   return trustedElsewhere() ? MAIN_THREAD_REASON : 'the workspace is not trusted';
 }

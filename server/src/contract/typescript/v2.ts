@@ -122,29 +122,65 @@ export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'outp
   return { type: 'object', ...result };
 }
 
-/** Whether a schema holds a keyword the 2025-era wrap would rewrite or treat specially (pointers, new bases). */
-function hasPointerKeywords(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some(hasPointerKeywords);
-  if (v === null || typeof v !== 'object') return false;
-  for (const [k, child] of Object.entries(v)) {
-    if (k === '$ref' || k === '$dynamicRef' || k === '$recursiveRef' || k === '$id') return true;
-    if (hasPointerKeywords(child)) return true;
+/** Keywords whose value is instance data: a `$ref` inside is a literal, never a pointer. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+/** Keywords whose value maps author-chosen names to subschemas (a name there may spell a keyword). */
+const NAME_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+const DRAFT_2019_09 = new Set(['https://json-schema.org/draft/2019-09/schema', 'http://json-schema.org/draft/2019-09/schema']);
+const WRAPPED_ROOT = '#/properties/result';
+
+/** An `$id` that moves the base URI pointers resolve against (a fragment-only `$id` is an anchor, not a base). */
+function newBase(id: unknown): boolean {
+  return id !== undefined && !(typeof id === 'string' && id.startsWith('#'));
+}
+
+/** A same-document pointer of the natural root, as it reads once that root sits at `properties.result`. */
+function intoWrapper(pointer: string): string {
+  return pointer === '#' ? WRAPPED_ROOT : pointer.startsWith('#/') ? `${WRAPPED_ROOT}${pointer.slice(1)}` : pointer;
+}
+
+/**
+ * The natural schema with its same-document pointers moved under the wrapper: `$ref` / `$dynamicRef` (`#` and
+ * `#/...`; other documents' untouched), and a 2019-09 `$recursiveRef: "#"` (without `$recursiveAnchor: true` at the
+ * root) turned into a `$ref` to the wrapped root. Data keywords are not descended; a subtree with its own base
+ * (`$id`) keeps its pointers; entries of a name map are subschemas whatever their name.
+ */
+function movePointers(node: unknown, inNameMap: boolean, recursiveToRef: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => movePointers(item, false, recursiveToRef));
+  if (node === null || typeof node !== 'object') return node;
+  const obj = node as Record<string, unknown>;
+  if (!inNameMap && newBase(obj.$id)) return node;
+  const out: Record<string, unknown> = {};
+  let recursion = false;
+  for (const [key, value] of Object.entries(obj)) {
+    if (inNameMap) out[key] = movePointers(value, false, recursiveToRef);
+    else if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') out[key] = intoWrapper(value);
+    else if (key === '$recursiveRef' && value === '#' && recursiveToRef) recursion = true;
+    else if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else out[key] = movePointers(value, NAME_MAP_KEYWORDS.has(key), recursiveToRef);
   }
-  return false;
+  if (recursion) {
+    if ('$ref' in out) out.allOf = [...(Array.isArray(out.allOf) ? (out.allOf as unknown[]) : []), { $ref: WRAPPED_ROOT }];
+    else out.$ref = WRAPPED_ROOT;
+  }
+  return out;
 }
 
 /**
  * The outputSchema as a 2025-era client receives it. Both SDK clients negotiate the 2025-11-25 era by default
  * (`versionNegotiation.mode: 'legacy'`), and so does every client that does not speak 2026-07-28: the server's
- * 2025 codec wraps a non-object root (SEP-2106) into `{ $schema?, type: "object", properties: { result }, required: ["result"] }`
- * (structuredContent is wrapped the same way). A 2026-07-28 client gets the natural root.
- * The wrap also rewrites `$ref` pointers into the wrapper; that part is not modelled and throws (the caller reports it unresolved).
+ * 2025 codec wraps a root whose `type` is not "object" (SEP-2106) into
+ * `{ $schema?, type: "object", properties: { result }, required: ["result"] }`, moving the root's same-document
+ * pointers under `properties.result` (the same code in every release from 2.0.0 to 2.4.0); structuredContent is
+ * wrapped the same way. A 2026-07-28 client gets the natural root.
  */
 export function legacyWireOutputSchema(natural: JsonSchema): JsonSchema {
   if (natural.type === 'object') return natural;
-  if (hasPointerKeywords(natural)) throw new Error('a non-object output root with $ref/$id is wrapped with rewritten pointers for 2025-era clients (not modelled)');
   const $schema = typeof natural.$schema === 'string' ? natural.$schema : undefined;
-  return { ...($schema !== undefined ? { $schema } : {}), type: 'object', properties: { result: natural }, required: ['result'] };
+  const wrap = (result: unknown): JsonSchema => ({ ...($schema !== undefined ? { $schema } : {}), type: 'object', properties: { result }, required: ['result'] }) as JsonSchema;
+  if (newBase(natural.$id)) return wrap(natural);
+  const recursiveToRef = $schema !== undefined && DRAFT_2019_09.has($schema.replace(/#$/, '')) && natural.$recursiveAnchor !== true;
+  return wrap(movePointers(natural, false, recursiveToRef));
 }
 
 /** The published inputSchema / outputSchema of a registerTool value (undefined: no outputSchema). */
