@@ -37,11 +37,39 @@ export interface ToolSummary {
   findings: { error: number; warning: number; info: number };
 }
 
+/** A prompt registered in a document, as prompts/list would publish it (the preview shows it next to the tools). */
+export interface PromptSummary {
+  name: string | undefined;
+  uri: string;
+  /** Range of the registration (registerPrompt / prompt() call). */
+  range: LspRange;
+  /** The exact prompts/list object predicted for it. */
+  contract: JsonSchema;
+  unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
+  serverId: string;
+}
+
+/** A resource (`resource`: a resources/list entry) or resource template (a resources/templates/list entry) registered in a document. */
+export interface ResourceSummary {
+  kind: 'resource' | 'template';
+  name: string | undefined;
+  uri: string;
+  /** Range of the registration (registerResource / resource() call). */
+  range: LspRange;
+  /** The exact resources/list (or resources/templates/list) object predicted for it. */
+  contract: JsonSchema;
+  unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
+  serverId: string;
+}
+
 export interface ToolsParams {
   uri: string;
 }
 export interface ToolsResult {
   tools: ToolSummary[];
+  /** The document's prompts and resources (absent from servers that predate them, and where none are registered). */
+  prompts?: PromptSummary[];
+  resources?: ResourceSummary[];
 }
 /** Tools defined in one document (open or on disk). */
 export const ToolsRequest = new RequestType<ToolsParams, ToolsResult, void>('toolsmith/tools');

@@ -16,7 +16,7 @@ import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings'
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
 import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
 import { compareLikeLocale } from './cli/collate';
-import { contractJson, promptsJson } from './cli/contract-json';
+import { contractJson, promptsJson, resourcesJson } from './cli/contract-json';
 import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
@@ -46,7 +46,9 @@ Usage:
       Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
       [{tool, name, part, reason, file, line, column, endLine, endColumn}], "converters": [{file, library,
       version, source, reason?}]} — a tool listed in "unresolved" is partial (what is missing from it is not
-      known, not absent); "converters" names the SDK and zod copies the contracts were converted with.
+      known, not absent); "converters" names the SDK and zod copies the contracts were converted with. A file
+      that registers prompts adds "prompts" and "promptsUnresolved"; resources add "resources" (resources/list),
+      "resourceTemplates" (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}].
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
                    workspace's node_modules (by default the workspace is trusted: its own installed copies are
                    loaded, as the server would load them)
@@ -307,12 +309,18 @@ function runContract(args: string[]): number {
   if (analysis.internalError !== undefined) throw new UsageError(`could not analyse ${files[0]}: internal error (please report):\n${analysis.internalError}`);
   const tools = analysis.result.tools;
   const prompts = analysis.result.prompts ?? [];
+  const resources = analysis.result.resources ?? [];
   if (json) {
     const textOf = (f: string) => ws.host.readFile(f);
     const contract = contractJson(tools, textOf, analysis.result.files);
-    process.stdout.write(JSON.stringify(prompts.length ? { ...contract, ...promptsJson(prompts, textOf) } : contract, null, 2) + '\n');
+    const printed = {
+      ...contract,
+      ...(prompts.length ? promptsJson(prompts, textOf) : {}),
+      ...(resources.length ? resourcesJson(resources, textOf) : {}),
+    };
+    process.stdout.write(JSON.stringify(printed, null, 2) + '\n');
   } else {
-    if (tools.length === 0 && prompts.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
+    if (tools.length === 0 && prompts.length === 0 && resources.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
     for (const t of tools) {
       process.stdout.write(`\n${t.name.value ?? '<unresolved name>'}${t.title?.value ? `  (${t.title.value})` : ''}\n`);
       const description = t.description?.value;
@@ -331,6 +339,14 @@ function runContract(args: string[]): number {
       process.stdout.write(`  description: ${description === undefined ? (p.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
       for (const a of p.arguments ?? []) process.stdout.write(`  - ${a.name}${a.required ? ' (required)' : ''}${a.description ? ` — ${a.description}` : ''}\n`);
       for (const u of p.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
+    }
+    for (const r of resources) {
+      const what = r.kind === 'resource' ? 'resource' : 'resource template';
+      process.stdout.write(`\n${what} ${r.uri.value ?? '<unresolved URI>'}  name: ${r.name.value ?? '<unresolved>'}${r.title?.value ? `  (${r.title.value})` : ''}\n`);
+      const description = r.description?.value;
+      process.stdout.write(`  description: ${description === undefined ? (r.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
+      if (r.mimeType?.value !== undefined) process.stdout.write(`  mimeType: ${r.mimeType.value}\n`);
+      for (const u of r.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
     }
   }
   return 0;

@@ -41,7 +41,7 @@ import { codeActions, FIX_ALL_KIND } from './lsp/codeActions';
 import { hoverAt } from './lsp/hover';
 import { codeLenses } from './lsp/codeLens';
 import { LensSync, lensKey } from './lsp/lensSync';
-import { toolSummaries } from './lsp/summaries';
+import { surfaceSummaries, toolSummaries } from './lsp/summaries';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
@@ -659,7 +659,9 @@ connection.onRequest(ToolsRequest, async (params) => {
     const doc = documents.get(params.uri);
     if (doc) {
       const entry = await currentAnalysis(doc);
-      return { tools: entry ? toolSummaries(entry.analysis, doc.uri, mapperFor(entry.file, entry.text)) : [] };
+      if (!entry) return { tools: [] };
+      const mapper = mapperFor(entry.file, entry.text);
+      return { tools: toolSummaries(entry.analysis, doc.uri, mapper), ...surfaceSummaries(entry.analysis, doc.uri, mapper) };
     }
     const file = uriToFile(params.uri);
     if (!sourceKindOf(file)) return { tools: [] };
@@ -667,7 +669,8 @@ connection.onRequest(ToolsRequest, async (params) => {
     const text = indexed?.text ?? host.readFile(file);
     if (text === undefined) return { tools: [] };
     const analysis = indexed?.analysis ?? analyze(file, text);
-    return { tools: toolSummaries(analysis, params.uri, mapperFor(file, text)) };
+    const mapper = mapperFor(file, text);
+    return { tools: toolSummaries(analysis, params.uri, mapper), ...surfaceSummaries(analysis, params.uri, mapper) };
   } catch (err) {
     logger.once(`tools:${String(err)}`, `toolsmith/tools failed for ${params.uri}: ${errorText(err)}`);
     return { tools: [] };

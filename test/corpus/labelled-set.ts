@@ -11,6 +11,10 @@ import { createFileHost } from '../../server/src/host';
 import { analyzeFile } from '../../server/src/service';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
 import { DEFAULT_SETTINGS, type Severity, type ToolsmithSettings } from '../../common/settings';
+import { RULES } from '../../server/src/rules';
+
+/** The rules of prompts and resources: the only ones whose findings count on a `surfaces` file (its tools are the entries'). */
+const SURFACE_RULES = new Set(RULES.filter((r) => r.checkPrompt !== undefined || r.checkResource !== undefined).map((r) => r.id));
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const labelsPath = path.join(repoRoot, 'test/corpus/labels.json');
@@ -20,6 +24,8 @@ export interface CorpusPackage {
   registry: 'npm' | 'pypi';
   version: string;
   entries: string[];
+  /** Files whose prompts and resources are predicted (real-world.test.ts): their prompt and resource findings are labelled too. */
+  surfaces?: string[];
 }
 
 export interface Anchor {
@@ -90,14 +96,17 @@ export function corpusFindings(
     const root = rootOf(pkg);
     const host = createFileHost();
     const seen = new Set<string>();
-    for (const entry of pkg.entries) {
+    const surfaces = (pkg.surfaces ?? []).filter((s) => !pkg.entries.includes(s));
+    for (const entry of [...pkg.entries, ...surfaces]) {
       const file = path.join(root, entry);
       const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
       if (!read.ok) continue;
       const analysis = analyzeFile(file, read.text, host, settings);
       if (analysis.internalError) throw new Error(`${pkg.name}: ${analysis.internalError}`);
-      stats.tools += analysis.result.tools.length;
+      const surfaceOnly = !pkg.entries.includes(entry);
+      if (!surfaceOnly) stats.tools += analysis.result.tools.length;
       for (const f of analysis.findings) {
+        if (surfaceOnly && !SURFACE_RULES.has(f.ruleId)) continue;
         const rel = path.relative(root, f.span.file);
         if (rel.startsWith('..')) continue;
         const text = f.span.file === file ? read.text : (host.readFile(f.span.file) ?? '');

@@ -140,7 +140,7 @@ export class PreviewPanel implements vscode.Disposable {
   private async doRefresh(): Promise<void> {
     const previous = this.tool;
     if (!previous) return;
-    const { tools } = await this.deps.client.sendRequest(ToolsRequest, { uri: previous.uri });
+    const { tools, prompts, resources } = await this.deps.client.sendRequest(ToolsRequest, { uri: previous.uri });
     // Same name; else (renamed while typing) the tool registered at the same place.
     const tool =
       tools.find((t) => t.name === previous.name && t.serverId === previous.serverId) ??
@@ -162,6 +162,8 @@ export class PreviewPanel implements vscode.Disposable {
       findings: this.findings,
       risk: this.risk,
       tokenizer: await getTokenizer(),
+      prompts,
+      resources,
     });
     // A server that already runs (the playground's, say) is compared at once: no "Start the server" for it.
     if (!this.live || this.live.state === 'running') this.live = await this.compare(false);

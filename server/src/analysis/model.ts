@@ -309,11 +309,54 @@ export interface PromptDefinition {
   unresolved: Unresolved[];
 }
 
+/** One key of a resource's metadata object as written (`cacheHint: { ttlMs: -1 }`, `annotations: {...}`), for rules. */
+export interface ResourceMetadataEntry {
+  key: string;
+  /** The JSON value, undefined when not statically known. */
+  value: JsonValue | undefined;
+  span: Span;
+  /** Its entries when it is an object literal (annotations, cacheHint). */
+  entries?: AnnotationEntry[];
+}
+
+/**
+ * A resource registration (TS `registerResource(name, uriOrTemplate, config, cb)` on both SDK lines, 1.x
+ * `resource(name, uriOrTemplate, [metadata], cb)`): a static URI is one resources/list entry, a `ResourceTemplate` one
+ * resources/templates/list entry (and, with a `list` callback, resources/list entries known only at run time).
+ */
+export interface ResourceDefinition {
+  language: Language;
+  framework: Framework;
+  frameworkVersion?: string;
+  file: string;
+  server: ToolDefinition['server'];
+  registration: { kind: 'registerResource' | 'resource'; span: Span; calleeSpan: Span; configSpan?: Span };
+  /** `resource`: a static URI (resources/list); `template`: a ResourceTemplate (resources/templates/list). */
+  kind: 'resource' | 'template';
+  name: Located<string>;
+  /** The URI (a resource) or the URI template (a template), where it is written. */
+  uri: Located<string>;
+  title?: Located<string>;
+  description?: Located<string>;
+  mimeType?: Located<string>;
+  /** The metadata keys as written (config of registerResource, metadata of resource()), when it is an object literal. */
+  metadata: ResourceMetadataEntry[];
+  /** A template's `list` callback: resources/list also holds what it returns at run time (listed in `unresolved`). */
+  listCallback?: Span;
+  /** What the SDK throws on at this registration (the server does not start): an invalid `cacheHint` (v2), a URI template it cannot parse. */
+  throws?: { part: 'cacheHint' | 'uriTemplate'; message: string; span: Span }[];
+  /** The exact object resources/list (or resources/templates/list) returns for it. Undefined parts are listed in `unresolved`. */
+  contract: { [key: string]: JsonValue };
+  unresolved: Unresolved[];
+}
+
 export interface AnalysisResult {
   tools: ToolDefinition[];
   files: FileFacts[];
   /** The prompts registered in the file (TypeScript front-end; absent where prompts are not analysed). */
   prompts?: PromptDefinition[];
+  /** The resources and resource templates registered in the file, in registration order (TypeScript front-end). */
+  resources?: ResourceDefinition[];
 }
 
 /** Reads other workspace files (imports across files); returns undefined when the file does not exist. */

@@ -1,4 +1,4 @@
-import type { FileFacts, JsonSchema, JsonValue, PromptDefinition, ToolDefinition } from '../analysis/model';
+import type { FileFacts, JsonSchema, JsonValue, PromptDefinition, ResourceDefinition, ToolDefinition } from '../analysis/model';
 import { Positions, type Located1 } from './rows';
 
 /** One part of one tool that the analysis could not resolve, as `toolsmith contract --json` prints it. */
@@ -62,4 +62,50 @@ export function promptsJson(prompts: PromptDefinition[], textOf: (file: string) 
     for (const u of p.unresolved) promptsUnresolved.push({ prompt: i, name: p.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
   });
   return { prompts: prompts.map((p) => p.contract), promptsUnresolved };
+}
+
+/** One part of one resource or template that the analysis could not resolve (a row of `resourcesUnresolved`). */
+export interface ResourceUnresolvedRow extends Located1 {
+  /** `resources` (a resource, or resources a template's list callback adds at run time) or `resourceTemplates`. */
+  list: 'resources' | 'resourceTemplates';
+  /** Index of the entry in that list; null for resources/list entries known only at run time (a template's list callback). */
+  index: number | null;
+  /** The registration's name, null when unresolved. */
+  name: string | null;
+  part: string;
+  reason: string;
+  file: string;
+}
+
+/**
+ * The resources part of `toolsmith contract --json`, printed only when the file registers resources: `resources` is
+ * the predicted resources/list (static resources; what a template's list callback returns is a run-time value, a
+ * row with `index: null`), `resourceTemplates` the predicted resources/templates/list, `resourcesUnresolved` the
+ * unresolved parts of both.
+ */
+export function resourcesJson(
+  resources: ResourceDefinition[],
+  textOf: (file: string) => string | undefined,
+): { resources: { [key: string]: JsonValue }[]; resourceTemplates: { [key: string]: JsonValue }[]; resourcesUnresolved: ResourceUnresolvedRow[] } {
+  const positions = new Positions(textOf);
+  const out = { resources: [] as { [key: string]: JsonValue }[], resourceTemplates: [] as { [key: string]: JsonValue }[], resourcesUnresolved: [] as ResourceUnresolvedRow[] };
+  for (const r of resources) {
+    const list = r.kind === 'resource' ? out.resources : out.resourceTemplates;
+    const index = list.length;
+    list.push(r.contract);
+    for (const u of r.unresolved) {
+      // A template's list callback adds resources/list entries, not a part of the template's own entry.
+      const runTime = u.part === 'list' && r.kind === 'template';
+      out.resourcesUnresolved.push({
+        list: r.kind === 'resource' || runTime ? 'resources' : 'resourceTemplates',
+        index: runTime ? null : index,
+        name: r.name.value ?? null,
+        part: u.part,
+        reason: u.reason,
+        file: u.span.file,
+        ...positions.of(u.span),
+      });
+    }
+  }
+  return out;
 }
