@@ -165,6 +165,25 @@ export interface PythonContractTraits {
   acceptsFunctionsAndStandaloneTool: boolean;
   /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
   dereferencesExplicitOutputSchema: boolean;
+  /** Server composition (standalone FastMCP only; the SDK's servers have no mount): undefined where the server class has none. */
+  composition?: CompositionTraits;
+}
+
+/**
+ * What FastMCP's server composition takes at a release: `mount()`, `import_server()`, providers and transforms. A
+ * mounted server's tools are listed after the parent's own, in mount order, renamed `<prefix>_<name>`; nothing else
+ * of the tool changes (the title of 4.x is derived from the published name). Read in each release's server.py and
+ * checked live by the version matrix (test/fixtures/py/fidelity-matrix/fast_compose_*.py).
+ */
+export interface CompositionTraits {
+  /** `mount()`'s parameters after the server, in positional order: any other keyword raises TypeError at import. */
+  mountParameters: readonly string[];
+  /** `tool_names={"old": "new"}`: the new name `replaces` the prefixed one (2.x), or is renamed `before-namespace` (3.x+: `<prefix>_new`). */
+  toolNames: 'replaces' | 'before-namespace';
+  /** `import_server(server, prefix)` exists (2.x, 3.x); 4.x removed it (AttributeError). */
+  importServer: boolean;
+  /** `add_provider(server, namespace=)`, `FastMCP(providers=[...], transforms=[...])`, `add_transform(Namespace(...))` (3.x+). */
+  providers: boolean;
 }
 
 /**
@@ -304,7 +323,16 @@ function fastmcpMajor(version: string | undefined): number | undefined {
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
   const major = fastmcpMajor(version);
   const release = major === 2 ? FASTMCP_VERIFIED[0] : major === 3 ? FASTMCP_VERIFIED[1] : FASTMCP_VERIFIED[2];
-  if (major === 3) return { ...NEWEST_TRAITS, release: `fastmcp ${release}`, defaultTitle: false, keepsParamTitles: false, docstringDescription: 'with-args' };
+  if (major === 3)
+    return {
+      ...NEWEST_TRAITS,
+      release: `fastmcp ${release}`,
+      defaultTitle: false,
+      keepsParamTitles: false,
+      docstringDescription: 'with-args',
+      // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
+      composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true },
+    };
   if (major !== undefined && major < 3)
     return {
       ...NEWEST_TRAITS,
@@ -319,8 +347,14 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       listFailsOnRecursiveSchema: true,
       acceptsFunctionsAndStandaloneTool: false,
       dereferencesExplicitOutputSchema: false,
+      // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
+      composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false },
     };
-  return { ...NEWEST_TRAITS, release: `fastmcp ${release}` };
+  return {
+    ...NEWEST_TRAITS,
+    release: `fastmcp ${release}`,
+    composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true },
+  };
 }
 
 /**
