@@ -755,15 +755,8 @@ function compositionCall(a: PyAnalysis, call: SyntaxNode | undefined, scope: Sco
     fail(`${method}(${args.find((x) => x.spread)!.spread}...) arguments are not resolved`);
     return true;
   }
-  const record = (c: Omit<Composition, 'span' | 'parent' | 'traits'>, node: SyntaxNode | undefined) => {
-    const target = node ? composedServer(a, scope, node) : { unseen: `${method}() without a server` };
-    if ('unseen' in target || target.server.framework !== 'fastmcp') {
-      const reason = 'unseen' in target ? target.unseen : `${target.server.variable} is a ${FRAMEWORKS[target.server.framework].name} server: composing it into a FastMCP server is not modelled`;
-      if (!a.tools.some((t) => t.registration.span.start === span.start && t.registration.span.file === span.file)) a.tools.push(lowLevelTool(a, parent, call, reason));
-      return;
-    }
-    a.compositions.push({ ...c, span, parent: toolServer(parent), childId: target.server.id, traits });
-  };
+  const record = (c: Omit<Composition, 'span' | 'parent' | 'traits'>, node: SyntaxNode | undefined) =>
+    composeInto(a, parent, node ? composedServer(a, scope, node) : { unseen: `${method}() without a server` }, { ...c, span, parent: toolServer(parent), traits }, node ?? call);
   const serverArg = positional[0]?.value ?? keyword('server') ?? keyword('provider');
   // `mount("prefix", server)`, the order before fastmcp 2.9 (swapped with a warning until 2.13).
   if (serverArg && (serverArg.name === 'String' || serverArg.name === 'FormatString') && (method === 'mount' || method === 'import_server')) {
@@ -794,6 +787,21 @@ function compositionCall(a: PyAnalysis, call: SyntaxNode | undefined, scope: Sco
     transformComposition(a, parent, serverArg, span, traits);
   }
   return true;
+}
+
+/**
+ * Records that `parent` lists `target`'s tools. A server or provider whose tools are not seen becomes a stand-in
+ * server holding one tool whose every part is unresolved (the reason), listed where that server's tools would be.
+ */
+function composeInto(a: PyAnalysis, parent: ServerVar, target: Composed, c: Omit<Composition, 'childId'>, node: SyntaxNode): void {
+  if (!('unseen' in target) && target.server.framework === 'fastmcp') {
+    a.compositions.push({ ...c, childId: target.server.id });
+    return;
+  }
+  const reason = 'unseen' in target ? target.unseen : `${target.server.variable} is a ${FRAMEWORKS[target.server.framework].name} server: composing it into a FastMCP server is not modelled`;
+  const standIn: ServerVar = { ...parent, id: `${parent.id}@${c.span.start}` };
+  a.tools.push(lowLevelTool(a, standIn, node, reason));
+  a.compositions.push({ ...c, childId: standIn.id });
 }
 
 /** `tool_names={"old": "new"}`: a dict literal of strings, else every name of that mount is unknown. */
@@ -866,10 +874,8 @@ function constructorCompositions(a: PyAnalysis, sv: ServerVar, value: SyntaxNode
         transformComposition(a, sv, item, itemSpan, traits);
         continue;
       }
-      const target = composedServer(a, scope, item);
-      if ('unseen' in target || target.server.framework !== 'fastmcp')
-        a.tools.push(lowLevelTool(a, sv, item, 'unseen' in target ? target.unseen : `${target.server.variable} is not a FastMCP server: not modelled`));
-      else a.compositions.push({ kind: 'mount', span: itemSpan, parent: toolServer(sv), childId: target.server.id, prefix: '', traits });
+      if (!a.compositions.some((c) => c.span.file === itemSpan.file && c.span.start === itemSpan.start))
+        composeInto(a, sv, composedServer(a, scope, item), { kind: 'mount', span: itemSpan, parent: toolServer(sv), prefix: '', traits }, item);
     }
   }
 }
