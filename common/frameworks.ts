@@ -184,6 +184,32 @@ export interface CompositionTraits {
   importServer: boolean;
   /** `add_provider(server, namespace=)`, `FastMCP(providers=[...], transforms=[...])`, `add_transform(Namespace(...))` (3.x+). */
   providers: boolean;
+  /**
+   * `mount(prefix, server)` / `import_server(prefix, server)`: the order before 2.9, swapped with a warning up to 2.13,
+   * dropped in 2.14 (AttributeError on the string). Taken when the pin or range keeps fastmcp below 2.14.
+   */
+  prefixFirst: boolean;
+}
+
+/** Whether an exact pin or a range's upper bound keeps the package below `limit` (`2.3.5`, `<2.4.0`, `~=2.3.4`, `==2.3.*`). */
+function keptBelow(version: string | undefined, limit: string): boolean {
+  if (version === undefined) return false;
+  if (isExactPin(version)) return compareVersions(version, limit) < 0;
+  return version.split(',').some((raw) => {
+    const c = raw.trim();
+    const lt = /^<\s*v?([\d.]+)$/.exec(c);
+    if (lt) return compareVersions(lt[1], limit) <= 0;
+    const le = /^<=\s*v?([\d.]+)$/.exec(c);
+    if (le) return compareVersions(le[1], limit) < 0;
+    const star = /^==\s*([\d.]+)\.\*$/.exec(c);
+    if (star) return compareVersions(`${star[1]}.999999`, limit) < 0;
+    const compatible = /^~=\s*([\d.]+)$/.exec(c);
+    if (!compatible) return false;
+    const parts = compatible[1].split('.').map(Number);
+    parts.pop();
+    parts[parts.length - 1]++;
+    return parts.length > 0 && compareVersions(parts.join('.'), limit) <= 0;
+  });
 }
 
 /**
@@ -331,7 +357,7 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       keepsParamTitles: false,
       docstringDescription: 'with-args',
       // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
-      composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true },
+      composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
     };
   if (major !== undefined && major < 3)
     return {
@@ -348,12 +374,12 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       acceptsFunctionsAndStandaloneTool: false,
       dereferencesExplicitOutputSchema: false,
       // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
-      composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false },
+      composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
     };
   return {
     ...NEWEST_TRAITS,
     release: `fastmcp ${release}`,
-    composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true },
+    composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true, prefixFirst: false },
   };
 }
 

@@ -160,6 +160,13 @@ test('keywords and orders a release does not take fail the server, with the reas
   assert.match(reasons('main.mount(sub, namespace="p")', '2.14.7').join('\n'), /no namespace= keyword/);
   assert.match(reasons('main.add_provider(sub, namespace="p")', '2.14.7').join('\n'), /has no add_provider\(\)/);
   for (const v of ['2.14.7', '3.4.11', '4.2.3']) assert.match(reasons('main.mount("p", sub)', v).join('\n'), /takes the server first/, v);
+  // A range kept below 2.14 installs a release that takes (prefix, server): read in that order, the rest unverified.
+  const old = analyze({ 'main.py': base + 'main.mount("p", sub)\n', 'requirements.txt': 'fastmcp>=2.3.4,<2.4.0\n' }, 'main.py').tools;
+  assert.deepEqual(
+    old.map((t) => t.contract.name),
+    ['p_a'],
+  );
+  assert.doesNotMatch(old[0].unresolved.map((u) => u.reason).join('\n'), /takes the server first/);
 });
 
 test('providers, a Namespace transform over the whole list, and what is not static: stand-in tools and unresolved names', () => {

@@ -757,11 +757,16 @@ function compositionCall(a: PyAnalysis, call: SyntaxNode | undefined, scope: Sco
   }
   const record = (c: Omit<Composition, 'span' | 'parent' | 'traits'>, node: SyntaxNode | undefined) =>
     composeInto(a, parent, node ? composedServer(a, scope, node) : { unseen: `${method}() without a server` }, { ...c, span, parent: toolServer(parent), traits }, node ?? call);
-  const serverArg = positional[0]?.value ?? keyword('server') ?? keyword('provider');
+  let serverArg = positional[0]?.value ?? keyword('server') ?? keyword('provider');
   // `mount("prefix", server)`, the order before fastmcp 2.9 (swapped with a warning until 2.13).
   if (serverArg && (serverArg.name === 'String' || serverArg.name === 'FormatString') && (method === 'mount' || method === 'import_server')) {
-    fail(`${release}'s ${method}() takes the server first: ${method}(prefix, server), the order before fastmcp 2.9, was dropped in 2.14 (AttributeError on the string)`);
-    return true;
+    if (!composition.prefixFirst || positional.length < 2) {
+      fail(`${release}'s ${method}() takes the server first: ${method}(prefix, server), the order before fastmcp 2.9, was dropped in 2.14 (AttributeError on the string)`);
+      return true;
+    }
+    const [prefix, server] = [positional[0], positional[1]];
+    positional.splice(0, 2, server, prefix);
+    serverArg = server.value;
   }
   if (method === 'mount') {
     const params = composition.mountParameters;
