@@ -215,7 +215,7 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
           const nameArg = args.find((a) => a.name === 'name') ?? args.find((a) => !a.name && !a.spread);
           const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
           const id = `${mod.file}#${scopeName ? scopeName + '.' : ''}${variable}`;
-          const sv: ServerVar = { id, variable, framework: fw, name, span: mod.span(target), constructorSpan: mod.span(value) };
+          const sv = subclassCaveats(a, mod, { id, variable, framework: fw, name, span: mod.span(target), constructorSpan: mod.span(value) }, value.firstChild);
           scope.servers.set(variable, sv);
           a.serverFrameworks.set(id, fw);
           facts.servers.push({ id, variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
@@ -465,8 +465,7 @@ function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unread
 
 /** The framework whose server class `callee` constructs (`FastMCP(...)`, generic `MCPServer[State](...)`). */
 function constructorFramework(mod: PyModule, callee: SyntaxNode): Framework | undefined {
-  const parts = callee.name === 'MemberExpression' ? children(callee) : [];
-  const klass = parts[1]?.name === '[' ? parts[0] : callee;
+  const klass = genericBase(callee);
   const q = mod.qualify(klass);
   const known = q ? frameworkOfConstructor(q) : undefined;
   return known ?? (klass.name === 'VariableName' ? subclassFramework(mod, mod.src(klass), 0) : undefined);
@@ -482,11 +481,72 @@ function subclassFramework(mod: PyModule, name: string, depth: number): Framewor
   if (!d || !bases) return undefined;
   for (const base of argsOf(bases)) {
     if (base.name || base.spread) continue;
-    const q = d.mod.qualify(base.value);
-    const fw = (q && frameworkOfConstructor(q)) ?? (base.value.name === 'VariableName' ? subclassFramework(d.mod, d.mod.src(base.value), depth + 1) : undefined);
+    const klass = genericBase(base.value);
+    const q = d.mod.qualify(klass);
+    const fw = (q && frameworkOfConstructor(q)) ?? (klass.name === 'VariableName' ? subclassFramework(d.mod, d.mod.src(klass), depth + 1) : undefined);
     if (fw) return fw;
   }
   return undefined;
+}
+
+/** The class of a generic subscript (`FastMCP[State]` -> `FastMCP`), else the expression itself. */
+function genericBase(node: SyntaxNode): SyntaxNode {
+  const parts = node.name === 'MemberExpression' ? children(node) : [];
+  return parts[1]?.name === '[' ? parts[0] : node;
+}
+
+/** Server methods that decide what a tool publishes, or which tools are listed: a subclass overriding one runs its own code there. */
+const REGISTERING_METHODS = new Set(['tool', 'add_tool']);
+const LISTING_METHODS = new Set(['list_tools', '_list_tools', '_list_tools_mcp', '_mcp_list_tools', '_list_tools_middleware', 'get_tools']);
+
+/**
+ * The first registering and listing methods a workspace subclass of a server class overrides (`class
+ * AtlassianMCP(ErrorPreservingFastMCP)` overriding `_list_tools_mcp`, its base overriding `tool`), with the class.
+ */
+function serverClassOverrides(mod: PyModule, callee: SyntaxNode, depth = 0): { registering?: string; listing?: string } {
+  const klass = genericBase(callee);
+  if (depth > 3 || klass.name !== 'VariableName') return {};
+  const q = mod.qualify(klass);
+  if (q && frameworkOfConstructor(q)) return {};
+  const name = mod.src(klass);
+  const d = mod.classes.has(name) ? { mod, name } : importedDefinition(mod, name);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const body = cls ? child(cls, 'Body') : undefined;
+  if (!d || !cls || !body) return {};
+  const out: { registering?: string; listing?: string } = {};
+  for (const member of flattenBlocks(children(body))) {
+    const f = member.name === 'DecoratedStatement' ? member.lastChild : member;
+    const n = f?.name === 'FunctionDefinition' ? child(f, 'VariableName') : undefined;
+    const method = n ? d.mod.src(n) : '';
+    if (REGISTERING_METHODS.has(method)) out.registering ??= `${name}.${method}`;
+    if (LISTING_METHODS.has(method)) out.listing ??= `${name}.${method}`;
+  }
+  for (const base of argsOf(child(cls, 'ArgList'))) {
+    if (base.name || base.spread) continue;
+    const inherited = serverClassOverrides(d.mod, base.value, depth + 1);
+    out.registering ??= inherited.registering;
+    out.listing ??= inherited.listing;
+  }
+  return out;
+}
+
+/**
+ * A server of a workspace subclass overriding what registers or lists tools: each tool it registers says so (the
+ * ServerVar's `unresolved`), and every tool it lists (its own and mounted ones) carries the listing override.
+ */
+function subclassCaveats(a: PyAnalysis, mod: PyModule, sv: ServerVar, callee: SyntaxNode): ServerVar {
+  const o = serverClassOverrides(mod, callee);
+  if (o.listing && !a.compositions.some((c) => c.span.file === sv.constructorSpan.file && c.span.start === sv.constructorSpan.start)) {
+    const traits = FRAMEWORKS[sv.framework].contractTraits?.(a.versionOf(sv.framework));
+    const reason = `the server class overrides ${o.listing}(): the list it publishes (which tools, their schemas) is that code's, not modelled`;
+    if (traits) a.compositions.push({ kind: 'namespace', span: sv.constructorSpan, parent: toolServer(sv), prefix: '', traits, opaque: { part: 'contract', reason, span: sv.constructorSpan } });
+  }
+  if (!o.registering || sv.unresolved) return sv;
+  return {
+    ...sv,
+    unresolved: { part: 'contract', reason: `the server class overrides ${o.registering}(): what a registration publishes runs through that code, not modelled`, span: sv.constructorSpan },
+  };
 }
 
 /**
@@ -624,7 +684,8 @@ function moduleServer(a: PyAnalysis, mod: PyModule, name: string, depth: number)
       const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
       const nameArg = args.find((x) => x.name === 'name') ?? args.find((x) => !x.name && !x.spread);
       const serverName = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
-      found = { server: { id: key, variable: name, framework, ...(serverName !== undefined ? { name: serverName } : {}), span: mod.span(targetNode), constructorSpan: mod.span(value) }, home: mod };
+      const server: ServerVar = { id: key, variable: name, framework, ...(serverName !== undefined ? { name: serverName } : {}), span: mod.span(targetNode), constructorSpan: mod.span(value) };
+      found = { server: subclassCaveats(a, mod, server, value.firstChild), home: mod };
     } else if (value.firstChild.name === 'VariableName') {
       const factoryName = mod.src(value.firstChild);
       const local = mod.functions.get(factoryName);
