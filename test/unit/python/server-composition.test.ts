@@ -224,13 +224,22 @@ test('a mounted tool keeps the span of its own name: a rename fix does not rewri
 
 test("an installed package is predicted for the framework release installed beside it, not its range's newest", () => {
   const site = 'venv/lib/python3.11/site-packages';
-  const files = {
+  const files: Record<string, string> = {
     [`${site}/pkg/server.py`]: 'from fastmcp import FastMCP\nmain = FastMCP("m")\nsub = FastMCP("s")\n@sub.tool\ndef a() -> str:\n    return "a"\nmain.mount(sub, prefix="p")\n',
     [`${site}/pkg-1.0.dist-info/METADATA`]: 'Name: pkg\nVersion: 1.0\nRequires-Dist: fastmcp>=2.12\n',
     [`${site}/fastmcp-2.14.7.dist-info/METADATA`]: 'Name: fastmcp\nVersion: 2.14.7\n',
   };
   const { tools } = analyze(files, `${site}/pkg/server.py`);
-  assert.equal(tools[0].frameworkVersion, '2.14.7');
+  // Predicted for 2.14.7 (prefix= works, verified); the pin rules read stays the declared range.
   assert.equal(tools[0].contract.name, 'p_a');
   assert.deepEqual(tools[0].unresolved, []);
+  assert.equal(tools[0].frameworkVersion, '>=2.12');
+  // Without an installed fastmcp the range's newest, 4.x, is predicted: its mount() has no prefix=.
+  delete files[`${site}/fastmcp-2.14.7.dist-info/METADATA`];
+  assert.match(
+    analyze(files, `${site}/pkg/server.py`)
+      .tools[0].unresolved.map((u) => u.reason)
+      .join('\n'),
+    /fastmcp 4\.2\.3's mount\(\) takes no prefix= keyword/,
+  );
 });

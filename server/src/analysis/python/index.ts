@@ -11,7 +11,7 @@ import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg, type LiteralResult } from './syntax';
 import { cleanLineSpan, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
 import { handlerFacts } from './handler';
-import { frameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
+import { frameworkVersion, installedFrameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
 import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
 import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
@@ -52,8 +52,10 @@ interface PyAnalysis {
   tools: ToolDefinition[];
   /** The framework of each server the file constructs, by server id (facts.servers does not carry it). */
   serverFrameworks: Map<string, Framework>;
-  /** The framework version the workspace pins (read once per framework). */
+  /** The release of a framework the contracts are predicted for: the one installed beside an installed package, else the workspace's pin (read once per framework). */
   versionOf(fw: Framework): string | undefined;
+  /** The framework version the workspace pins (a range as written): the tools' `frameworkVersion`, what rules about the pin read. */
+  pinnedVersionOf(fw: Framework): string | undefined;
   /** The Python version deciding what `__doc__` holds (read on first use). */
   py(): PythonVersionFact;
   /** What other workspace modules hold, read only when a name of this file leads there; shared by every step. */
@@ -119,9 +121,14 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   }
 
   const versions = new Map<Framework, string | undefined>();
-  const versionOf = (fw: Framework) => {
+  const pinnedVersionOf = (fw: Framework) => {
     if (!versions.has(fw)) versions.set(fw, frameworkVersion(host, file, FRAMEWORKS[fw].versionPackage));
     return versions.get(fw);
+  };
+  const installed = new Map<Framework, string | undefined>();
+  const versionOf = (fw: Framework) => {
+    if (!installed.has(fw)) installed.set(fw, installedFrameworkVersion(host, file, FRAMEWORKS[fw].versionPackage));
+    return installed.get(fw) ?? pinnedVersionOf(fw);
   };
   // The Python version decides what `__doc__` holds (3.13+ strips indentation); read lazily, once per analysis.
   let pyFact: PythonVersionFact | undefined;
@@ -134,7 +141,20 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   };
 
   const crossModule: CrossModule = { servers: new Map(), tools: new Map([[file, null]]) };
-  const analysis: PyAnalysis = { mod, facts, tools: [], serverFrameworks: new Map(), versionOf, py, crossModule, boundFunctions: new Set(), pulled: new Set(), failures: [], compositions: [] };
+  const analysis: PyAnalysis = {
+    mod,
+    facts,
+    tools: [],
+    serverFrameworks: new Map(),
+    versionOf,
+    pinnedVersionOf,
+    py,
+    crossModule,
+    boundFunctions: new Set(),
+    pulled: new Set(),
+    failures: [],
+    compositions: [],
+  };
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
   walkScope(analysis, children(mod.tree.topNode), moduleScope, '', 0);
 
@@ -1790,7 +1810,8 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const tool: ToolDefinition = {
     language: 'python',
     framework,
-    ...(version ? { frameworkVersion: version } : {}),
+    // What the workspace pins (rules about the pin read it); the contract is the installed release's when there is one.
+    ...((a.pinnedVersionOf(framework) ?? version) ? { frameworkVersion: a.pinnedVersionOf(framework) ?? version } : {}),
     file: mod.file,
     server: { id: reg.server.id, variable: reg.server.variable, ...(reg.server.name !== undefined ? { name: reg.server.name } : {}), span: reg.server.span },
     registration: {
