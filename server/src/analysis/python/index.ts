@@ -1811,7 +1811,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
     language: 'python',
     framework,
     // What the workspace pins (rules about the pin read it); the contract is the installed release's when there is one.
-    ...((a.pinnedVersionOf(framework) ?? version) ? { frameworkVersion: a.pinnedVersionOf(framework) ?? version } : {}),
+    ...(a.pinnedVersionOf(framework) ? { frameworkVersion: a.pinnedVersionOf(framework) } : {}),
     file: mod.file,
     server: { id: reg.server.id, variable: reg.server.variable, ...(reg.server.name !== undefined ? { name: reg.server.name } : {}), span: reg.server.span },
     registration: {
