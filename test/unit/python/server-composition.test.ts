@@ -243,3 +243,17 @@ test("an installed package is predicted for the framework release installed besi
     /fastmcp 4\.2\.3's mount\(\) takes no prefix= keyword/,
   );
 });
+
+test('a sub-server reached as an attribute of a workspace module (`from tools import patient`; `mount(patient.router)`)', () => {
+  const files = {
+    'tools/__init__.py': '',
+    'tools/patient.py': 'from fastmcp import FastMCP\nrouter = FastMCP("patient")\n@router.tool\ndef lookup(pid: str) -> str:\n    """Find a patient."""\n    return pid\n',
+    'main.py': 'from fastmcp import FastMCP\nfrom tools import patient\nmain = FastMCP("main")\nmain.mount(patient.router)\n',
+    'requirements.txt': pinned('4.2.3'),
+  };
+  const { tools } = analyze(files, 'main.py');
+  assert.deepEqual(
+    tools.map((t) => [t.contract.name, t.server.id, t.unresolved.length]),
+    [['lookup', '/ws/main.py#main', 0]],
+  );
+});
