@@ -188,6 +188,51 @@ export interface PythonContractTraits {
   acceptsFunctionsAndStandaloneTool: boolean;
   /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
   dereferencesExplicitOutputSchema: boolean;
+  /** Server composition (standalone FastMCP only; the SDK's servers have no mount): undefined where the server class has none. */
+  composition?: CompositionTraits;
+}
+
+/**
+ * What FastMCP's server composition takes at a release: `mount()`, `import_server()`, providers and transforms. A
+ * mounted server's tools are listed after the parent's own, in mount order, renamed `<prefix>_<name>`; nothing else
+ * of the tool changes (the title of 4.x is derived from the published name). Read in each release's server.py and
+ * checked live by the version matrix (test/fixtures/py/fidelity-matrix/fast_compose_*.py).
+ */
+export interface CompositionTraits {
+  /** `mount()`'s parameters after the server, in positional order: any other keyword raises TypeError at import. */
+  mountParameters: readonly string[];
+  /** `tool_names={"old": "new"}`: the new name `replaces` the prefixed one (2.x), or is renamed `before-namespace` (3.x+: `<prefix>_new`). */
+  toolNames: 'replaces' | 'before-namespace';
+  /** `import_server(server, prefix)` exists (2.x, 3.x); 4.x removed it (AttributeError). */
+  importServer: boolean;
+  /** `add_provider(server, namespace=)`, `FastMCP(providers=[...], transforms=[...])`, `add_transform(Namespace(...))` (3.x+). */
+  providers: boolean;
+  /**
+   * `mount(prefix, server)` / `import_server(prefix, server)`: the order before 2.9, swapped with a warning up to 2.13,
+   * dropped in 2.14 (AttributeError on the string). Taken when the pin or range keeps fastmcp below 2.14.
+   */
+  prefixFirst: boolean;
+}
+
+/** Whether an exact pin or a range's upper bound keeps the package below `limit` (`2.3.5`, `<2.4.0`, `~=2.3.4`, `==2.3.*`). */
+function keptBelow(version: string | undefined, limit: string): boolean {
+  if (version === undefined) return false;
+  if (isExactPin(version)) return compareVersions(version, limit) < 0;
+  return version.split(',').some((raw) => {
+    const c = raw.trim();
+    const lt = /^<\s*v?([\d.]+)$/.exec(c);
+    if (lt) return compareVersions(lt[1], limit) <= 0;
+    const le = /^<=\s*v?([\d.]+)$/.exec(c);
+    if (le) return compareVersions(le[1], limit) < 0;
+    const star = /^==\s*([\d.]+)\.\*$/.exec(c);
+    if (star) return compareVersions(`${star[1]}.999999`, limit) < 0;
+    const compatible = /^~=\s*([\d.]+)$/.exec(c);
+    if (!compatible) return false;
+    const parts = compatible[1].split('.').map(Number);
+    parts.pop();
+    parts[parts.length - 1]++;
+    return parts.length > 0 && compareVersions(parts.join('.'), limit) <= 0;
+  });
 }
 
 /**
@@ -327,7 +372,16 @@ function fastmcpMajor(version: string | undefined): number | undefined {
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
   const major = fastmcpMajor(version);
   const release = major === 2 ? FASTMCP_VERIFIED[0] : major === 3 ? FASTMCP_VERIFIED[1] : FASTMCP_VERIFIED[2];
-  if (major === 3) return { ...NEWEST_TRAITS, release: `fastmcp ${release}`, defaultTitle: false, keepsParamTitles: false, docstringDescription: 'with-args' };
+  if (major === 3)
+    return {
+      ...NEWEST_TRAITS,
+      release: `fastmcp ${release}`,
+      defaultTitle: false,
+      keepsParamTitles: false,
+      docstringDescription: 'with-args',
+      // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
+      composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
+    };
   if (major !== undefined && major < 3)
     return {
       ...NEWEST_TRAITS,
@@ -342,8 +396,14 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       listFailsOnRecursiveSchema: true,
       acceptsFunctionsAndStandaloneTool: false,
       dereferencesExplicitOutputSchema: false,
+      // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
+      composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
     };
-  return { ...NEWEST_TRAITS, release: `fastmcp ${release}` };
+  return {
+    ...NEWEST_TRAITS,
+    release: `fastmcp ${release}`,
+    composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true, prefixFirst: false },
+  };
 }
 
 /** A TypeScript SDK package at another major than the one its builder reproduces (v1 for `sdk`, v2 for `server`). */
