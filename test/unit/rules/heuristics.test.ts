@@ -8,6 +8,7 @@ import { promisedFormat } from '../../../server/src/rules/param-format-hint-miss
 import { isCountLike, freeTextKind } from '../../../server/src/rules/util/param-names';
 import { isIdempotencyKey } from '../../../server/src/rules/param-idempotency-key-exposed';
 import { objectDepth } from '../../../server/src/rules/param-nested-too-deep';
+import { withThousands } from '../../../server/src/rules/description-too-long';
 import { appendSentence, parseStringLiteral } from '../../../server/src/rules/util/string-literals';
 import { addPythonImports, hasPythonImport, importInsertionOffset } from '../../../server/src/rules/util/python-imports';
 import { applyEdits } from '../../../server/src/rules';
@@ -144,4 +145,8 @@ test('python imports: one adder for `from m import n` and `import m`, placed aft
   assert.ok(!hasPythonImport(mod, 'datetime', 'date'), 'an aliased import binds another name');
   assert.ok(!hasPythonImport(mod, 'datetime'), '`from datetime import ...` does not bind the module');
   assert.deepEqual(addPythonImports('/ws/a.py', mod, [['asyncio'], ['typing', 'Annotated']]), [], 'nothing missing, no edit');
+});
+
+test('numbers in messages are grouped as en-US does, without loading ICU', () => {
+  for (const n of [0, 7, 999, 1000, 1500, 12345, 999999, 1000000, 1234567, -1500, 2 ** 40, 1.5, NaN]) assert.equal(withThousands(n), n.toLocaleString('en-US'), String(n));
 });

@@ -430,6 +430,19 @@ export function markDuplicates(prompts: PromptDefinition[], resources: ResourceD
   }
 }
 
+/**
+ * Prompts and resources of a FastMCP server mounted on or imported into another: the parent lists them, renamed (the
+ * prompt's name prefixed, the resource's URI rewritten, differently per release), and the rename of prompts and
+ * resources is not modelled — each says so rather than read as listed under its own name.
+ */
+export function markComposedSurfaces(prompts: PromptDefinition[], resources: ResourceDefinition[], composed: ReadonlySet<string>): void {
+  const reason = 'its server is mounted on or imported into another FastMCP server, which lists it renamed under its prefix: the renaming of prompts and resources is not modelled';
+  for (const e of [...prompts, ...resources]) {
+    if (!composed.has(e.server.id) || e.unresolved.some((u) => u.reason === reason)) continue;
+    e.unresolved.push({ part: 'kind' in e ? 'uri' : 'name', reason, span: e.registration.span });
+  }
+}
+
 /** A cheap textual test that a body may register prompts or resources (which factory and class bodies to walk). */
 export function mayRegisterSurfaces(text: string): boolean {
   return /\.(prompt|resource)\b/.test(text);

@@ -54,13 +54,20 @@ function scriptKindOf(file: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
+/**
+ * JSDoc comments are not parsed into nodes: nothing in the analysis reads them (descriptions come from the
+ * registration's arguments), and a documented file spent a share of its parse building them. Positions, syntax
+ * errors and every node the analysis walks are the same.
+ */
+const PARSE_OPTIONS: ts.CreateSourceFileOptions = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+
 /** Parses (or returns the cached parse of) a file. Parent pointers are needed for scope lookups. */
 export function parseFile(file: string, text: string): ParsedFile {
   const hit = cache.get(file);
   if (hit && hit.text === text) return hit;
   // Parent pointers are set by the one walk below (which also indexes what the analysis looks for) rather than by
   // the parser's own extra pass: one traversal of the tree instead of three.
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKindOf(file));
+  const sf = ts.createSourceFile(file, text, PARSE_OPTIONS, false, scriptKindOf(file));
   const pf: ParsedFile = { file, text, sf, locals: new Map(), exports: new Map(), starExports: [], importSpecifiers: [], registrationCalls: [], serverDeclarations: [] };
   walkFile(pf);
   indexFile(pf);
