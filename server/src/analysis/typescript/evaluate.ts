@@ -71,6 +71,32 @@ export class FnExpr {
   ) {}
 }
 /**
+ * An argument of a followed call, bound to the callee's parameter and evaluated only when the callee's code reads it
+ * (`tool("name", "Title", ...)` calling `server.registerTool(name, ...)`): the caller's expression, in the caller's
+ * bindings. Its value, or why it has none, is kept once computed.
+ */
+export class Deferred {
+  private result?: { value: unknown } | { error: Unresolvable };
+  constructor(
+    readonly node: ts.Expression,
+    readonly pf: ParsedFile,
+    readonly env: Map<ts.Node, unknown>,
+  ) {}
+  value(ctx: EvalContext): unknown {
+    if (!this.result) {
+      try {
+        this.result = { value: evaluate(this.node, this.pf, { ...ctx, env: this.env }) };
+      } catch (err) {
+        if (!(err instanceof Unresolvable)) throw err;
+        this.result = { error: err };
+      }
+    }
+    if ('error' in this.result) throw this.result.error;
+    return this.result.value;
+  }
+}
+
+/**
  * A plain function of a library or a JS global that is safe to run on static values (`Object.keys(map)`,
  * zod-to-json-schema's `zodToJsonSchema(schema)`): called with the evaluated arguments, never with user code.
  */
@@ -90,6 +116,25 @@ const STATIC_GLOBALS: Record<string, Record<string, StaticFn>> = {
     entries: new StaticFn('Object.entries', (o) => Object.entries(o as object)),
   },
 };
+/** The StaticFns that read an object's own keys, so a module namespace can be handed to them as its exports. */
+const OBJECT_READERS = new Set<StaticFn>(Object.values(STATIC_GLOBALS.Object));
+
+/**
+ * A module namespace as the object JS gives: every export evaluated, in the order the runtime enumerates them (an ES
+ * module namespace sorts its keys; CommonJS `exports` keeps the order they were written in).
+ */
+function moduleObject(ns: ModuleNs, at: ts.Node, pf: ParsedFile, ctx: EvalContext): Record<string, unknown> {
+  const names = ctx.project.exportNames(ns.pf);
+  if (!ns.pf.commonJs) names.sort();
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const d = ctx.project.resolveExport(ns.pf, name);
+    if (!d) return fail(`\`${name}\` is not exported by ${ns.pf.file}`, at, pf);
+    setKey(out, name, evalDecl(d, at, pf, ctx));
+  }
+  return out;
+}
+
 /** Modules whose exports are StaticFn: the JSON Schema converters low-level servers call in their tools/list handler. */
 const STATIC_MODULES: Record<string, Record<string, StaticFn>> = {
   'zod-to-json-schema': {
@@ -193,6 +238,8 @@ const NS_V4_ONLY = new Set([
   'stringbool',
   'json',
   'xor',
+  // zod's own JSON Schema conversion (a low-level server's `inputSchema: z.toJSONSchema(schema, opts)`): returns plain JSON
+  'toJSONSchema',
 ]);
 /** Zod constructs JSON Schema cannot carry: allowed (so the rest of the schema still resolves) but reported. */
 const UNREPRESENTABLE_NS = new Set(['date', 'bigint', 'int64', 'uint64', 'custom', 'function', 'map', 'set', 'symbol', 'void', 'nan', 'promise', 'instanceof', 'preprocess', 'transform', 'file']);
@@ -286,6 +333,8 @@ const METHODS = new Set([
   'superRefine',
   'check',
   'pipe',
+  // zod 4's `schema.toJSONSchema(opts)` (the same conversion as a method)
+  'toJSONSchema',
   ...UNREPRESENTABLE_METHODS,
 ]);
 const SCHEMA_PROPS = new Set(['shape', 'element', 'options', 'enum', 'Enum', 'Values', 'description']);
@@ -453,6 +502,8 @@ function evalBinary(b: ts.BinaryExpression, pf: ParsedFile, ctx: EvalContext): u
       return l / r;
     }
   }
+  // `(0, utils_1.helper)(x)`: how TypeScript's CommonJS output calls an imported function; the left side is a literal.
+  if (b.operatorToken.kind === SK.CommaToken && ts.isLiteralExpression(skipOuter(b.left))) return evaluate(b.right, pf, ctx);
   if (b.operatorToken.kind === SK.QuestionQuestionToken) {
     const l = evaluate(b.left, pf, ctx);
     return l === undefined || l === null ? evaluate(b.right, pf, ctx) : l;
@@ -642,7 +693,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
   switch (d.kind) {
     case 'var': {
       // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`).
-      if (ctx.env.has(d.node)) return ctx.env.get(d.node);
+      if (ctx.env.has(d.node)) return bound(ctx.env.get(d.node), ctx);
       const list = d.node.parent;
       if (!ts.isVariableDeclarationList(list)) return fail(`\`${d.name}\` is not a const`, at, pf);
       if (!(list.flags & ts.NodeFlags.Const)) {
@@ -674,7 +725,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'enum':
       return evalEnum(d.node, d.pf, ctx);
     case 'param': {
-      if (ctx.env.has(d.node)) return ctx.env.get(d.node);
+      if (ctx.env.has(d.node)) return bound(ctx.env.get(d.node), ctx);
       return fail(`\`${d.name}\` is a parameter of ${functionLabel(d.node.parent, d.pf)}: its value is known only at run time`, at, pf);
     }
     case 'function':
@@ -718,6 +769,11 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       return evalDecl(resolved, at, pf, ctx);
     }
   }
+}
+
+/** A bound name's value: a deferred argument is evaluated where the caller wrote it. */
+function bound(v: unknown, ctx: EvalContext): unknown {
+  return v instanceof Deferred ? v.value(ctx) : v;
 }
 
 /** How a function is named in messages: `Zt`, `register` (a const arrow), else "a function". */
@@ -958,7 +1014,9 @@ function evalHelperCall(callee: FnExpr, node: ts.CallExpression, pf: ParsedFile,
 function evalStaticCall(callee: StaticFn, node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
   const args = node.arguments.slice(0, callee.arity).map((a) => {
     if (ts.isSpreadElement(a)) return fail('spread argument', a, pf);
-    const v = evaluate(a, pf, ctx);
+    let v = evaluate(a, pf, ctx);
+    // `Object.values(Charts)` of `import * as Charts` (or a CommonJS `require`): the module's exports as an object.
+    if (v instanceof ModuleNs && OBJECT_READERS.has(callee)) v = moduleObject(v, a, pf, ctx);
     if (v instanceof FnExpr || v instanceof ZodNs || v instanceof ZodFn || v instanceof ModuleNs || v instanceof ServerRef || v instanceof StaticFn)
       fail(`argument of \`${callee.name}\` is not a static value`, a, pf);
     if (typeof v !== 'object' || v === null) fail(`argument of \`${callee.name}\` is not a static object`, a, pf);
