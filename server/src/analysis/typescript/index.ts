@@ -11,7 +11,7 @@ import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, 
 import { buildTsPromptContract } from '../../contract/typescript/prompts';
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsBuildTarget, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
 import { bundledLibraries, librariesFor } from '../../contract/typescript/libraries';
-import { Deferred, evaluate, evaluateDetached, fingerprint, FnExpr, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { Deferred, evaluate, evaluateDetached, fingerprint, FnExpr, Instance, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
@@ -165,7 +165,7 @@ function skipComma(e: ts.Expression): ts.Expression {
 }
 
 /** The function a call invokes, when it is one we can follow (a local or imported function or const arrow, or a static object's method). */
-function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): { fn: ts.FunctionLikeDeclaration; pf: ParsedFile } | undefined {
+function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
   let callee = skipComma(call.expression);
   if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) return { fn: callee, pf };
   let file = pf;
@@ -199,25 +199,57 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
           if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: e.pf };
         }
       }
-      // `tool.register(server)` on a loop element, `api.default.registerTools(server)`: a method of a static object.
-      if (d && (d.kind === 'var' || d.kind === 'import' || d.kind === 'param')) return staticMethod(callee, file, ctx, scope);
-    } else if (ts.isPropertyAccessExpression(callee) && ts.isPropertyAccessExpression(callee.expression) && ts.isIdentifier(callee.expression.expression)) {
-      return staticMethod(callee, file, ctx, scope);
     }
+    // `tool.register(server)` on a loop element, `api.default.registerTools(server)`, `new MatrixTool().installTo(server)`:
+    // a function or method of a static object (an instance of a workspace class included).
+    if (ts.isPropertyAccessExpression(callee)) return staticMethod(callee, file, ctx, scope);
     return undefined;
   }
   return undefined;
 }
 
+/** A function a call runs; a method read off an instance carries the instance its `this` is. */
+interface Callee {
+  fn: ts.FunctionLikeDeclaration;
+  pf: ParsedFile;
+  thisValue?: Instance;
+}
+
 /** A member read off a statically known object that is a function of the workspace (never run: only its body is walked). */
-function staticMethod(callee: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): { fn: ts.FunctionLikeDeclaration; pf: ParsedFile } | undefined {
+function staticMethod(callee: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
+  if (BUILTIN_METHODS.has(callee.name.text) || !staticReceiver(callee.expression, pf, ctx, scope)) return undefined;
   try {
     const v = evaluateDetached(callee, pf, scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]) } : ctx);
-    if (v instanceof FnExpr && v.node.body) return { fn: v.node, pf: v.pf };
+    if (v instanceof FnExpr && v.node.body) return { fn: v.node, pf: v.pf, thisValue: v.thisValue };
   } catch {
     /* not a static object: the call is not followed */
   }
   return undefined;
+}
+
+// prettier-ignore
+/** Methods of JS's own arrays, promises and functions: never a workspace function to follow. */
+const BUILTIN_METHODS = new Set(['map', 'filter', 'forEach', 'reduce', 'some', 'every', 'find', 'findIndex', 'includes', 'indexOf', 'join', 'push', 'pop', 'shift', 'unshift', 'splice', 'slice', 'concat', 'sort', 'flat', 'flatMap', 'keys', 'values', 'entries', 'then', 'catch', 'finally', 'bind', 'call', 'apply', 'toString', 'hasOwnProperty', 'log', 'error', 'warn', 'info', 'debug', 'on', 'once', 'emit', 'connect', 'close', 'setRequestHandler', 'setNotificationHandler']);
+
+/**
+ * Whether the object a method is read off may be known statically, judged from its root name without evaluating
+ * it: a loop element or bound argument, an import, `this` of a bound method, `new C()`, a const holding an object
+ * literal or an instance. A const holding a call's result or an array is not (evaluating it would cost, to fail).
+ */
+function staticReceiver(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): boolean {
+  let e = skipComma(expr);
+  while (ts.isPropertyAccessExpression(e)) e = skipComma(e.expression);
+  if (ts.isNewExpression(e)) return true;
+  if (e.kind === ts.SyntaxKind.ThisKeyword) return [...scope.keys()].some((k) => ts.isClassLike(k));
+  if (!ts.isIdentifier(e)) return false;
+  const d = lookupName(e.text, e, pf);
+  if (!d) return false;
+  if (d.kind === 'import') return true;
+  if (d.kind === 'param') return scope.has(d.node) || ctx.env.has(d.node);
+  if (d.kind !== 'var') return false;
+  if (scope.has(d.node) || ctx.env.has(d.node)) return true;
+  const init = d.node.initializer && skipOuter(d.node.initializer);
+  return !!init && (ts.isObjectLiteralExpression(init) || ts.isNewExpression(init) || ts.isIdentifier(init) || ts.isPropertyAccessExpression(init));
 }
 
 function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, onReplacedList: (server: ServerRef, span: Span) => void): void {
@@ -264,8 +296,9 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       return undefined;
     }
   };
-  /** When walking what no call reaches: calls into functions a call already followed are not walked again. */
+  /** When walking what no call reaches: functions the start-up run already followed are not walked again. */
   let unreached = false;
+  let ranAtStart = new Set<ts.Node>();
   const walk = (node: ts.Node, pf: ParsedFile, depth: number): void => {
     if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1) {
       const decl = node.initializer.declarations[0];
@@ -294,7 +327,7 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       ts.forEachChild(node, (c) => walk(c, pf, depth));
       if (depth < MAX_CALL_DEPTH) {
         const target = calledFunction(node, pf, ctx, scope);
-        if (target && target.fn.body && !active.has(target.fn) && !(unreached && followed.has(target.fn))) {
+        if (target && target.fn.body && !active.has(target.fn) && !(unreached && ranAtStart.has(target.fn))) {
           const { servers, values } = callBindings(target.fn, node.arguments, pf, ctx, scope);
           const saved = new Map<ts.Node, unknown>();
           for (const [k, v] of servers) {
@@ -303,6 +336,8 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
           }
           const savedScope = new Map(scope);
           for (const [k, v] of values) scope.set(k, v);
+          // A method of an instance: `this` in its body (keyed by its class, as evaluate.ts reads it).
+          if (target.thisValue && target.fn.parent && ts.isClassLike(target.fn.parent)) scope.set(target.fn.parent, target.thisValue);
           active.add(target.fn);
           followed.add(target.fn);
           walk(target.fn.body, target.pf, depth + 1);
@@ -338,7 +373,12 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   // Functions and methods of this file that no followed call ran (a class's `registerTools()` called on an
   // instance, a callback): what they register, directly or through the helpers they call, is still the server's.
   // Those no call in the file names go first, so that a helper is walked from its callers, with their arguments.
+  // Only while some registration of the files read so far is still unseen, and only until none is.
+  let pending = [entry, ...ctx.project.parsed.values()].flatMap((f) => f.registrationCalls).filter((c) => !seen.has(c));
+  const unseen = () => (pending = pending.filter((c) => !seen.has(c))).length > 0;
+  if (!unseen()) return;
   unreached = true;
+  ranAtStart = new Set(followed);
   const functions: ts.FunctionLikeDeclaration[] = [];
   const calleeNames = new Set<string>();
   const collect = (node: ts.Node): void => {
@@ -357,11 +397,12 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     const n = fn.name ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name : undefined);
     return n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) ? n.text : undefined;
   };
-  for (const round of [1, 2]) {
+  rounds: for (const round of [1, 2]) {
     for (const fn of functions) {
       if (followed.has(fn) || (round === 1 && calleeNames.has(nameOf(fn) ?? ''))) continue;
       followed.add(fn);
       walk(fn.body!, entry, 0);
+      if (!unseen()) break rounds;
     }
   }
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).

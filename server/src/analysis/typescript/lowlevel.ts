@@ -10,17 +10,36 @@ import type { Framework, JsonSchema, Located, ParameterDefinition, Span, ToolDef
 import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
 import { evaluate, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
 import { resolveHandler } from './handler';
-import { lookupName, skipOuter, spanOf, type ParsedFile } from './project';
+import { lookupName, mutationsOf, skipOuter, spanOf, type ParsedFile } from './project';
 
 interface Where {
   node: ts.Node;
   pf: ParsedFile;
 }
 
+/**
+ * `__awaiter(this, void 0, void 0, function* () { ... })`: an async function as TypeScript compiles it for an older
+ * target. What the generator returns is what the async function resolves to.
+ */
+function downlevelAsyncBody(e: ts.Expression): ts.FunctionExpression | undefined {
+  const call = skipOuter(e);
+  if (!ts.isCallExpression(call) || call.arguments.length !== 4) return undefined;
+  const callee = skipOuter(call.expression);
+  const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  const gen = skipOuter(call.arguments[3]);
+  return name === '__awaiter' && ts.isFunctionExpression(gen) && gen.asteriskToken ? gen : undefined;
+}
+
 /** The expressions a handler returns (its expression body, or every `return` not inside a nested function). */
 function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
   const body = fn.body;
   if (!body) return [];
+  const downlevel = ts.isBlock(body)
+    ? body.statements.length === 1 && ts.isReturnStatement(body.statements[0]) && body.statements[0].expression
+      ? downlevelAsyncBody(body.statements[0].expression)
+      : undefined
+    : downlevelAsyncBody(body);
+  if (downlevel) return returnedExpressions(downlevel);
   if (!ts.isBlock(body)) return [body];
   const out: ts.Expression[] = [];
   const visit = (n: ts.Node): void => {
@@ -32,16 +51,24 @@ function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
   return out;
 }
 
-/** The literal an expression is written as, following consts of this file and imported ones. */
-function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, is: (n: ts.Node) => n is T): { node: T; pf: ParsedFile } | undefined {
+/**
+ * The literal an expression is written as, following consts of this file and imported ones; `pushes` are the
+ * `list.push(...)` statements the module runs on it when it loads (any other change: not a literal we can read).
+ */
+function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, is: (n: ts.Node) => n is T): { node: T; pf: ParsedFile; pushes: ts.CallExpression[] } | undefined {
   let e = skipOuter(expr);
   let file = pf;
+  let pushes: ts.CallExpression[] = [];
   for (let i = 0; i < 10; i++) {
-    if (is(e)) return { node: e, pf: file };
+    if (is(e)) return { node: e, pf: file, pushes };
     if (!ts.isIdentifier(e)) return undefined;
     let d = lookupName(e.text, e, file);
     if (d?.kind === 'import') d = ctx.project.resolveImport(d);
     if (d?.kind !== 'var' || !d.node.initializer || !(d.node.parent.flags & ts.NodeFlags.Const)) return undefined;
+    // A literal changed after its declaration other than by top-level pushes: the evaluator says why it is not static.
+    const changes = mutationsOf(d.node, d.pf);
+    if (changes.other.length) return undefined;
+    pushes = changes.pushes;
     e = skipOuter(d.node.initializer);
     file = d.pf;
   }
@@ -91,7 +118,7 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
       return [unseen(`the tools list is not static: ${r.reason}`, { node: toolsExpr, pf: result.pf }, r.span)];
     }
   }
-  for (const el of list.node.elements) {
+  for (const el of [...list.node.elements, ...list.pushes.flatMap((c) => c.arguments)]) {
     if (ts.isSpreadElement(el)) {
       try {
         const value = evaluate(el.expression, list.pf, ctx);

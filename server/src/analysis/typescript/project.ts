@@ -318,11 +318,16 @@ export class Project {
     return undefined;
   }
 
+  /** The files this analysis parsed, by path. */
+  readonly parsed = new Map<string, ParsedFile>();
+
   load(file: string): ParsedFile | undefined {
     const text = this.host.readFile(file);
     if (text === undefined) return undefined;
     this.dependencies.add(file);
-    return parseFile(file, text);
+    const pf = parseFile(file, text);
+    this.parsed.set(file, pf);
+    return pf;
   }
 
   loadModule(fromFile: string, specifier: string): ParsedFile | undefined {
@@ -387,6 +392,8 @@ interface Writes {
   members: Map<string, ts.Identifier[]>;
   /** Handed to a call, where it may be filled: `fill(x)`, `x.push(v)`. */
   passed: Map<string, ts.Identifier[]>;
+  /** Calls of an array's mutating methods on a name: `x.push(v)`, `x.splice(i, 1)`. */
+  mutators: Map<string, ts.CallExpression[]>;
   declarations: Map<string, ts.VariableDeclaration[]>;
 }
 const writesOf = new WeakMap<ParsedFile, Writes>();
@@ -399,7 +406,7 @@ function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
 function fileWrites(pf: ParsedFile): Writes {
   let w = writesOf.get(pf);
   if (w) return w;
-  const writes: Writes = { targets: new Map(), members: new Map(), passed: new Map(), declarations: new Map() };
+  const writes: Writes = { targets: new Map(), members: new Map(), passed: new Map(), mutators: new Map(), declarations: new Map() };
   const push = <T>(map: Map<string, T[]>, name: string, node: T) => {
     const list = map.get(name);
     if (list) list.push(node);
@@ -436,6 +443,8 @@ function fileWrites(pf: ParsedFile): Writes {
       if (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) {
         const r = receiver(callee);
         if (r) push(writes.passed, r.text, r);
+        const on = skipOuter(callee.expression);
+        if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(on) && ARRAY_MUTATORS.has(callee.name.text)) push(writes.mutators, on.text, n);
       }
     } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === SK.PlusPlusToken || n.operator === SK.MinusMinusToken)) targetsIn(n.operand);
     else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && !ts.isVariableDeclarationList(n.initializer)) targetsIn(n.initializer);
@@ -446,6 +455,29 @@ function fileWrites(pf: ParsedFile): Writes {
   w = writes;
   writesOf.set(pf, w);
   return w;
+}
+
+const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
+
+/**
+ * What changes the object or array a declaration holds after it is created, read from the whole file: `pushes` are
+ * `x.push(a, b)` statements at the module's top level (run once, when the module loads, in order); `other` is any
+ * other change (a member written or deleted, another mutating method, a push inside a function).
+ */
+export function mutationsOf(decl: ts.VariableDeclaration, pf: ParsedFile): { pushes: ts.CallExpression[]; other: ts.Node[] } {
+  const out = { pushes: [] as ts.CallExpression[], other: [] as ts.Node[] };
+  if (!ts.isIdentifier(decl.name)) return out;
+  const name = decl.name.text;
+  const w = fileWrites(pf);
+  for (const id of w.members.get(name) ?? []) if (lookupName(name, id, pf)?.node === decl) out.other.push(id);
+  for (const call of w.mutators.get(name) ?? []) {
+    const callee = call.expression as ts.PropertyAccessExpression;
+    if (lookupName(name, callee.expression, pf)?.node !== decl) continue;
+    const topLevel = ts.isExpressionStatement(call.parent) && ts.isSourceFile(call.parent.parent);
+    if (callee.name.text === 'push' && topLevel) out.pushes.push(call);
+    else out.other.push(call);
+  }
+  return out;
 }
 
 /**
