@@ -608,6 +608,7 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
     case SK.PropertyAccessExpression: {
       const p = node as ts.PropertyAccessExpression;
       if (ts.isPrivateIdentifier(p.name)) return fail('private member', node, pf);
+      if (isProcessEnv(p.expression, pf)) return fail(`\`process.env.${p.name.text}\` is read from the environment the server runs in`, node, pf);
       const target = evaluate(p.expression, pf, ctx);
       // `root?.properties`: undefined when the object is (optional chaining).
       if ((target === undefined || target === null) && p.questionDotToken) return undefined;
@@ -624,6 +625,7 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
     }
     case SK.ElementAccessExpression: {
       const e = node as ts.ElementAccessExpression;
+      if (isProcessEnv(e.expression, pf)) return fail(`\`${lineText(e, pf)}\` is read from the environment the server runs in`, node, pf);
       const target = evaluate(e.expression, pf, ctx);
       const key = evaluate(e.argumentExpression, pf, ctx);
       if (typeof key !== 'string' && typeof key !== 'number') return fail('computed member is not a static key', e.argumentExpression, pf);
@@ -688,6 +690,15 @@ function evalBinary(b: ts.BinaryExpression, pf: ParsedFile, ctx: EvalContext): u
       if (b.operatorToken.kind === SK.MinusToken) return l - r;
       return l / r;
     }
+  }
+  // `mode === "readonly"`: a comparison of static primitives.
+  const op = b.operatorToken.kind;
+  if (op === SK.EqualsEqualsEqualsToken || op === SK.ExclamationEqualsEqualsToken || op === SK.EqualsEqualsToken || op === SK.ExclamationEqualsToken) {
+    const l = evaluate(b.left, pf, ctx);
+    const r = evaluate(b.right, pf, ctx);
+    if (!isPrimitive(l) || !isPrimitive(r)) return fail('a comparison of values that are not static primitives', b, pf);
+    const same = op === SK.EqualsEqualsEqualsToken || op === SK.ExclamationEqualsEqualsToken ? l === r : l == r;
+    return op === SK.EqualsEqualsEqualsToken || op === SK.EqualsEqualsToken ? same : !same;
   }
   // `(0, utils_1.helper)(x)`: how TypeScript's CommonJS output calls an imported function; the left side is a literal.
   if (b.operatorToken.kind === SK.CommaToken && ts.isLiteralExpression(skipOuter(b.left))) return evaluate(b.right, pf, ctx);
@@ -929,7 +940,17 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'enum':
       return evalEnum(d.node, d.pf, ctx);
     case 'param': {
-      if (ctx.env.has(d.node)) return bound(ctx.env.get(d.node), ctx);
+      if (ctx.env.has(d.node)) {
+        const v = ctx.env.get(d.node);
+        if (!(v instanceof Deferred)) return v;
+        try {
+          return v.value(ctx);
+        } catch (err) {
+          if (!(err instanceof Unresolvable)) throw err;
+          // Say which argument it was: the reason alone names a variable of the caller, not of this code.
+          throw new Unresolvable(`\`${d.name}\`, a parameter of ${functionLabel(d.node.parent, d.pf)}, is \`${lineText(v.node, v.pf)}\` at its call: ${err.reason}`, err.span);
+        }
+      }
       return fail(`\`${d.name}\` is a parameter of ${functionLabel(d.node.parent, d.pf)}: its value is known only at run time`, at, pf);
     }
     case 'function':
@@ -985,6 +1006,12 @@ function literalChanges(decl: ts.VariableDeclaration, pf: ParsedFile): ReturnTyp
 function lineText(node: ts.Node, pf: ParsedFile): string {
   const t = node.getText(pf.sf).replace(/\s+/g, ' ');
   return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+}
+
+/** `process.env` (the global, not a workspace name): what it holds is the server's environment at run time. */
+function isProcessEnv(e: ts.Expression, pf: ParsedFile): boolean {
+  const x = skipOuter(e);
+  return ts.isPropertyAccessExpression(x) && x.name.text === 'env' && ts.isIdentifier(x.expression) && x.expression.text === 'process' && !lookupName('process', x.expression, pf);
 }
 
 /** A bound name's value: a deferred argument is evaluated where the caller wrote it. */
