@@ -102,6 +102,8 @@ export class Instance {
   member(name: string, at: ts.Node, atPf: ParsedFile, ctx: EvalContext): unknown {
     const fields = this.construct(ctx);
     const field = fields.get(name);
+    // A constructor writing fields under run-time conditions: no field holds a value we know.
+    if (field && this.opaque) throw new Unresolvable(this.opaque.reason, { node: this.opaque.node, pf: this.opaque.pf });
     if (field) {
       let r = this.values.get(name);
       if (!r) {
@@ -794,6 +796,9 @@ function evalObjectLiteral(node: ts.ObjectLiteralExpression, pf: ParsedFile, ctx
         const d = Object.getOwnPropertyDescriptor(v, k);
         if (d) Object.defineProperty(out, k, { ...d, configurable: true });
       }
+    } else if (ts.isMethodDeclaration(prop) && prop.body && !prop.asteriskToken) {
+      // `{ register(server) { ... } }`: a function value, never run (a followed call walks its body).
+      setKey(out, propertyKey(prop.name, pf, ctx), new FnExpr(prop, pf));
     } else if (ts.isGetAccessorDeclaration(prop) && prop.body) {
       // zod 4 recursive shapes: `get children() { return z.array(Node) }` — evaluated when zod reads it.
       const ret = singleReturn(prop.body);

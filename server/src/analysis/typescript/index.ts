@@ -827,7 +827,13 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
   if (target?.libs.caveat) unresolved.push({ part: 'contract', reason: target.libs.caveat, span: site.server.span });
 
-  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
+  let name: Located<string> | undefined = locatedString(namePart, 'name', ctx, unresolved);
+  if (!name) {
+    // A name that evaluates to `undefined` is not a name: say so, rather than print a tool without one.
+    const u: Unresolved = { part: 'name', reason: 'the name is `undefined`', span: spanOf(args[0], pf) };
+    if (namePart.ok) unresolved.push(u);
+    name = { value: undefined, span: u.span, ...(namePart.ok ? { unresolved: u } : {}) };
+  }
   const title = locatedString(parts.title, 'title', ctx, unresolved);
   const descLoc = locatedString(parts.description, 'description', ctx, unresolved);
 
@@ -961,7 +967,8 @@ function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[])
       i++;
     }
   }
-  for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
+  // Arguments of run-time types leave the overload unknown (their own reasons are listed); known ones past it are extra.
+  if (middle.every((m) => m.ok)) for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
   overload.push('callback');
   return { parts, handlerExpr, overload, descriptionOrigin: 'argument' };
 }
