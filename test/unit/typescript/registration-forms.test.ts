@@ -247,3 +247,26 @@ new Plain("A plain tool.").install(server);
   assert.deepEqual(tool('plain').unresolved, []);
   assert.equal(tool('plain').contract.description, 'A plain tool.');
 });
+
+test('a module loaded with a dynamic import() registers through the function it exports', () => {
+  const files = {
+    'main.ts':
+      HEAD +
+      `async function main() {
+  const tools = await import("./tools.js");
+  tools.registerAll(server);
+  const { registerExtra } = await import("./extra.js");
+}
+main();
+`,
+    'tools.ts': `import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+export function registerAll(server: McpServer) {
+  server.registerTool("from_dynamic_import", { description: "Registered through a dynamic import." }, async () => ({ content: [] }));
+}
+`,
+    'extra.ts': `export function registerExtra() {}\n`,
+  };
+  const { tool } = analyze(files);
+  assert.deepEqual(tool('from_dynamic_import').unresolved, []);
+  assert.equal(tool('from_dynamic_import').server.variable, 'server');
+});

@@ -618,6 +618,16 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
     }
     case SK.ThisKeyword:
       return evalThis(node, pf, ctx);
+    case SK.AwaitExpression: {
+      // `await import("./tools.js")`: the module's namespace (a dynamic import of a workspace file).
+      const inner = skipOuter((node as ts.AwaitExpression).expression);
+      if (ts.isCallExpression(inner) && inner.expression.kind === SK.ImportKeyword && inner.arguments[0] && ts.isStringLiteralLike(inner.arguments[0])) {
+        const target = ctx.project.loadModule(pf.file, inner.arguments[0].text);
+        if (target) return new ModuleNs(target);
+        return fail(`\`${inner.arguments[0].text}\` is not a workspace file`, inner, pf);
+      }
+      return fail('an awaited value is known only at run time', node, pf);
+    }
     case SK.ConditionalExpression: {
       // `flag ? a : b` on a condition known statically (else the condition's own reason says why it is not).
       const c = node as ts.ConditionalExpression;
@@ -1204,8 +1214,10 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
   }
   // zod 3: zod-to-json-schema never throws, it writes something approximate; the constructs it cannot carry are
   // listed from the source. zod 4: listed after conversion, exactly where the SDK's conversion fails (schemaOrigin).
+  // `.transform()` is not listed for zod 3: zod-to-json-schema publishes its input side (the SDK's `pipeStrategy:
+  // 'input'`), which is exactly what the tool accepts (proven live on @mapbox/mcp-server 0.2.0).
   if (callee.major === 3) {
-    if ((UNREPRESENTABLE_NS.has(name) && callee.onNamespace && callee.nsPath === 'z') || (UNREPRESENTABLE_METHODS.includes(name) && !callee.onNamespace)) {
+    if (UNREPRESENTABLE_NS.has(name) && callee.onNamespace && callee.nsPath === 'z') {
       ctx.unrepresentable.push({ construct: constructOf(callee), span: spanOf(node, pf) });
     }
   }

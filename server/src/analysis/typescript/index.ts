@@ -219,7 +219,7 @@ interface Callee {
 function staticMethod(callee: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
   if (BUILTIN_METHODS.has(callee.name.text) || !staticReceiver(callee.expression, pf, ctx, scope)) return undefined;
   try {
-    const v = evaluateDetached(callee, pf, scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]) } : ctx);
+    const v = evaluateDetached(callee, pf, scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]), consts: new BoundConsts(ctx.consts) } : ctx);
     if (v instanceof FnExpr && v.node.body) return { fn: v.node, pf: v.pf, thisValue: v.thisValue };
   } catch {
     /* not a static object: the call is not followed */
@@ -249,7 +249,9 @@ function staticReceiver(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, s
   if (d.kind !== 'var') return false;
   if (scope.has(d.node) || ctx.env.has(d.node)) return true;
   const init = d.node.initializer && skipOuter(d.node.initializer);
-  return !!init && (ts.isObjectLiteralExpression(init) || ts.isNewExpression(init) || ts.isIdentifier(init) || ts.isPropertyAccessExpression(init));
+  const dynamicImport = (x: ts.Expression) =>
+    ts.isAwaitExpression(x) && ts.isCallExpression(skipOuter(x.expression)) && (skipOuter(x.expression) as ts.CallExpression).expression.kind === ts.SyntaxKind.ImportKeyword;
+  return !!init && (ts.isObjectLiteralExpression(init) || ts.isNewExpression(init) || ts.isIdentifier(init) || ts.isPropertyAccessExpression(init) || dynamicImport(init));
 }
 
 function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, onReplacedList: (server: ServerRef, span: Span) => void): void {
@@ -289,9 +291,20 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     ts.forEachChild(body, visit);
     return found;
   };
+  /** The context evaluating with this run's bindings (its consts read fresh: a const in a loop body differs per element). */
+  const scoped = (): EvalContext => (scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]), consts: new BoundConsts(ctx.consts) } : ctx);
   const staticValue = (expr: ts.Expression, pf: ParsedFile): unknown => {
     try {
-      return evaluateDetached(expr, pf, { ...ctx, env: new Map([...ctx.env, ...scope]) });
+      return evaluateDetached(expr, pf, scoped());
+    } catch {
+      return undefined;
+    }
+  };
+  /** An `if` / `?:` condition known statically (with this run's bindings): only the branch taken runs. */
+  const staticCondition = (expr: ts.Expression, pf: ParsedFile): boolean | undefined => {
+    try {
+      const v = evaluateDetached(expr, pf, scoped());
+      return v instanceof Unresolvable ? undefined : Boolean(v);
     } catch {
       return undefined;
     }
@@ -310,6 +323,15 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       if (cb && param && ts.isIdentifier(param.name) && unrolled(param, staticValue(node.expression.expression, pf), (cb as ts.ArrowFunction).body, pf, depth)) return;
     }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
+    if ((ts.isIfStatement(node) || ts.isConditionalExpression(node)) && scope.size) {
+      // `if (tool.annotations) server.tool(..., annotations, cb) else server.tool(..., cb)` in a loop: per element.
+      const taken = staticCondition(ts.isIfStatement(node) ? node.expression : node.condition, pf);
+      if (taken !== undefined) {
+        const branch = ts.isIfStatement(node) ? (taken ? node.thenStatement : node.elseStatement) : taken ? node.whenTrue : node.whenFalse;
+        if (branch) walk(branch, pf, depth);
+        return;
+      }
+    }
     if (ts.isCallExpression(node)) {
       const replaced = replacedListHandler(node, pf, ctx);
       if (replaced) onReplacedList(replaced, spanOf(node, pf));
