@@ -270,3 +270,25 @@ export function registerAll(server: McpServer) {
   assert.deepEqual(tool('from_dynamic_import').unresolved, []);
   assert.equal(tool('from_dynamic_import').server.variable, 'server');
 });
+
+test('in a loop, a branch on a condition known for the element runs alone: one registration per element', () => {
+  const src =
+    HEAD +
+    `const TOOLS = [
+  { name: "read_logs", description: "Read the logs.", annotations: { readOnlyHint: true } },
+  { name: "rerun_job", description: "Rerun a job." },
+];
+TOOLS.forEach((tool) => {
+  const annotations = tool.annotations;
+  if (annotations) server.tool(tool.name, tool.description, {}, annotations, ${OK});
+  else server.tool(tool.name, tool.description, {}, ${OK});
+});
+`;
+  const { result, tool } = analyze({ 'main.ts': src });
+  assert.deepEqual(
+    result.tools.map((t) => t.name.value),
+    ['read_logs', 'rerun_job'],
+  );
+  assert.deepEqual(tool('read_logs').contract.annotations, { readOnlyHint: true });
+  assert.equal(tool('rerun_job').contract.annotations, undefined);
+});
