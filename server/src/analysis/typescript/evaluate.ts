@@ -73,9 +73,6 @@ export class FnExpr {
   ) {}
 }
 
-/** A class member whose `this` is the instance: a method, a constructor, a field initializer. */
-type ClassMember = ts.MethodDeclaration | ts.ConstructorDeclaration | ts.PropertyDeclaration | ts.GetAccessorDeclaration;
-
 /**
  * `new C(args)` of a workspace class, read as its constructor writes it: field initializers and `this.x = value`
  * statements of each constructor (base first, through `super(...)`), evaluated only when read, with the
