@@ -96,6 +96,8 @@ export interface TsContractTraits {
   release: string;
   /** `McpServer.registerTool` exists (1.11.4+); before, the call throws a TypeError and registers nothing. */
   registerTool: boolean;
+  /** `McpServer.registerResource` exists (1.13.0+); before, only `resource()`: the call throws a TypeError. */
+  registerResource: boolean;
   /** `title` is published (1.13.0+); before, registerTool ignores it. */
   title: boolean;
   /** `annotations` are published (1.11.0+); before, `server.tool(name, annotations, cb)` takes the annotations for a params shape. */
@@ -384,6 +386,7 @@ export function tsContractTraits(version: string | undefined): TsContractTraits 
   return {
     release: `@modelcontextprotocol/sdk ${release.endsWith('.999') ? release.replace(/\.999$/, '.x') : release}`,
     registerTool: since('1.11.4'),
+    registerResource: since('1.13.0'),
     title: since('1.13.0'),
     annotations: since('1.11.0'),
     outputSchema: since('1.11.4'),
@@ -440,7 +443,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['McpServer', 'Server'],
     contextClasses: [],
     contentClasses: [],
-    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/, /\bListToolsRequestSchema\b/],
+    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/, /\bListToolsRequestSchema\b/, /registerResource\s*\(/],
     serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/sdk\/server/,
     contractBuilder: 'sdk-zod-compat',
     errorModule: undefined,
@@ -466,7 +469,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['McpServer', 'Server'],
     contextClasses: [],
     contentClasses: [],
-    toolHints: [/registerTool\s*\(/, /\bMcpServer\b/],
+    toolHints: [/registerTool\s*\(/, /\bMcpServer\b/, /registerResource\s*\(/],
     serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/server/,
     contractBuilder: 'sdk-standard-schema',
     errorModule: undefined,

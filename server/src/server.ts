@@ -30,6 +30,8 @@ import {
   ToolsRequest,
   WorkspaceScannedNotification,
   WorkspaceToolsRequest,
+  ServerToolsRequest,
+  type ServerToolsResult,
   WorkspaceTrustNotification,
   type ToolsmithInitializationOptions,
   type WorkspaceScannedParams,
@@ -41,7 +43,8 @@ import { codeActions, FIX_ALL_KIND } from './lsp/codeActions';
 import { hoverAt } from './lsp/hover';
 import { codeLenses } from './lsp/codeLens';
 import { LensSync, lensKey } from './lsp/lensSync';
-import { toolSummaries } from './lsp/summaries';
+import { surfaceSummaries, toolSummaries } from './lsp/summaries';
+import { ServerToolsCache } from './lsp/serverTools';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
@@ -221,6 +224,9 @@ async function answeringAnalysis(doc: TextDocument): Promise<DocumentAnalysis | 
     clearTimeout(timer);
   }
 }
+
+/** Whole servers predicted from their entries (`toolsmith/serverTools`), until a workspace file changes. */
+const serverTools = new ServerToolsCache(host, () => server.settings);
 
 function mapperFor(file: string, text: string): SpanMapper {
   return new SpanMapper((f) => host.readFile(f), new Map([[file, text]]));
@@ -465,6 +471,7 @@ async function applySettings(pushed: unknown): Promise<void> {
     server.timeBudgetMs = timeBudgetMsOf(pushed);
   }
   server.settingsGeneration++;
+  serverTools.invalidate();
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
   for (const entry of index.all()) if (!entry.open) analyzeDisk(entry.file);
 }
@@ -539,6 +546,7 @@ connection.onNotification(WorkspaceTrustNotification, (params) => {
   server.workspaceTrusted = trusted;
   // As a settings change: analyses made under the other trust are not reused, open documents are analysed again.
   server.settingsGeneration++;
+  serverTools.invalidate();
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
 });
 
@@ -549,6 +557,7 @@ connection.onDidChangeConfiguration((change) => {
 
 connection.onDidChangeWatchedFiles((params) =>
   inBatch(() => {
+    serverTools.invalidate();
     for (const change of params.changes) {
       const file = uriToFile(change.uri);
       if (!sourceKindOf(file) || openDocuments.ofFile(file)) continue;
@@ -568,6 +577,7 @@ documents.onDidOpen((e) => {
   openDocuments.open(e.document, fileOfDocument(e.document));
 });
 documents.onDidChangeContent((e) => {
+  serverTools.invalidate();
   const open = openDocuments.get(e.document.uri);
   if (!open?.file) return;
   open.document = e.document;
@@ -576,6 +586,7 @@ documents.onDidChangeContent((e) => {
   scheduler.schedule(e.document.uri, first ? 0 : undefined);
 });
 documents.onDidClose((e) => {
+  serverTools.invalidate();
   const uri = e.document.uri;
   const file = openDocuments.close(uri)?.file;
   lensSync.closed(uri);
@@ -609,7 +620,9 @@ connection.onRequest(ToolsRequest, async (params) => {
     const doc = documents.get(params.uri);
     if (doc) {
       const entry = await currentAnalysis(doc);
-      return { tools: entry ? toolSummaries(entry.analysis, doc.uri, mapperFor(entry.file, entry.text)) : [] };
+      if (!entry) return { tools: [] };
+      const mapper = mapperFor(entry.file, entry.text);
+      return { tools: toolSummaries(entry.analysis, doc.uri, mapper), ...surfaceSummaries(entry.analysis, doc.uri, mapper) };
     }
     const file = uriToFile(params.uri);
     if (!sourceKindOf(file)) return { tools: [] };
@@ -617,7 +630,8 @@ connection.onRequest(ToolsRequest, async (params) => {
     const text = indexed?.text ?? host.readFile(file);
     if (text === undefined) return { tools: [] };
     const analysis = indexed?.analysis ?? analyze(file, text);
-    return { tools: toolSummaries(analysis, params.uri, mapperFor(file, text)) };
+    const mapper = mapperFor(file, text);
+    return { tools: toolSummaries(analysis, params.uri, mapper), ...surfaceSummaries(analysis, params.uri, mapper) };
   } catch (err) {
     logger.once(`tools:${String(err)}`, `toolsmith/tools failed for ${params.uri}: ${errorText(err)}`);
     return { tools: [] };
@@ -652,6 +666,30 @@ connection.onRequest(WorkspaceToolsRequest, async () => {
     tools.push(...toolSummaries(analysis, entry.uri, mapperFor(entry.file, text)));
   }
   return { tools };
+});
+
+// The whole server an entry starts: the Servers view (a server that is not running) and the preview's whole-list cost.
+connection.onRequest(ServerToolsRequest, async (params) => {
+  try {
+    const file = uriToFile(params.uri);
+    if (!sourceKindOf(file)) return { servers: [], unresolved: [] };
+    const direct = serverTools.get(file);
+    const wanted = params.tool;
+    if (!wanted) return direct;
+    const holds = (r: ServerToolsResult) => r.servers.some((s) => s.constructed && s.tools.some((t) => t.uri === wanted.uri && t.name === (wanted.name ?? undefined)));
+    if (holds(direct)) return direct;
+    // The files that construct a server, as entries: the first whose whole server publishes the tool.
+    await server.scanDone;
+    for (const e of index.all()) {
+      if (e.file === file || !e.analysis.result.files.some((f) => f.file === e.file && f.servers.length > 0)) continue;
+      const r = serverTools.get(e.file);
+      if (holds(r)) return r;
+    }
+    return direct;
+  } catch (err) {
+    logger.once(`serverTools:${String(err)}`, `toolsmith/serverTools failed for ${params.uri}: ${errorText(err)}`);
+    return { servers: [], unresolved: [] };
+  }
 });
 
 connection.onHover(async (params) => {

@@ -9,6 +9,7 @@ import type { FileFacts, Span, ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { finding } from './util/finding';
 import { replace } from './util/source';
+import { zodMajorNear } from './util/zod';
 import { TS_SDK_V2_MODELLED } from '../../../common/frameworks';
 
 type V2Package = '@modelcontextprotocol/server' | '@modelcontextprotocol/client';
@@ -125,26 +126,6 @@ function dependencyFix(ctx: RuleContext, file: string, packages: V2Package[]): F
   // After the sdk entry: a comma ends it, then the new entries, then the comma it had (if it was not the last).
   const edit: Edit = { span: { file: manifest.path, start: at, end: at + comma.length }, newText: `,${eol}${added}${comma}` };
   return { title: `Add ${missing.map((p) => `${p} ^${TS_SDK_V2_MODELLED}`).join(' and ')} to package.json (keeping @modelcontextprotocol/sdk until nothing imports it)`, edits: [edit], safe: false };
-}
-
-/**
- * The zod major installed next to the file (the nearest node_modules/zod/package.json), else the one its nearest
- * package.json asks for; undefined when neither says.
- */
-function zodMajorNear(file: string, ctx: RuleContext): number | undefined {
-  let dir = path.dirname(file);
-  for (let i = 0; i < 30; i++) {
-    const installed = ctx.textOf(path.join(dir, 'node_modules/zod/package.json'));
-    const v = installed && /"version"\s*:\s*"(\d+)\./.exec(installed);
-    if (v) return Number(v[1]);
-    const manifest = ctx.textOf(path.join(dir, 'package.json'));
-    const range = manifest && /"zod"\s*:\s*"[^\d"]*(\d+)/.exec(manifest);
-    if (range) return Number(range[1]);
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-  return undefined;
 }
 
 export const tsSdkV1Import: Rule = {

@@ -81,7 +81,7 @@ function isListToolsHandlerCall(call: ts.CallExpression): boolean {
 }
 
 /** Same test as the analysis applies to a call (index.ts registrationKind): a registration by its shape alone. */
-export function registrationKind(call: ts.CallExpression): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | undefined {
+export function registrationKind(call: ts.CallExpression): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | undefined {
   const callee = call.expression;
   if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
   const m = callee.name.text;
@@ -91,7 +91,9 @@ export function registrationKind(call: ts.CallExpression): 'registerTool' | 'reg
   // `server.experimental.tasks.registerToolTask(name, config, handler)`: registerTool with a task execution mode.
   if (m === 'registerToolTask' && call.arguments.length >= 2) return 'registerToolTask';
   if (m === 'registerPrompt' && call.arguments.length >= 2) return 'registerPrompt';
-  if ((m === 'tool' || m === 'prompt') && call.arguments.length >= 2) {
+  // registerResource(name, uriOrTemplate, config, cb); 1.x resource(name, uriOrTemplate, [metadata], cb).
+  if (m === 'registerResource' && call.arguments.length >= 3) return 'registerResource';
+  if ((m === 'tool' || m === 'prompt' || (m === 'resource' && call.arguments.length >= 3)) && call.arguments.length >= 2) {
     // `x.tool("name", ..., handler)`: a string-like first argument is what makes it the SDK overload.
     const first = skipOuter(call.arguments[0]);
     if (ts.isCallExpression(first) || ts.isObjectLiteralExpression(first) || ts.isArrowFunction(first) || ts.isFunctionExpression(first) || ts.isNumericLiteral(first)) return undefined;
