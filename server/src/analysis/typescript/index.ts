@@ -1518,9 +1518,9 @@ function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] 
   });
 }
 
-/** A file that may register 1.x tools (the workspace's copies are looked up only for those). */
+/** A file that may register 1.x tools or a low-level tools list (the workspace's copies are looked up only for those). */
 function mayUseSdkV1(text: string): boolean {
-  return /registerTool|\.tool\s*\(|McpServer/.test(text);
+  return /registerTool|\.tool\s*\(|McpServer|ListToolsRequestSchema/.test(text);
 }
 
 /**
