@@ -1,6 +1,7 @@
 # Review aid for the TypeScript registration-form packages of issue 13 (branch tsforms: circleci, antv chart,
 # mermaid, datadog, brave-search 2.1.4 and 2.0.62, perplexity, atlassian-jira, eslint, mobile-mcp, z_ai,
-# kubernetes, mapbox, playwright-mcp-server 1.0.12 and 1.0.4, draw.io): judges the findings a dump marks unlabelled,
+# kubernetes, mapbox, playwright-mcp-server 1.0.12 and 1.0.4, draw.io, and what the per-call helper following adds on
+# the MCP Apps bundles): judges the findings a dump marks unlabelled,
 # with the reasons below (each read in the installed code and the live tools/list), and prints the entries to append
 # to labels.json.
 # Usage: node --import tsx test/corpus/dump-findings.ts --preset strict > f.json && python3 test/corpus/judge-tsforms.py f.json
@@ -95,6 +96,9 @@ def judge(x):
         return 'keep', 'a comma/semicolon-separated list in one string (locales, coordinate indices, excluded road types): an array would spare the model the joining'
     if r == 'error-message-not-actionable':
         return 'kill', '"Error: ${error.message}" relays the cause (mobilecli, the device), which tells the model what failed'
+    if r == 'resource-description-missing':
+        # Seen since registerAppResource's minified helper G(server, name, uri, meta, cb) is followed per call.
+        return 'keep', 'G(server, resourceUri, resourceUri, { mimeType: L }, ...): the app resource is registered with a MIME type and no description'
     raise SystemExit(f'no judgment for {r}: {x}')
 
 
