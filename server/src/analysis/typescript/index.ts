@@ -864,6 +864,24 @@ function runtimeLoop(call: ts.CallExpression): ts.Node | undefined {
   return undefined;
 }
 
+/**
+ * The run-time loop around a registration, unless the walk unrolled it (its variable bound for this site: a loop over
+ * a static array); bindings of a followed call's arguments do not unroll a loop inside the callee.
+ */
+function unboundLoop(call: ts.CallExpression, bindings: Map<ts.Node, unknown> | undefined): ts.Node | undefined {
+  const loop = runtimeLoop(call);
+  if (!loop || !bindings) return loop;
+  let variable: ts.Node | undefined;
+  if (ts.isForOfStatement(loop) || ts.isForInStatement(loop)) {
+    const init = loop.initializer;
+    variable = ts.isVariableDeclarationList(init) ? init.declarations[0] : undefined;
+  } else if (ts.isCallExpression(loop)) {
+    const cb = loop.arguments.find((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a)) as ts.FunctionLikeDeclaration | undefined;
+    variable = cb?.parameters[0];
+  }
+  return variable && bindings.has(variable) ? undefined : loop;
+}
+
 /** The receiver of `x.resource(...)` is a parameter or an import (`this.server`, `ctx.server` count too), not a local object. */
 function receiverIsParamOrImport(site: Site): boolean {
   const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
@@ -933,7 +951,7 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
     const located = part && locatedString(part, key, ctx, unresolved);
     if (located) resource[key] = located;
   }
-  const loop = site.bindings ? undefined : runtimeLoop(call);
+  const loop = unboundLoop(call, site.bindings);
   if (loop) {
     const list = kind === 'resource' ? 'resources/list' : 'resources/templates/list';
     unresolved.push({ part: 'loop', reason: `registered in a loop over a run-time value: ${list} holds one such entry per iteration, how many is not known statically`, span: spanOf(loop, pf) });
@@ -1593,7 +1611,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
       // parameter or import of a file that imports one (a register helper).
       if (site.kind === 'resource' && !site.server.framework && !(importedFramework(site.pf) && receiverIsParamOrImport(site))) continue;
       try {
-        resources.push(buildResource(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
+        resources.push(buildResource(site, site.bindings ? boundContext(ctx, site.bindings) : ctx, versions));
       } catch {
         // A bug of ours on one resource must not hide the tools; the resource is left out.
       }
