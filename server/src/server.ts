@@ -53,6 +53,8 @@ import { OpenDocuments, type DocumentAnalysis, type OpenDocument } from './lsp/o
 import { AnalysisPool, DEFAULT_TIME_BUDGET_SECONDS, timeBudgetMsOf, type AnalysisOutcome } from './lsp/analysisPool';
 import { ANALYSIS_WORKER_ROLE, type AnalysisJob } from './lsp/analysisJob';
 import { toolFindings } from './lsp/toolFindings';
+import { convertedOnMainThread } from './contract/typescript/libraries';
+import { setTrustedElsewhere } from './contract/typescript/trust';
 
 const connection = createGuardedConnection();
 const documents = new TextDocuments(TextDocument);
@@ -372,7 +374,51 @@ function analyzeDisk(file: string, text = host.readFile(file)): FileAnalysis | u
   index.set({ file, uri, text, analysis, open: false });
   contribute(file, analysis.findings, mapperFor(file, text));
   notifyToolsChanged(uri, analysis);
+  convertInWorker(file, uri, text, analysis);
   return analysis;
+}
+
+/** Per closed file, the text a worker was last asked to convert (an answer for an older text is dropped). */
+const closedInWorker = new Map<string, string>();
+let closedJobVersion = 0;
+
+/**
+ * A closed file of a trusted workspace that this thread converted with the bundled copies (it never loads workspace
+ * code) while the workspace has other releases: an analysis worker analyses it again with the workspace's copies,
+ * queued behind every open document's job, and its answer replaces this one. A job stopped by the time budget or a
+ * crash is tried once more (the first job of a worker also loads the copies); after that the bundled answer stays.
+ */
+function convertInWorker(file: string, uri: string, text: string, analysis: FileAnalysis, attempt = 1): void {
+  if (!server.workspaceTrusted || !analysis.result.files.some((f) => convertedOnMainThread(f.converters))) return;
+  closedInWorker.set(file, text);
+  // Its own job key: an open document's versions never supersede it, nor it them.
+  const job: AnalysisJob = {
+    uri: `${uri}#closed`,
+    file,
+    version: ++closedJobVersion,
+    text,
+    settings: server.settings,
+    settingsGeneration: server.settingsGeneration,
+    epoch: 0,
+    workspaceTrusted: true,
+    background: true,
+  };
+  void pool.analyze(job).then((outcome) => {
+    // A closed file keeps no state in the workers.
+    if (!openDocuments.ofFile(file)) pool.forget(file);
+    if (closedInWorker.get(file) !== text || openDocuments.ofFile(file) || index.get(file)?.text !== text) return;
+    if (outcome.kind === 'over-budget' || outcome.kind === 'crashed') {
+      const why = outcome.kind === 'crashed' ? outcome.reason : `stopped after ${seconds(outcome.ms)} (time budget ${seconds(outcome.budgetMs)})`;
+      if (attempt === 1) return convertInWorker(file, uri, text, analysis, 2);
+      logger.once(`closed-worker:${file}`, `${file}: converting it with the workspace's copies in an analysis worker failed twice (${why}); it keeps the bundled copies' contract until it changes`);
+    }
+    closedInWorker.delete(file);
+    if (outcome.kind !== 'done') return;
+    for (const l of outcome.logs) logger.once(l.key, l.message);
+    index.set({ file, uri, text, analysis: outcome.analysis, open: false });
+    contribute(file, outcome.analysis.findings, mapperFor(file, text));
+    notifyToolsChanged(uri, outcome.analysis);
+  });
 }
 
 /** Re-analyses everything that imports `file` (open documents through the scheduler, closed files from disk). */
@@ -485,6 +531,7 @@ connection.onInitialize((params): InitializeResult => {
   if (typeof init.diagnosticsDelayMs === 'number' && Number.isFinite(init.diagnosticsDelayMs)) scheduler.delayMs = Math.max(0, init.diagnosticsDelayMs);
   if (init.workspaceScan === false) server.workspaceScan = false;
   server.workspaceTrusted = init.workspaceTrusted === true;
+  setTrustedElsewhere(server.workspaceTrusted);
   const c = params.capabilities;
   server.capabilities = {
     pullConfiguration: !!c.workspace?.configuration,
@@ -544,10 +591,13 @@ connection.onNotification(WorkspaceTrustNotification, (params) => {
   const trusted = params?.trusted === true;
   if (trusted === server.workspaceTrusted) return;
   server.workspaceTrusted = trusted;
+  setTrustedElsewhere(trusted);
   // As a settings change: analyses made under the other trust are not reused, open documents are analysed again.
   server.settingsGeneration++;
   serverTools.invalidate();
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
+  // And the closed files converted with copies of the SDK and schema libraries (the others do not depend on trust).
+  for (const entry of index.all()) if (!entry.open && entry.analysis.result.files.some((f) => f.converters)) analyzeDisk(entry.file);
 });
 
 connection.onDidChangeConfiguration((change) => {

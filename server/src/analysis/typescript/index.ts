@@ -26,7 +26,8 @@ import type {
 import { buildTsPromptContract } from '../../contract/typescript/prompts';
 import { buildTsResourceContract, registryOrder, V2_RESOURCE_CONFIG_ONLY } from '../../contract/typescript/resources';
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsBuildTarget, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
-import { bundledLibraries, librariesFor } from '../../contract/typescript/libraries';
+import type { V2BuildTarget } from '../../contract/typescript/v2';
+import { bundledLibraries, librariesFor, librariesForV2 } from '../../contract/typescript/libraries';
 import { Deferred, evaluate, evaluateDetached, fingerprint, FnExpr, Instance, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
@@ -1275,10 +1276,13 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   ctx.unrepresentable = [];
   const callSpan = spanOf(call, pf);
   const args = call.arguments;
-  // 1.x: the release's traits and the copies converting its schemas (v2 has its own builder).
+  // The release's traits and the copies converting its schemas: 1.x (target) or v2 (v2Target).
   const traits = profile.tsContractTraits?.(sdkVersion);
   const target: TsBuildTarget | undefined = traits && { traits, libs: ctx.libraries ?? bundledLibraries() };
-  const targetKey = target ? `${target.traits.release}\u0000${target.libs.key}` : '';
+  const v2Traits = profile.tsV2ContractTraits?.(sdkVersion);
+  const v2Target: V2BuildTarget | undefined = v2Traits && { traits: v2Traits, libs: ctx.libraries ?? bundledLibraries() };
+  const built = target ?? v2Target;
+  const targetKey = built ? `${built.traits.release}\u0000${built.libs.key}` : '';
 
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
   const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder, targetKey) : serverToolParts(site, ctx, unresolved);
@@ -1288,7 +1292,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   if (site.kind === 'tool' && !profile.hasToolMethod) unresolved.push(removedMethod('tool', profile.versionPackage, call, pf));
   const caveat = profile.versionCaveat(sdkVersion);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
-  if (target?.libs.caveat) unresolved.push({ part: 'contract', reason: target.libs.caveat, span: site.server.span });
+  if (built?.libs.caveat) unresolved.push({ part: 'contract', reason: built.libs.caveat, span: site.server.span });
 
   let name: Located<string> | undefined = locatedString(namePart, 'name', ctx, unresolved);
   if (!name) {
@@ -1302,9 +1306,9 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
 
   const input = parts.inputSchema;
   const output = parts.outputSchema;
-  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution, target);
+  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution, target, v2Target);
   const contract = contractResult.contract;
-  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx, builder, target);
+  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx, builder, target, v2Target);
   cacheConvertedSchemas(parts, contractResult, ctx);
   const inputJson = contract.inputSchema as JsonSchema | undefined;
   const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
@@ -1447,6 +1451,7 @@ function publishedContract(
   builder: TsContractBuilder,
   execution?: unknown,
   target?: TsBuildTarget,
+  v2Target?: V2BuildTarget,
 ): TsContractResult {
   const input = parts.inputSchema;
   const output = parts.outputSchema;
@@ -1462,7 +1467,7 @@ function publishedContract(
       _meta: parts._meta?.ok ? parts._meta.value : undefined,
       ...(execution !== undefined ? { execution } : {}),
     },
-    { inputResolved: !input || input.ok, outputResolved: !output || output.ok, builder, target },
+    { inputResolved: !input || input.ok, outputResolved: !output || output.ok, builder, target, v2Target },
   );
   for (const e of contractResult.errors) {
     const node = parts[e.part];
@@ -1481,13 +1486,14 @@ function unrepresentableConstructs(
   ctx: EvalContext,
   builder: TsContractBuilder,
   target: TsBuildTarget | undefined,
+  v2Target?: V2BuildTarget,
 ): ToolDefinition['unrepresentable'] {
   const unrepresentable = [...ctx.unrepresentable];
   for (const e of contractResult.errors) {
     const part = parts[e.part];
     if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
     const located = withOrigins(part, ctx);
-    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output', builder, target)) {
+    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output', builder, target, v2Target)) {
       const origin = schemaOrigin(located.origins, schema);
       const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
       const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
@@ -1536,8 +1542,8 @@ function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] 
   });
 }
 
-/** A file that may register 1.x tools or a low-level tools list (the workspace's copies are looked up only for those). */
-function mayUseSdkV1(text: string): boolean {
+/** A file that may register tools of either SDK line, or a low-level tools list (the workspace's copies are looked up only for those). */
+function mayRegisterTools(text: string): boolean {
   return /registerTool|\.tool\s*\(|McpServer|ListToolsRequestSchema/.test(text);
 }
 
@@ -1582,10 +1588,11 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
   const pf = parseFile(file, text);
   const project = new Project(host);
   const versions = workspaceVersions(host, file);
-  // 1.x files are rebuilt and converted with the workspace's zod and SDK when it is trusted and has them (libraries.ts).
-  // An entry may register nothing itself (`import "../dist/index.js"`): the whole server's modules decide.
-  const sdkV1 = (importedFramework(pf) ?? versions.defaultFramework) === 'ts-sdk';
-  const libraries = sdkV1 && (options.wholeServer || mayUseSdkV1(text)) ? librariesFor(file) : undefined;
+  // Rebuilt and converted with the workspace's SDK and schema libraries when it is trusted and has them (libraries.ts).
+  // A file importing an SDK module (an entry that only connects a server whose tools its imports register), one that may
+  // register tools, or a whole-server entry (`import "../dist/index.js"`: the server's modules decide).
+  const sdkLine = importedFramework(pf) ?? (options.wholeServer || mayRegisterTools(text) ? versions.defaultFramework : undefined);
+  const libraries = sdkLine === 'ts-sdk' ? librariesFor(file) : sdkLine === 'ts-sdk-v2' ? librariesForV2(file) : undefined;
   const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), libraries };
   const sites: Site[] = [];
   /** Servers whose tools/list handler the code replaces (`_requestHandlers.set("tools/list", ...)`), by id. */
@@ -1674,7 +1681,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
     dependencies: [...project.dependencies].filter((f) => f !== file),
     syntaxErrors: syntaxErrors(pf),
   };
-  if (libraries && tools.some((t) => t.framework === 'ts-sdk')) facts.converters = libraries.rows;
+  if (libraries && tools.some((t) => t.framework === sdkLine)) facts.converters = libraries.rows;
   const result: AnalysisResult = { tools, files: [facts] };
   if (prompts.length) result.prompts = prompts;
   if (resources.length) result.resources = resourceRegistries(resources);
