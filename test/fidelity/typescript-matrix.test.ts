@@ -78,7 +78,13 @@ function predictCli(file: string): Promise<Prediction> {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as never) : reject(new Error(`toolsmith contract ${file} exited ${code}: ${err}`))));
+    // `servers` (which tools each server publishes, added by the whole-server prediction) is the CLI's own field: the
+    // analysis compared with here predicts the file's contracts only.
+    const contracts = (json: string) => {
+      const { servers: _servers, ...rest } = JSON.parse(json) as Prediction & { servers?: unknown };
+      return rest as Prediction;
+    };
+    child.on('close', (code) => (code === 0 ? resolve(contracts(out)) : reject(new Error(`toolsmith contract ${file} exited ${code}: ${err}`))));
   });
 }
 
