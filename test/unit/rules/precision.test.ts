@@ -223,6 +223,17 @@ test('description-no-usage-guidance: siblings alike by description (a condition 
   assert.deepEqual(findingsOf('/tmp/ug4.py', facets, 'description-no-usage-guidance'), []);
 });
 
+test('description-no-usage-guidance: one item or a batch of them (mcp-atlassian 0.23.1) is said in the name and description', () => {
+  const src = pyServer(
+    pyTool('jira_create_issue', 'Create a new Jira issue with optional Epic link.', '', 'project: str, summary: str') +
+      pyTool('jira_batch_create_issues', 'Create multiple Jira issues in a batch.', '', 'issues: list[str]') +
+      pyTool('jira_get_issue', 'Get one Jira issue.', '', 'key: str') +
+      // "batch" in the name only, the description silent on how many: still twins to choose between
+      pyTool('jira_batch_get_issue', 'Get a Jira issue through the v3 endpoint.', '', 'key: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/ug5.py', src, 'description-no-usage-guidance').sort(), ['jira_batch_get_issue', 'jira_get_issue']);
+});
+
 test('description-no-return-info: read tools only (a write returns a status line), behind a server prefix too', () => {
   const ro = 'annotations=ToolAnnotations(readOnlyHint=True)';
   const src = pyServer(
