@@ -82,7 +82,7 @@ function predictCli(file: string): Promise<Prediction> {
     // analysis compared with here predicts the file's contracts only.
     const contracts = (json: string) => {
       const { servers: _servers, ...rest } = JSON.parse(json) as Prediction & { servers?: unknown };
-      return rest as Prediction;
+      return rest;
     };
     child.on('close', (code) => (code === 0 ? resolve(contracts(out)) : reject(new Error(`toolsmith contract ${file} exited ${code}: ${err}`))));
   });
