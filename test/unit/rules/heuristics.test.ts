@@ -30,6 +30,9 @@ test('names: tokens, styles, vague names and suggestions from the description', 
   assert.ok(isVagueName('get_data', 'Reads the Salesforce data of an account.'));
   assert.ok(isVagueName('op_run', 'Run a local shell command with op:// secret references injected.'));
   assert.ok(isVagueName('run_job', 'Runs a Jenkins job.'), 'run is no action of its own');
+  // Longer names too (circleci's get_job_test_results): the qualified noun is what makes it specific.
+  assert.ok(!isVagueName('get_job_test_results', 'This tool retrieves test metadata for a CircleCI job.'));
+  assert.ok(isVagueName('get_job_test_results', 'Gets the test results of a job.'));
   assert.deepEqual(nameFromDescription('Searches the knowledge base for documents.'), ['search', 'knowledge', 'base']);
   assert.deepEqual(nameFromDescription('Creates a new user account.'), ['create', 'user', 'account']);
   assert.equal(nameFromDescription('This is a tool.'), undefined);
