@@ -6,7 +6,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { analyzeFile, checkAnalysis, frontEnd, type FileAnalysis } from './service';
+import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
 import { analyzeSource, sourceKindOf } from './analysis/analyze';
 import { PRESETS, type Preset, type ToolsmithSettings } from '../../common/settings';
@@ -14,9 +14,7 @@ import type { FileFacts, FileHost, PromptDefinition, ResourceDefinition, Span, T
 import { RULES } from './rules';
 import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
-import { buildIdentity, CheckCache, hash, recordingHost, type Dependency } from './cli/check-cache';
-import { constructsServer as constructsServerIn, declaredEntryFiles, predictServers } from './wholeServers';
-import type { WholeServer } from './rules/types';
+import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
 import { compareLikeLocale } from './cli/collate';
 import { contractJson, moduleRows, promptsJson, resourcesJson, serversJson } from './cli/contract-json';
 import { analyzeEntry, type ServerPrediction, type EntryAnalysis } from './analysis/entry';
@@ -121,13 +119,8 @@ interface Workspace {
   skipped: { file: string; message: string }[];
   /** The run's file host: the texts above first, then the disk through the guarded reader. */
   host: FileHost;
-  /**
-   * Analyses one file of the run; `host` (default: the run's) answers its reads, so a caller can record them;
-   * `servers`: the whole servers its server rules see (none: each server instance's tools the analysis found).
-   */
-  analyze: (file: string, text: string, host?: FileHost, servers?: readonly WholeServer[]) => FileAnalysis;
-  /** The run's log of internal errors (each message once). */
-  log: (message: string) => void;
+  /** Analyses one file of the run; `host` (default: the run's) answers its reads, so a caller can record them. */
+  analyze: (file: string, text: string, host?: FileHost) => FileAnalysis;
 }
 
 function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: number): Workspace {
@@ -155,7 +148,7 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: n
     logged.add(key);
     process.stderr.write(`toolsmith: internal error (please report): ${m}\n`);
   };
-  return { files, texts, withBom, skipped, host, analyze: (file, text, through = host, servers) => analyzeFile(file, text, through, settings, log, servers), log };
+  return { files, texts, withBom, skipped, host, analyze: (file, text, through = host) => analyzeFile(file, text, through, settings, log) };
 }
 
 /**
@@ -244,7 +237,7 @@ function runCheck(args: string[]): number {
     for (const o of outcome.outside)
       process.stderr.write(`toolsmith: not applied "${o.title}": it edits ${o.files.map((f) => path.relative(cwd, f)).join(', ')}, outside the checked paths (check that file too to fix it)\n`);
   }
-  const { rows, analyses, failedEntries } = checkFiles(ws, settings, useCache ? buildIdentity(__filename, VERSION) : undefined);
+  const { rows, analyses } = checkFiles(ws, settings, useCache ? buildIdentity(__filename, VERSION) : undefined);
   if (format === 'json') {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
   } else if (format === 'sarif') {
@@ -255,114 +248,40 @@ function runCheck(args: string[]): number {
     process.stdout.write(formatStylish(rows, { cwd, color }));
     if (ws.files.length === 0 && ws.skipped.length === 0) process.stderr.write(`toolsmith: no TypeScript/JavaScript or Python files under ${paths.join(', ')}\n`);
   }
-  for (const f of failedEntries) process.stderr.write(`toolsmith: internal error (please report): the whole server of ${f.entry} could not be predicted: ${f.message}\n`);
-  if (reportUnanalysed(ws, analyses) || failedEntries.length) return 2;
+  if (reportUnanalysed(ws, analyses)) return 2;
   return rows.some((r) => r.severity === 'error') ? 1 : 0;
 }
 
 /**
  * The rows of every file of the run: from the result cache where an entry still holds (`identity` undefined: no
- * cache), else analysed (and stored). `analyses`: the files analysed in this run, for their internal errors;
- * `failedEntries`: entries whose whole-server prediction failed (internal errors too).
- *
- * The server rules see whole servers (wholeServers.ts): the entries reaching the checked files are found on every
- * run (cheap: manifests and a text hint), and predicted once, the first time a file with tools needs them — a run
- * whose files all come from the cache, with an unchanged context, predicts nothing.
+ * cache), else analysed (and stored). `analyses`: the files analysed in this run, for their internal errors.
  */
-function checkFiles(
-  ws: Workspace,
-  settings: ToolsmithSettings,
-  identity: ReturnType<typeof buildIdentity>,
-): { rows: FindingRow[]; analyses: FileAnalysis[]; failedEntries: { entry: string; message: string }[] } {
+function checkFiles(ws: Workspace, settings: ToolsmithSettings, identity: ReturnType<typeof buildIdentity>): { rows: FindingRow[]; analyses: FileAnalysis[] } {
   const cache = identity ? CheckCache.open(process.cwd()) : undefined;
   // Trust picks the converters (the workspace's installed zod/SDK or the bundled ones): part of the key like the settings.
   const settingsJson = JSON.stringify({ settings, trusted: workspaceTrusted() });
   const analyses: FileAnalysis[] = [];
   const rows: FindingRow[] = [];
-  // 1. Each file's cache entry (its key and inputs still hold) or its front-end analysis: which files construct a server.
-  const stored = new Map<string, NonNullable<ReturnType<CheckCache['lookup']>>>();
-  const fronts = new Map<string, { front: FileAnalysis; recorded: ReturnType<typeof recordingHost> }>();
-  const keys = new Map<string, string>();
-  const constructing: string[] = [];
   for (const file of ws.files) {
     const text = ws.texts.get(file) as string;
     const id = identity?.(sourceKindOf(file) ?? 'python');
     const key = cache && id !== undefined ? CheckCache.keyOf(id, settingsJson, file, text) : undefined;
-    if (key !== undefined) keys.set(file, key);
-    const entry = key !== undefined ? cache?.lookup(file, key, ws.host) : undefined;
-    if (entry) {
-      stored.set(file, entry);
-      if (entry.constructs) constructing.push(file);
+    const cached = key !== undefined ? cache?.lookup(file, key, ws.host) : undefined;
+    if (cached) {
+      rows.push(...cached);
       continue;
     }
     const recorded = recordingHost(ws.host);
-    const front = frontEnd(file, text, recorded.host, ws.log);
-    fronts.set(file, { front, recorded });
-    if (constructsServerIn(front.result, file)) constructing.push(file);
-  }
-  // 2. The entries: declared by the projects' manifests, and every file constructing a server; predicted on first need.
-  const entries = [...new Set([...declaredEntryFiles(ws.files, ws.host), ...constructing])];
-  const contextKey = hash(JSON.stringify([identity?.('typescript') ?? null, identity?.('python') ?? null, settingsJson, entries]));
-  let servers: readonly WholeServer[] | undefined;
-  let contextHash: string | undefined;
-  let failedEntries: { entry: string; message: string }[] = [];
-  const predict = (): readonly WholeServer[] => {
-    if (servers) return servers;
-    const recorded = recordingHost(ws.host);
-    // A module this run analysed alone is reused (Python): what its analysis read is the context's input too.
-    const reused: Dependency[] = [];
-    const predicted = predictServers(
-      entries,
-      (f) => recorded.host.readFile(f),
-      recorded.host,
-      (module, text) => {
-        const run = fronts.get(module);
-        if (!run || run.front.internalError !== undefined || ws.texts.get(module) !== text) return undefined;
-        reused.push(...run.recorded.dependencies());
-        return run.front.result;
-      },
-    );
-    failedEntries = predicted.failed;
-    servers = predicted.servers;
-    // A failed prediction is not stored: the next run tries again.
-    contextHash = cache && !predicted.failed.length ? cache.storeContext(contextKey, [...recorded.dependencies(), ...reused]) : '';
-    return servers;
-  };
-  const context = (): string => {
-    contextHash ??= cache?.storedContext(contextKey, ws.host);
-    if (contextHash === undefined) predict();
-    return contextHash!;
-  };
-  // 3. The findings: stored ones whose whole-server context is unchanged, else the rules on the front-end's result.
-  for (const file of ws.files) {
-    const text = ws.texts.get(file) as string;
-    const entry = stored.get(file);
-    if (entry && (entry.context === null || entry.context === context())) {
-      cache!.hits++;
-      rows.push(...entry.rows);
-      continue;
-    }
-    if (cache) cache.misses++;
-    let run = fronts.get(file);
-    if (!run) {
-      const recorded = recordingHost(ws.host);
-      run = { front: frontEnd(file, text, recorded.host, ws.log), recorded };
-    }
-    const { front, recorded } = run;
-    const wantsServers = front.result.tools.length > 0 && entries.length > 0;
-    const analysis = front.internalError !== undefined ? front : checkAnalysis(front, text, recorded.host, settings, ws.log, wantsServers ? predict() : undefined);
+    const analysis = ws.analyze(file, text, recorded.host);
     analyses.push(analysis);
     // A finding may point into a file the run did not analyse (cross-file spans): the host reads it the guarded way.
     const own = fileRows(analysis, new Positions((f) => (f === file ? text : recorded.host.readFile(f))));
     rows.push(...own);
-    const usedContext = wantsServers ? context() : null;
-    const key = keys.get(file);
-    if (key !== undefined && analysis.internalError === undefined && usedContext !== '')
-      cache?.store(file, key, recorded.dependencies(), own, usedContext, constructsServerIn(front.result, file));
+    if (key !== undefined && analysis.internalError === undefined) cache?.store(file, key, recorded.dependencies(), own);
   }
   cache?.save();
   if (cache && process.env.TOOLSMITH_CACHE_LOG === '1') process.stderr.write(`toolsmith: cache: ${cache.hits} of ${ws.files.length} files from the cache\n`);
-  return { rows: finishRows(rows), analyses, failedEntries };
+  return { rows: finishRows(rows), analyses };
 }
 
 /** Names on stderr every file that was found but not analysed, or whose analysis failed; true when there is one. */

@@ -1,7 +1,7 @@
 import { analyzeSource } from './analysis/analyze';
 import type { AnalysisResult, FileHost } from './analysis/model';
-import { isServerRule, runRules, SERVER_RULES, sortFindings } from './rules';
-import type { Finding, Rule, WholeServer } from './rules/types';
+import { runRules } from './rules';
+import type { Finding } from './rules/types';
 import type { ToolsmithSettings } from '../../common/settings';
 
 export interface FileAnalysis {
@@ -18,77 +18,24 @@ export interface FileAnalysis {
 /**
  * source -> front-end -> ToolDefinition[] -> rules. The one pipeline the language server and the CLI share.
  * Never throws: an internal failure yields an empty, honest result plus the error text for the log.
- * `servers`: the whole servers the entries reaching this file start (wholeServers.ts), for the server rules.
  */
-export function analyzeFile(
-  file: string,
-  text: string,
-  host: FileHost,
-  settings: ToolsmithSettings,
-  log: (message: string) => void = () => {},
-  servers?: readonly WholeServer[],
-): FileAnalysis {
-  const front = frontEnd(file, text, host, log);
-  return front.internalError !== undefined ? front : checkAnalysis(front, text, host, settings, log, servers);
-}
-
-/** The front-end's part of analyzeFile: no findings yet (checkAnalysis adds them). Never throws. */
-export function frontEnd(file: string, text: string, host: FileHost, log: (message: string) => void = () => {}): FileAnalysis {
+export function analyzeFile(file: string, text: string, host: FileHost, settings: ToolsmithSettings, log: (message: string) => void = () => {}): FileAnalysis {
+  let result: AnalysisResult;
   try {
-    return { file, result: analyzeSource(file, text, host), findings: [] };
+    result = analyzeSource(file, text, host);
   } catch (err) {
     const message = `analysis of ${file} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
     log(message);
     return { file, result: { tools: [], files: [] }, findings: [], internalError: message };
   }
-}
-
-/**
- * The rules' part of analyzeFile, on a front-end result of `text`: every rule (`rules`), the server rules seeing
- * `servers` whole. Never throws: a rule that fails is logged and named in `internalError`.
- */
-export function checkAnalysis(
-  front: Pick<FileAnalysis, 'file' | 'result'>,
-  text: string,
-  host: FileHost,
-  settings: ToolsmithSettings,
-  log: (message: string) => void = () => {},
-  servers?: readonly WholeServer[],
-  rules?: readonly Rule[],
-): FileAnalysis {
-  const { file, result } = front;
   const ruleFailures: string[] = [];
-  const findings = runRules(
-    result,
-    { settings, textOf: (f) => (f === file ? text : host.readFile(f)) },
-    (ruleId, err) => {
-      const message = `rule ${ruleId} failed on ${file}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
-      ruleFailures.push(message);
-      log(message);
-    },
-    rules,
-    servers,
-  );
+  const findings = runRules(result, { settings, textOf: (f) => (f === file ? text : host.readFile(f)) }, (ruleId, err) => {
+    const message = `rule ${ruleId} failed on ${file}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`;
+    ruleFailures.push(message);
+    log(message);
+  });
   matchLineEndings(findings, (f) => (f === file ? text : host.readFile(f)));
   return ruleFailures.length ? { file, result, findings, internalError: ruleFailures.join('\n') } : { file, result, findings };
-}
-
-/**
- * An analysis whose server rules see `servers` (the language server's whole servers, cached, for an analysis made
- * without them: the worker's, or one made before a refresh): its other findings kept, the server rules run again.
- */
-export function withWholeServers(
-  analysis: FileAnalysis,
-  text: string,
-  host: FileHost,
-  settings: ToolsmithSettings,
-  servers: readonly WholeServer[],
-  log: (message: string) => void = () => {},
-): FileAnalysis {
-  const server = checkAnalysis(analysis, text, host, settings, log, servers, SERVER_RULES);
-  const kept = analysis.findings.filter((f) => !isServerRule(f.ruleId));
-  const internalError = [analysis.internalError, server.internalError].filter((e) => e !== undefined).join('\n');
-  return { ...analysis, findings: sortFindings([...kept, ...server.findings]), ...(internalError ? { internalError } : {}) };
 }
 
 /** The line ending a text is written with: the first one it has (editors keep one per file), LF when it has none. */

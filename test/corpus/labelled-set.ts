@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createFileHost } from '../../server/src/host';
-import { checkWithWholeServers } from '../../server/src/wholeServers';
+import { analyzeFile } from '../../server/src/service';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
 import { DEFAULT_SETTINGS, type Severity, type ToolsmithSettings } from '../../common/settings';
 import { RULES } from '../../server/src/rules';
@@ -98,17 +98,11 @@ export function corpusFindings(
     const host = createFileHost();
     const seen = new Set<string>();
     const surfaces = (pkg.surfaces ?? []).filter((s) => !pkg.entries.includes(s));
-    const inputs: { entry: string; file: string; text: string }[] = [];
     for (const entry of [...pkg.entries, ...surfaces]) {
       const file = path.join(root, entry);
       const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
-      if (read.ok) inputs.push({ entry, file, text: read.text });
-    }
-    // As one `toolsmith check` of these files: the server rules see the whole servers their entries start.
-    const checked = checkWithWholeServers(inputs, host, settings);
-    if (checked.failed.length) throw new Error(`${pkg.name}: ${checked.failed.map((f) => f.message).join('\n')}`);
-    for (const [i, { entry, file, text: ownText }] of inputs.entries()) {
-      const analysis = checked.analyses[i];
+      if (!read.ok) continue;
+      const analysis = analyzeFile(file, read.text, host, settings);
       if (analysis.internalError) throw new Error(`${pkg.name}: ${analysis.internalError}`);
       const surfaceOnly = !pkg.entries.includes(entry);
       if (!surfaceOnly) stats.tools += analysis.result.tools.length;
@@ -116,7 +110,7 @@ export function corpusFindings(
         if (surfaceOnly && !SURFACE_RULES.has(f.ruleId)) continue;
         const rel = path.relative(root, f.span.file);
         if (rel.startsWith('..')) continue;
-        const text = f.span.file === file ? ownText : (host.readFile(f.span.file) ?? '');
+        const text = f.span.file === file ? read.text : (host.readFile(f.span.file) ?? '');
         const lineStart = text.lastIndexOf('\n', f.span.start - 1) + 1;
         const lineEnd = text.indexOf('\n', f.span.start);
         const line = text

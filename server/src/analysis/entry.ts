@@ -43,31 +43,22 @@ export interface EntryAnalysis {
   servers: ServerPrediction[];
 }
 
-/**
- * An analysis of one module the caller already made of this very text (`analyzeSource(module, text, host)`), to
- * reuse instead of analysing it again; undefined when it has none.
- */
-export type AnalysedModules = (module: string, text: string) => AnalysisResult | undefined;
-
-/**
- * Analyses `file` as a server's entry. Throws only on an internal error (the CLI reports it and exits 2).
- * `reuse`: Python modules already analysed alone (a Python whole server is its modules' analyses merged).
- */
-export function analyzeEntry(file: string, text: string, host: FileHost, reuse?: AnalysedModules): EntryAnalysis {
+/** Analyses `file` as a server's entry. Throws only on an internal error (the CLI reports it and exits 2). */
+export function analyzeEntry(file: string, text: string, host: FileHost): EntryAnalysis {
   const kind = sourceKindOf(file);
   let result: EntryAnalysis['result'];
   if (kind === 'typescript') {
     const r = analyzeTypeScriptEntry(file, text, host);
     result = { ...r, graph: r.graph ?? { modules: [file], unfollowed: [], servers: r.files.flatMap((f) => f.servers) } };
   } else if (kind === 'python') {
-    result = analyzePythonEntry(file, text, host, reuse);
+    result = analyzePythonEntry(file, text, host);
   } else {
     result = { tools: [], files: [], graph: { modules: [], unfollowed: [], servers: [] } };
   }
   return { entry: file, result, servers: serversOf(result.tools, result.graph.servers) };
 }
 
-function analyzePythonEntry(file: string, text: string, host: FileHost, reuse?: AnalysedModules): EntryAnalysis['result'] {
+function analyzePythonEntry(file: string, text: string, host: FileHost): EntryAnalysis['result'] {
   const graph = pythonModuleGraph(file, text, host);
   const texts = new Map<string, string>();
   for (const module of graph.modules) {
@@ -81,10 +72,7 @@ function analyzePythonEntry(file: string, text: string, host: FileHost, reuse?: 
   const decoratesWithHinted = (m: string) => /^[ \t]*@/m.test(texts.get(m)!) && (graph.imports.get(m) ?? []).some((e) => e.files.some((f) => hinted.has(f)));
   const analysed = new Map<string, AnalysisResult>();
   for (const module of texts.keys()) {
-    if (module === file || hinted.has(module) || decoratesWithHinted(module)) {
-      const src = texts.get(module)!;
-      analysed.set(module, reuse?.(module, src) ?? analyzeSource(module, src, host));
-    }
+    if (module === file || hinted.has(module) || decoratesWithHinted(module)) analysed.set(module, analyzeSource(module, texts.get(module)!, host));
   }
   const files: FileFacts[] = [];
   const prompts: PromptDefinition[] = [];

@@ -9,10 +9,7 @@
  * - every other input the analysis read through the run's file host (imported modules, package.json, pyproject.toml,
  *   installed package metadata, a file named by a finding's span): each read, existence check and directory listing
  *   is recorded with a hash of its answer and asked again of this run's host. The front-ends and rules read nothing
- *   else (no environment, no clock), so an entry that passes gives the findings a fresh analysis would;
- * - for a file with tools, the whole servers its server rules saw (wholeServers.ts): the run's entries (their list is
- *   the context's key) and every input their predictions read, stored once per cache as the `context`, whose hash
- *   the entry keeps. A change to any file of any entry's graph, or another entry, changes it.
+ *   else (no environment, no clock), so an entry that passes gives the findings a fresh analysis would.
  * A file whose analysis failed (an internal error) is never stored. One JSON file per working directory under the user
  * cache directory (`TOOLSMITH_CACHE_DIR` moves it); `--no-cache` neither reads nor writes it.
  */
@@ -24,39 +21,27 @@ import type { FindingRow } from './rows';
 import { userCacheDir } from './compile-cache';
 
 /** Bumped when what an entry holds changes shape. */
-const FORMAT = 2;
+const FORMAT = 1;
 /** Cache files of working directories not checked for this long are removed when another one is written. */
 const STALE_MS = 30 * 24 * 3600 * 1000;
 /** Beyond this many entries in one cache file, those of files the run did not check are dropped. */
 const MAX_ENTRIES = 5000;
 
 /** One answer of the file host an analysis relied on: [operation, path, hash of the answer or null when absent]. */
-export type Dependency = ['read' | 'list', string, string | null] | ['exists', string, boolean];
+type Dependency = ['read' | 'list', string, string | null] | ['exists', string, boolean];
 
 interface Entry {
   key: string;
   dependencies: Dependency[];
   rows: FindingRow[];
-  /** The hash of the whole-server context its server rules saw; null when it had no tool (no server rule looked). */
-  context: string | null;
-  /** The file constructs a server: an entry of the whole servers (wholeServers.ts). */
-  constructs: boolean;
-}
-
-/** The whole servers of the last run: the entries' list (key) and what their predictions read. */
-interface Context {
-  key: string;
-  dependencies: Dependency[];
-  hash: string;
 }
 
 interface CacheFile {
   format: number;
   entries: Record<string, Entry>;
-  context?: Context;
 }
 
-export const hash = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+const hash = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 
 /** A host answering as `host` does, which records every question asked and a hash of its answer. */
 export function recordingHost(host: FileHost): { host: FileHost; dependencies: () => Dependency[] } {
@@ -127,7 +112,6 @@ export function buildIdentity(cliFile: string, version: string): ((language: 'ty
 
 export class CheckCache {
   private readonly entries: Record<string, Entry>;
-  private context: Context | undefined;
   private readonly checked = new Set<string>();
   private changed = false;
   hits = 0;
@@ -137,9 +121,7 @@ export class CheckCache {
     private readonly file: string,
     loaded: CacheFile | undefined,
   ) {
-    const valid = loaded?.format === FORMAT && loaded.entries && typeof loaded.entries === 'object';
-    this.entries = valid ? loaded.entries : {};
-    this.context = valid && loaded.context && typeof loaded.context.hash === 'string' && Array.isArray(loaded.context.dependencies) ? loaded.context : undefined;
+    this.entries = loaded?.format === FORMAT && loaded.entries && typeof loaded.entries === 'object' ? loaded.entries : {};
   }
 
   /** The cache of runs made in `cwd`; an unreadable or damaged cache file counts as empty. */
@@ -159,38 +141,22 @@ export class CheckCache {
     return hash(JSON.stringify([FORMAT, identity, settingsJson, file, hash(text)]));
   }
 
-  /**
-   * The stored entry of `file`, when its key matches and every input it read answers as it did then. Its findings
-   * hold when its `context` is null or the current whole-server context's hash (the caller checks: the context
-   * depends on which files construct a server, which the entries say).
-   */
-  lookup(file: string, key: string, host: FileHost): Pick<Entry, 'rows' | 'context' | 'constructs'> | undefined {
+  /** The stored findings of `file`, when its key matches and every input it read answers as it did then. */
+  lookup(file: string, key: string, host: FileHost): FindingRow[] | undefined {
     this.checked.add(file);
     const entry = this.entries[file];
-    if (entry && entry.key === key && Array.isArray(entry.dependencies) && Array.isArray(entry.rows) && entry.dependencies.every((d) => stillHolds(d, host))) return entry;
+    if (entry && entry.key === key && Array.isArray(entry.dependencies) && Array.isArray(entry.rows) && entry.dependencies.every((d) => stillHolds(d, host))) {
+      this.hits++;
+      return entry.rows;
+    }
+    this.misses++;
     return undefined;
   }
 
-  store(file: string, key: string, dependencies: Dependency[], rows: FindingRow[], context: string | null, constructs: boolean): void {
+  store(file: string, key: string, dependencies: Dependency[], rows: FindingRow[]): void {
     this.checked.add(file);
-    this.entries[file] = { key, dependencies, rows, context, constructs };
+    this.entries[file] = { key, dependencies, rows };
     this.changed = true;
-  }
-
-  /** The hash of the stored whole-server context, when its key is `key` and every input it read still answers the same. */
-  storedContext(key: string, host: FileHost): string | undefined {
-    const c = this.context;
-    return c && c.key === key && c.dependencies.every((d) => stillHolds(d, host)) ? c.hash : undefined;
-  }
-
-  /** Keeps a whole-server context (its entries' list and what their predictions read); returns its hash. */
-  storeContext(key: string, dependencies: Dependency[]): string {
-    const h = hash(JSON.stringify([key, dependencies]));
-    if (this.context?.hash !== h) {
-      this.context = { key, dependencies, hash: h };
-      this.changed = true;
-    }
-    return h;
   }
 
   /** Writes the cache file when an entry changed (aside, then renamed: two runs at once never read half a file). */
@@ -202,7 +168,7 @@ export class CheckCache {
       const dir = path.dirname(this.file);
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
       const tmp = `${this.file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify({ format: FORMAT, entries, ...(this.context ? { context: this.context } : {}) } satisfies CacheFile), { mode: 0o600 });
+      fs.writeFileSync(tmp, JSON.stringify({ format: FORMAT, entries } satisfies CacheFile), { mode: 0o600 });
       fs.renameSync(tmp, this.file);
       const now = Date.now();
       for (const f of fs.readdirSync(dir)) {

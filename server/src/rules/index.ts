@@ -1,6 +1,5 @@
 import type { AnalysisResult, FileFacts, PromptDefinition, ResourceDefinition, Span, ToolDefinition } from '../analysis/model';
-import type { Edit, Finding, Fix, Rule, RuleContext, RuleFinding, WholeServer } from './types';
-import { reportsHere, serverGroups, type ServerGroup } from './util/server-groups';
+import type { Edit, Finding, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { RULES } from './catalog';
 import { memoByText, withRuleMemo } from './util/memo';
 import type { Preset, ToolsmithSettings } from '../../../common/settings';
@@ -16,29 +15,13 @@ function languageOfFile(file: string, result: AnalysisResult): 'typescript' | 'p
 }
 
 /**
- * Runs every enabled rule over an analysis result: per tool, per server and per file. Applies `toolsmith.rules.<id>`
- * (severity or off) and suppression comments. A rule that throws on a file is reported through `onRuleError`, every
- * time (the logs of the language server and the CLI keep each message once), and contributes nothing for that file;
- * the others still run. `servers`: the whole servers predicted from the entries reaching the file
- * (util/server-groups.ts): the server rules then see each of them whole; without, the tools of each server instance
- * the analysis found.
+ * Runs every enabled rule over an analysis result: per tool, per server (tools grouped by server id) and per file.
+ * Applies `toolsmith.rules.<id>` (severity or off) and suppression comments. A rule that throws on a file is
+ * reported through `onRuleError`, every time (the logs of the language server and the CLI keep each message once),
+ * and contributes nothing for that file; the others still run.
  */
-export function runRules(
-  result: AnalysisResult,
-  ctx: RuleContext,
-  onRuleError?: (ruleId: string, err: unknown) => void,
-  rules: readonly Rule[] = RULES,
-  servers?: readonly WholeServer[],
-): Finding[] {
-  return withRuleMemo(() => runRulesOnce(result, ctx, onRuleError, rules, servers));
-}
-
-/** The rules that look at a server's whole tool list (their findings depend on other files' tools). */
-export const SERVER_RULES: readonly Rule[] = RULES.filter((r) => r.checkServer !== undefined);
-
-/** Whether a rule looks at a server's whole tool list. */
-export function isServerRule(ruleId: string): boolean {
-  return SERVER_RULES.some((r) => r.id === ruleId);
+export function runRules(result: AnalysisResult, ctx: RuleContext, onRuleError?: (ruleId: string, err: unknown) => void, rules: readonly Rule[] = RULES): Finding[] {
+  return withRuleMemo(() => runRulesOnce(result, ctx, onRuleError, rules));
 }
 
 /**
@@ -67,15 +50,11 @@ interface FileGroup {
   facts: FileFacts[];
   prompts: PromptDefinition[];
   resources: ResourceDefinition[];
+  /** Built on first use (by the first server-level rule). */
+  servers?: { id: string; tools: ToolDefinition[] }[];
 }
 
-function runRulesOnce(
-  result: AnalysisResult,
-  ctx: RuleContext,
-  onRuleError: ((ruleId: string, err: unknown) => void) | undefined,
-  rules: readonly Rule[],
-  wholeServers: readonly WholeServer[] | undefined,
-): Finding[] {
+function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((ruleId: string, err: unknown) => void) | undefined, rules: readonly Rule[]): Finding[] {
   const findings: Finding[] = [];
   // Per file, once for every rule: its language, tools, facts and server groups.
   const groups: FileGroup[] = [];
@@ -94,8 +73,6 @@ function runRulesOnce(
   for (const p of result.prompts ?? []) groupOf(p.file).prompts.push(p);
   for (const r of result.resources ?? []) groupOf(r.file).resources.push(r);
   for (const g of groups) g.language = languageOfFile(g.file, result);
-  // Server groups span files (a server composing another's, a whole server): built on first use, for every rule.
-  let servers: ServerGroup[] | undefined;
   for (const rule of rules) {
     const setting = ctx.settings.rules[rule.id];
     if (setting === 'off') continue;
@@ -109,6 +86,10 @@ function runRulesOnce(
         if (rule.checkTool) for (const tool of tools) pushAll(out, rule.checkTool(tool, ctx));
         if (rule.checkPrompt) for (const prompt of prompts) pushAll(out, rule.checkPrompt(prompt, ctx));
         if (rule.checkResource) for (const resource of resources) pushAll(out, rule.checkResource(resource, ctx));
+        if (rule.checkServer) {
+          group.servers ??= groupByServer(tools, facts);
+          for (const server of group.servers) pushAll(out, rule.checkServer(server.tools, facts, ctx));
+        }
         if (rule.checkFile) for (const fact of facts) pushAll(out, rule.checkFile(fact, tools, ctx));
       } catch (err) {
         onRuleError?.(rule.id, err);
@@ -116,20 +97,6 @@ function runRulesOnce(
       }
       // Every rule builds its findings with util/finding.ts: the same keys, copied by name (faster than a spread).
       for (const f of out) findings.push({ span: f.span, message: f.message, tool: f.tool, fixes: f.fixes, ruleId: rule.id, severity });
-    }
-    if (rule.checkServer) {
-      servers ??= serverGroups(result.tools, result.files, wholeServers);
-      for (const server of servers) {
-        if (!server.language || !rule.languages.includes(server.language)) continue;
-        let out: RuleFinding[];
-        try {
-          out = rule.checkServer(server.tools, result.files, ctx);
-        } catch (err) {
-          onRuleError?.(rule.id, err);
-          continue;
-        }
-        for (const f of out) if (reportsHere(f, server)) findings.push({ span: f.span, message: f.message, tool: f.tool, fixes: f.fixes, ruleId: rule.id, severity });
-      }
     }
   }
   return sortFindings(findings.filter((f) => !isSuppressed(f, ctx)));
@@ -145,8 +112,19 @@ function pushAll(out: RuleFinding[], found: Iterable<RuleFinding>): void {
   } else for (const f of found) out.push(f);
 }
 
-/** Findings in report order: file, offset, rule (sorted in place). */
-export function sortFindings(findings: Finding[]): Finding[] {
+/** Tools grouped by the server instance they are registered on; servers declared with no tool get an empty group. */
+function groupByServer(tools: ToolDefinition[], files: FileFacts[] = []): { id: string; tools: ToolDefinition[] }[] {
+  const groups = new Map<string, ToolDefinition[]>();
+  for (const f of files) for (const s of f.servers) if (!groups.has(s.id)) groups.set(s.id, []);
+  for (const t of tools) {
+    const list = groups.get(t.server.id);
+    if (list) list.push(t);
+    else groups.set(t.server.id, [t]);
+  }
+  return [...groups].map(([id, list]) => ({ id, tools: list }));
+}
+
+function sortFindings(findings: Finding[]): Finding[] {
   return findings.sort(
     (a, b) =>
       (a.span.file < b.span.file ? -1 : a.span.file > b.span.file ? 1 : 0) || a.span.start - b.span.start || a.span.end - b.span.end || (a.ruleId < b.ruleId ? -1 : a.ruleId > b.ruleId ? 1 : 0),

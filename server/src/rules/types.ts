@@ -33,16 +33,6 @@ export interface RuleContext {
   textOf(file: string): string | undefined;
 }
 
-/**
- * One server's whole tools/list as predicted from an entry (analysis/entry.ts): every tool registered on it, from
- * every file, in list order. What the server rules see of a file's tools when an entry reaches them.
- */
-export interface WholeServer {
-  /** The server's identity (ToolDefinition.server.id of its tools in the prediction). */
-  id: string;
-  tools: readonly ToolDefinition[];
-}
-
 export interface Rule {
   id: string;
   defaultSeverity: Severity;
@@ -63,12 +53,7 @@ export interface Rule {
   checkPrompt?(prompt: PromptDefinition, ctx: RuleContext): RuleFinding[];
   /** Per-resource check (resources/list and resources/templates/list entries; TypeScript). Its findings name no tool. */
   checkResource?(resource: ResourceDefinition, ctx: RuleContext): RuleFinding[];
-  /**
-   * Per-server check: all tools registered on one server instance (the whole server when an entry reaches the file,
-   * see WholeServer; else the tools the analysis found on it), plus the file facts. The engine keeps the findings
-   * about the analysed file's own tools (and those about the server as a whole); another file's tools are checked
-   * when that file is.
-   */
+  /** Per-server check (all tools registered on one server instance, plus the file facts). */
   checkServer?(tools: ToolDefinition[], files: FileFacts[], ctx: RuleContext): RuleFinding[];
   /**
    * Per-file check, for facts not tied to a tool or a server (imports, syntax). Called once per analysed file
