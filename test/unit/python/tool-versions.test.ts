@@ -35,7 +35,7 @@ test('fastmcp 3/4: versions of one name are one listed tool, the highest (PEP 44
       pin,
     );
     const greet = a.result.tools[0];
-    assert.deepEqual(Object.keys(greet.contract.inputSchema.properties as object), ['name', 'times'], pin);
+    assert.deepEqual(Object.keys((greet.contract.inputSchema as { properties: object }).properties), ['name', 'times'], pin);
     assert.deepEqual((greet.contract._meta as { fastmcp: unknown }).fastmcp, { versions: ['2', '1.10', '1.9'], tags: [], version: '2' }, pin);
     assert.deepEqual(greet.unresolved, [], pin);
     assert.deepEqual(

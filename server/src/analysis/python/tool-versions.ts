@@ -100,7 +100,8 @@ function compareKeys(a: number[], b: number[]): number {
 /** The highest version's tool with `_meta.fastmcp.versions` naming every version (the contract is rebuilt, not mutated). */
 function withVersions(tool: ToolDefinition, versions: string[]): ToolDefinition {
   const meta = tool.contract._meta;
-  const fastmcp = meta && typeof meta === 'object' && !Array.isArray(meta) ? meta.fastmcp : undefined;
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return tool;
+  const fastmcp = meta.fastmcp;
   if (!fastmcp || typeof fastmcp !== 'object' || Array.isArray(fastmcp)) return tool;
   return { ...tool, contract: { ...tool.contract, _meta: { ...meta, fastmcp: { ...fastmcp, versions } } } };
 }
