@@ -144,6 +144,18 @@ test('risky-tool-without-dry-run: no one-click fix (a dry_run parameter the hand
   assert.deepEqual(f.fixes, []);
 });
 
+test('risky-tool-without-dry-run: a boolean gate off by default (confirmed=False) is the preview; a required or true one is not', () => {
+  const server = (gate: string) =>
+    `from mcp.server import MCPServer\n\nmcp = MCPServer("db")\n\n\n@mcp.tool()\ndef delete_rows(table: str, where: str${gate}) -> str:\n    """Delete the rows of a table matching a filter."""\n    return ""\n`;
+  const risky = (gate: string) => ids('/tmp/gate.py', server(gate)).includes('risky-tool-without-dry-run');
+  assert.equal(risky(''), true);
+  assert.equal(risky(', confirmed: bool = False'), false);
+  assert.equal(risky(', dry_run: bool = True'), false);
+  assert.equal(risky(', confirmed: bool = True'), true);
+  assert.equal(risky(', confirmed: bool'), true);
+  assert.equal(risky(', confirmed: str = "no"'), true);
+});
+
 test('description-missing: a tool the analysis cannot read is unresolved, not missing a description', () => {
   const src = `from mcp.server.lowlevel import Server\nimport mcp.types as types\n\napp = Server("x")\n\n@app.list_tools()\nasync def list_tools() -> list[types.Tool]:\n    return [handler.get_tool_description()]\n`;
   assert.ok(!ids('/tmp/lowlevel.py', src).includes('description-missing'));

@@ -28,7 +28,7 @@ import { buildTsResourceContract, registryOrder, V2_RESOURCE_CONFIG_ONLY } from 
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsBuildTarget, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
 import type { V2BuildTarget } from '../../contract/typescript/v2';
 import { bundledLibraries, librariesFor, librariesForV2 } from '../../contract/typescript/libraries';
-import { evaluate, evaluateDetached, fingerprint, FnExpr, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { Deferred, evaluate, evaluateDetached, fingerprint, FnExpr, Instance, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
@@ -116,23 +116,74 @@ function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth 
     if (d?.kind === 'import') return new ServerRef(`${d.module}#${d.imported}`, expr.text, spanOf(d.node, d.pf), undefined);
   }
   const text = expr.getText(pf.sf);
+  // `mcpServer.server`: the low-level Server inside an McpServer, named after it (a handler set on it is that server's).
+  if (ts.isPropertyAccessExpression(expr) && expr.name.text === INNER_SERVER && expr.expression.kind !== ts.SyntaxKind.ThisKeyword && depth < 10) {
+    const outer = serverOf(expr.expression, pf, ctx, depth + 1);
+    return new ServerRef(`${outer.id}.${INNER_SERVER}`, text, spanOf(expr, pf), undefined);
+  }
   return new ServerRef(`${pf.file}#${text}`, text, spanOf(expr, pf), undefined);
 }
 
-function serverArgBindings(fn: ts.SignatureDeclaration, args: readonly ts.Expression[], pf: ParsedFile, ctx: EvalContext): Map<ts.Node, unknown> {
-  const bound = new Map<ts.Node, unknown>();
-  fn.parameters.forEach((p, i) => {
-    const a = args[i];
-    if (!a || !ts.isIdentifier(p.name)) return;
-    const e = skipOuter(a);
-    if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e)) bound.set(p, serverOf(e, pf, ctx));
-  });
-  return bound;
+/** The McpServer property holding its low-level `Server`. */
+const INNER_SERVER = 'server';
+
+/**
+ * `handlers.set("tools/list", fn)` where `handlers` is a server's `_requestHandlers` (the SDK's private map, directly
+ * or through a const): the server's own tools/list handler replaced. The server it belongs to, if so.
+ */
+function replacedListHandler(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): ServerRef | undefined {
+  const callee = skipOuter(call.expression);
+  const key = call.arguments[0] && skipOuter(call.arguments[0]);
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'set' || !key || !ts.isStringLiteralLike(key) || key.text !== 'tools/list') return undefined;
+  let map = skipOuter(callee.expression);
+  if (ts.isIdentifier(map)) {
+    const d = lookupName(map.text, map, pf);
+    if (d?.kind !== 'var' || !d.node.initializer) return undefined;
+    map = skipOuter(d.node.initializer);
+  }
+  if (!ts.isPropertyAccessExpression(map) || map.name.text !== '_requestHandlers') return undefined;
+  return serverOf(map.expression, pf, ctx);
 }
 
-/** The function a call invokes, when it is one we can follow (a local or imported function or const arrow). */
-function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): { fn: ts.FunctionLikeDeclaration; pf: ParsedFile } | undefined {
-  let callee = skipOuter(call.expression);
+/**
+ * What a followed call binds its callee's parameters to. `servers`: a server instance where the argument is a name
+ * or member (`server`, `this.server`), read by `serverOf`. `values`: each argument as a value, evaluated only if the
+ * callee's code reads it (`tool("name", "Title", ...)` calling `server.registerTool(name, ...)`), in the caller's
+ * bindings.
+ */
+function callBindings(
+  fn: ts.SignatureDeclaration,
+  args: readonly ts.Expression[],
+  pf: ParsedFile,
+  ctx: EvalContext,
+  scope: Map<ts.Node, unknown>,
+): { servers: Map<ts.Node, unknown>; values: Map<ts.Node, unknown> } {
+  const servers = new Map<ts.Node, unknown>();
+  const values = new Map<ts.Node, unknown>();
+  let env: Map<ts.Node, unknown> | undefined;
+  for (let i = 0; i < fn.parameters.length && i < args.length; i++) {
+    const p = fn.parameters[i];
+    const a = args[i];
+    if (ts.isSpreadElement(a)) break; // the arguments from here on are not at their parameters' positions
+    if (!ts.isIdentifier(p.name) || p.dotDotDotToken) continue;
+    const e = skipComma(a);
+    if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e)) servers.set(p, serverOf(e, pf, ctx));
+    if (e.kind !== ts.SyntaxKind.ThisKeyword && !ts.isArrowFunction(e) && !ts.isFunctionExpression(e) && !ts.isClassExpression(e))
+      values.set(p, new Deferred(a, pf, (env ??= scope.size ? new Map([...ctx.env, ...scope]) : new Map(ctx.env))));
+  }
+  return { servers, values };
+}
+
+/** `(0, utils_1.helper)`: TypeScript's CommonJS output calls imported functions through a comma expression. */
+function skipComma(e: ts.Expression): ts.Expression {
+  let x = skipOuter(e);
+  while (ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.CommaToken && ts.isLiteralExpression(skipOuter(x.left))) x = skipOuter(x.right);
+  return x;
+}
+
+/** The function a call invokes, when it is one we can follow (a local or imported function or const arrow, or a static object's method). */
+function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
+  let callee = skipComma(call.expression);
   if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) return { fn: callee, pf };
   let file = pf;
   for (let i = 0; i < 6; i++) {
@@ -166,9 +217,58 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
         }
       }
     }
+    // `tool.register(server)` on a loop element, `api.default.registerTools(server)`, `new MatrixTool().installTo(server)`:
+    // a function or method of a static object (an instance of a workspace class included).
+    if (ts.isPropertyAccessExpression(callee)) return staticMethod(callee, file, ctx, scope);
     return undefined;
   }
   return undefined;
+}
+
+/** A function a call runs; a method read off an instance carries the instance its `this` is. */
+interface Callee {
+  fn: ts.FunctionLikeDeclaration;
+  pf: ParsedFile;
+  thisValue?: Instance;
+}
+
+/** A member read off a statically known object that is a function of the workspace (never run: only its body is walked). */
+function staticMethod(callee: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
+  if (BUILTIN_METHODS.has(callee.name.text) || !staticReceiver(callee.expression, pf, ctx, scope)) return undefined;
+  try {
+    const v = evaluateDetached(callee, pf, scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]), consts: new BoundConsts(ctx.consts) } : ctx);
+    if (v instanceof FnExpr && v.node.body) return { fn: v.node, pf: v.pf, thisValue: v.thisValue };
+  } catch {
+    /* not a static object: the call is not followed */
+  }
+  return undefined;
+}
+
+// prettier-ignore
+/** Methods of JS's own arrays, promises and functions: never a workspace function to follow. */
+const BUILTIN_METHODS = new Set(['map', 'filter', 'forEach', 'reduce', 'some', 'every', 'find', 'findIndex', 'includes', 'indexOf', 'join', 'push', 'pop', 'shift', 'unshift', 'splice', 'slice', 'concat', 'sort', 'flat', 'flatMap', 'keys', 'values', 'entries', 'then', 'catch', 'finally', 'bind', 'call', 'apply', 'toString', 'hasOwnProperty', 'log', 'error', 'warn', 'info', 'debug', 'on', 'once', 'emit', 'connect', 'close', 'setRequestHandler', 'setNotificationHandler']);
+
+/**
+ * Whether the object a method is read off may be known statically, judged from its root name without evaluating
+ * it: a loop element or bound argument, an import, `this` of a bound method, `new C()`, a const holding an object
+ * literal or an instance. A const holding a call's result or an array is not (evaluating it would cost, to fail).
+ */
+function staticReceiver(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): boolean {
+  let e = skipComma(expr);
+  while (ts.isPropertyAccessExpression(e)) e = skipComma(e.expression);
+  if (ts.isNewExpression(e)) return true;
+  if (e.kind === ts.SyntaxKind.ThisKeyword) return [...scope.keys()].some((k) => ts.isClassLike(k));
+  if (!ts.isIdentifier(e)) return false;
+  const d = lookupName(e.text, e, pf);
+  if (!d) return false;
+  if (d.kind === 'import') return true;
+  if (d.kind === 'param') return scope.has(d.node) || ctx.env.has(d.node);
+  if (d.kind !== 'var') return false;
+  if (scope.has(d.node) || ctx.env.has(d.node)) return true;
+  const init = d.node.initializer && skipOuter(d.node.initializer);
+  const dynamicImport = (x: ts.Expression) =>
+    ts.isAwaitExpression(x) && ts.isCallExpression(skipOuter(x.expression)) && (skipOuter(x.expression) as ts.CallExpression).expression.kind === ts.SyntaxKind.ImportKeyword;
+  return !!init && (ts.isObjectLiteralExpression(init) || ts.isNewExpression(init) || ts.isIdentifier(init) || ts.isPropertyAccessExpression(init) || dynamicImport(init));
 }
 
 /**
@@ -199,7 +299,7 @@ function isCallback(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpres
   return ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === node;
 }
 
-function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, graph?: ModuleGraph): void {
+function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, onReplacedList: (server: ServerRef, span: Span) => void, graph?: ModuleGraph): void {
   const seen = new Set<ts.Node>();
   /** Whole-server mode: callbacks already walked (each runs its body once here, however often the code hands it on). */
   const walkedCallbacks = new Set<ts.Node>();
@@ -208,24 +308,61 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   /** Whole-server mode: the import depth of the module being run (a dynamic import inside it goes one deeper). */
   let moduleDepth = 0;
   const active = new Set<ts.Node>();
-  const loop = new Map<ts.Node, unknown>();
+  /** Functions whose bodies a followed call walked (the pass over what nothing calls skips them). */
+  const followed = new Set<ts.Node>();
+  /**
+   * Names bound for one run of a body: a loop variable to this iteration's element, a followed function's parameters
+   * to this call's arguments. A registration walked with bindings is one tool per run (a site per iteration / call).
+   */
+  const scope = new Map<ts.Node, unknown>();
   /** `for (const t of TOOLS)` / `TOOLS.forEach((t) => ...)` over a static array: the body once per element. */
   const unrolled = (binding: ts.Node, items: unknown, body: ts.Node, pf: ParsedFile, depth: number): boolean => {
-    if (!Array.isArray(items) || items.length > 500 || !pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end)) return false;
+    if (!Array.isArray(items) || items.length === 0 || items.length > 500) return false;
+    scope.set(binding, items[0]);
+    if (!reachesRegistration(body, pf)) {
+      scope.delete(binding);
+      return false;
+    }
     for (const item of items) {
-      loop.set(binding, item);
+      scope.set(binding, item);
       walk(body, pf, depth);
     }
-    loop.delete(binding);
+    scope.delete(binding);
     return true;
   };
+  /** Whether a body registers, directly or through a call it makes that can be followed (`tool.register(server)`). */
+  const reachesRegistration = (body: ts.Node, pf: ParsedFile): boolean => {
+    if (pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end)) return true;
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found || ts.isFunctionLike(n) || ts.isClassLike(n)) return;
+      if (ts.isCallExpression(n) && calledFunction(n, pf, ctx, scope)) found = true;
+      else ts.forEachChild(n, visit);
+    };
+    ts.forEachChild(body, visit);
+    return found;
+  };
+  /** The context evaluating with this run's bindings (its consts read fresh: a const in a loop body differs per element). */
+  const scoped = (): EvalContext => (scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]), consts: new BoundConsts(ctx.consts) } : ctx);
   const staticValue = (expr: ts.Expression, pf: ParsedFile): unknown => {
     try {
-      return evaluateDetached(expr, pf, { ...ctx, env: new Map([...ctx.env, ...loop]) });
+      return evaluateDetached(expr, pf, scoped());
     } catch {
       return undefined;
     }
   };
+  /** An `if` / `?:` condition known statically (with this run's bindings): only the branch taken runs. */
+  const staticCondition = (expr: ts.Expression, pf: ParsedFile): boolean | undefined => {
+    try {
+      const v = evaluateDetached(expr, pf, scoped());
+      return v instanceof Unresolvable ? undefined : Boolean(v);
+    } catch {
+      return undefined;
+    }
+  };
+  /** When walking what no call reaches: functions the start-up run already followed are not walked again. */
+  let unreached = false;
+  let ranAtStart = new Set<ts.Node>();
   const walk = (node: ts.Node, pf: ParsedFile, depth: number): void => {
     if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1) {
       const decl = node.initializer.declarations[0];
@@ -240,12 +377,24 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       // Whole server: a callback may run (a CLI action, a per-connection factory, `oninitialized`): walked once.
       if (!walkedCallbacks.has(node) && depth < MAX_CALL_DEPTH) {
         walkedCallbacks.add(node);
+        followed.add(node);
         walk(node.body, pf, depth + 1);
       }
       return;
     }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
+    if ((ts.isIfStatement(node) || ts.isConditionalExpression(node)) && scope.size) {
+      // `if (tool.annotations) server.tool(..., annotations, cb) else server.tool(..., cb)` in a loop: per element.
+      const taken = staticCondition(ts.isIfStatement(node) ? node.expression : node.condition, pf);
+      if (taken !== undefined) {
+        const branch = ts.isIfStatement(node) ? (taken ? node.thenStatement : node.elseStatement) : taken ? node.whenTrue : node.whenFalse;
+        if (branch) walk(branch, pf, depth);
+        return;
+      }
+    }
     if (ts.isCallExpression(node)) {
+      const replaced = replacedListHandler(node, pf, ctx);
+      if (replaced) onReplacedList(replaced, spanOf(node, pf));
       const load = graph ? moduleLoadCall(node) : undefined;
       if (load) {
         // `await import("./transports/stdio.js")`, `require("./tools")`: the module runs here, once.
@@ -261,9 +410,9 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       }
       const kind = registrationKind(node);
       if (kind && ts.isPropertyAccessExpression(node.expression)) {
-        if (loop.size) {
+        if (scope.size) {
           seen.add(node);
-          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx), bindings: new Map(loop) });
+          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx), bindings: new Map(scope) });
         } else if (!seen.has(node)) {
           seen.add(node);
           emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx) });
@@ -272,26 +421,36 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       }
       ts.forEachChild(node, (c) => walk(c, pf, depth));
       if (depth < MAX_CALL_DEPTH) {
-        const target = calledFunction(node, pf, ctx);
-        if (target && target.fn.body && !active.has(target.fn)) {
-          const bindings = serverArgBindings(target.fn, node.arguments, pf, ctx);
-          if (graph && !loop.size) {
+        const target = calledFunction(node, pf, ctx, scope);
+        if (target && target.fn.body && !active.has(target.fn) && !(unreached && ranAtStart.has(target.fn))) {
+          const { servers, values } = callBindings(target.fn, node.arguments, pf, ctx, scope);
+          const body = target.fn.body;
+          // A helper registering with its own arguments (`tool("name", ...)`) is one tool per call: walked each time.
+          const registersWithArguments = values.size > 0 && target.pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end);
+          if (graph && !scope.size && !registersWithArguments) {
             // Whole server: a function walked once with the same servers bound finds nothing new a second time
             // (its registrations are seen); bundles call small helpers from thousands of callbacks.
-            const key = [...bindings.values()].map((v) => (v instanceof ServerRef ? v.id : '')).join('\u0000');
+            const key = [...servers.values()].map((v) => (v instanceof ServerRef ? v.id : '')).join('\u0000');
             const keys = walkedWith.get(target.fn) ?? new Set<string>();
             walkedWith.set(target.fn, keys);
             if (keys.has(key)) return;
             keys.add(key);
           }
           const saved = new Map<ts.Node, unknown>();
-          for (const [k, v] of bindings) {
+          for (const [k, v] of servers) {
             saved.set(k, ctx.env.get(k));
             ctx.env.set(k, v);
           }
+          const savedScope = new Map(scope);
+          for (const [k, v] of values) scope.set(k, v);
+          // A method of an instance: `this` in its body (keyed by its class, as evaluate.ts reads it).
+          if (target.thisValue && target.fn.parent && ts.isClassLike(target.fn.parent)) scope.set(target.fn.parent, target.thisValue);
           active.add(target.fn);
-          ts.forEachChild(target.fn.body, (c) => walk(c, target.pf, depth + 1));
+          followed.add(target.fn);
+          walk(target.fn.body, target.pf, depth + 1);
           active.delete(target.fn);
+          scope.clear();
+          for (const [k, v] of savedScope) scope.set(k, v);
           for (const [k, v] of saved) {
             if (v === undefined) ctx.env.delete(k);
             else ctx.env.set(k, v);
@@ -357,6 +516,41 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     moduleDepth = saved;
   };
   runModule(entry, 0);
+  // Functions and methods of this file that no followed call ran (a class's `registerTools()` called on an
+  // instance, a callback): what they register, directly or through the helpers they call, is still the server's.
+  // Those no call in the file names go first, so that a helper is walked from its callers, with their arguments.
+  // Only while some registration of the files read so far is still unseen, and only until none is.
+  let pending = [entry, ...ctx.project.parsed.values()].flatMap((f) => f.registrationCalls).filter((c) => !seen.has(c));
+  const unseen = () => (pending = pending.filter((c) => !seen.has(c))).length > 0;
+  if (!unseen()) return;
+  unreached = true;
+  ranAtStart = new Set(followed);
+  const functions: ts.FunctionLikeDeclaration[] = [];
+  const calleeNames = new Set<string>();
+  const collect = (node: ts.Node): void => {
+    // A registration's own callbacks (its handler) run per tool call, not when the server starts.
+    if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body && !(ts.isCallExpression(node.parent) && registrationKind(node.parent)))
+      functions.push(node as ts.FunctionLikeDeclaration);
+    else if (ts.isCallExpression(node)) {
+      const callee = skipComma(node.expression);
+      if (ts.isIdentifier(callee)) calleeNames.add(callee.text);
+      else if (ts.isPropertyAccessExpression(callee)) calleeNames.add(callee.name.text);
+    }
+    ts.forEachChild(node, collect);
+  };
+  collect(entry.sf);
+  const nameOf = (fn: ts.FunctionLikeDeclaration): string | undefined => {
+    const n = fn.name ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name : undefined);
+    return n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) ? n.text : undefined;
+  };
+  rounds: for (const round of [1, 2]) {
+    for (const fn of functions) {
+      if (followed.has(fn) || (round === 1 && calleeNames.has(nameOf(fn) ?? ''))) continue;
+      followed.add(fn);
+      walk(fn.body!, entry, 0);
+      if (!unseen()) break rounds;
+    }
+  }
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
   for (const node of entry.registrationCalls) {
     const kind = registrationKind(node);
@@ -671,6 +865,24 @@ function runtimeLoop(call: ts.CallExpression): ts.Node | undefined {
   return undefined;
 }
 
+/**
+ * The run-time loop around a registration, unless the walk unrolled it (its variable bound for this site: a loop over
+ * a static array); bindings of a followed call's arguments do not unroll a loop inside the callee.
+ */
+function unboundLoop(call: ts.CallExpression, bindings: Map<ts.Node, unknown> | undefined): ts.Node | undefined {
+  const loop = runtimeLoop(call);
+  if (!loop || !bindings) return loop;
+  let variable: ts.Node | undefined;
+  if (ts.isForOfStatement(loop) || ts.isForInStatement(loop)) {
+    const init = loop.initializer;
+    variable = ts.isVariableDeclarationList(init) ? init.declarations[0] : undefined;
+  } else if (ts.isCallExpression(loop)) {
+    const cb = loop.arguments.find((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a)) as ts.FunctionLikeDeclaration | undefined;
+    variable = cb?.parameters[0];
+  }
+  return variable && bindings.has(variable) ? undefined : loop;
+}
+
 /** The receiver of `x.resource(...)` is a parameter or an import (`this.server`, `ctx.server` count too), not a local object. */
 function receiverIsParamOrImport(site: Site): boolean {
   const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
@@ -740,7 +952,7 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
     const located = part && locatedString(part, key, ctx, unresolved);
     if (located) resource[key] = located;
   }
-  const loop = site.bindings ? undefined : runtimeLoop(call);
+  const loop = unboundLoop(call, site.bindings);
   if (loop) {
     const list = kind === 'resource' ? 'resources/list' : 'resources/templates/list';
     unresolved.push({ part: 'loop', reason: `registered in a loop over a run-time value: ${list} holds one such entry per iteration, how many is not known statically`, span: spanOf(loop, pf) });
@@ -1082,7 +1294,13 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
   if (built?.libs.caveat) unresolved.push({ part: 'contract', reason: built.libs.caveat, span: site.server.span });
 
-  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
+  let name: Located<string> | undefined = locatedString(namePart, 'name', ctx, unresolved);
+  if (!name) {
+    // A name that evaluates to `undefined` is not a name: say so, rather than print a tool without one.
+    const u: Unresolved = { part: 'name', reason: 'the name is `undefined`', span: spanOf(args[0], pf) };
+    if (namePart.ok) unresolved.push(u);
+    name = { value: undefined, span: u.span, ...(namePart.ok ? { unresolved: u } : {}) };
+  }
   const title = locatedString(parts.title, 'title', ctx, unresolved);
   const descLoc = locatedString(parts.description, 'description', ctx, unresolved);
 
@@ -1216,7 +1434,8 @@ function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[])
       i++;
     }
   }
-  for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
+  // Arguments of run-time types leave the overload unknown (their own reasons are listed); known ones past it are extra.
+  if (middle.every((m) => m.ok)) for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
   overload.push('callback');
   return { parts, handlerExpr, overload, descriptionOrigin: 'argument' };
 }
@@ -1323,9 +1542,41 @@ function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] 
   });
 }
 
-/** A file that may register tools of either SDK line (the workspace's copies are looked up only for those). */
+/** A file that may register tools of either SDK line, or a low-level tools list (the workspace's copies are looked up only for those). */
 function mayRegisterTools(text: string): boolean {
-  return /registerTool|\.tool\s*\(|McpServer/.test(text);
+  return /registerTool|\.tool\s*\(|McpServer|ListToolsRequestSchema/.test(text);
+}
+
+/**
+ * The consts of one loop iteration or helper call: those declared inside a function are read fresh (a const in the
+ * loop body or helper differs per element or call); a module's top-level ones cannot depend on either and are shared.
+ */
+class BoundConsts extends Map<ts.Node, EvalContext['consts'] extends Map<ts.Node, infer V> ? V : never> {
+  constructor(private readonly shared: EvalContext['consts']) {
+    super();
+  }
+  private static topLevel(decl: ts.Node): boolean {
+    return ts.isVariableDeclaration(decl) && ts.isVariableDeclarationList(decl.parent) && ts.isVariableStatement(decl.parent.parent) && ts.isSourceFile(decl.parent.parent.parent);
+  }
+  override get(k: ts.Node) {
+    return BoundConsts.topLevel(k) ? this.shared.get(k) : super.get(k);
+  }
+  override has(k: ts.Node) {
+    return BoundConsts.topLevel(k) ? this.shared.has(k) : super.has(k);
+  }
+  override set(k: ts.Node, v: Parameters<EvalContext['consts']['set']>[1]) {
+    if (BoundConsts.topLevel(k)) this.shared.set(k, v);
+    else super.set(k, v);
+    return this;
+  }
+  override delete(k: ts.Node) {
+    return BoundConsts.topLevel(k) ? this.shared.delete(k) : super.delete(k);
+  }
+}
+
+/** The context of a registration run with bindings (a loop iteration's element, a helper call's arguments). */
+function boundContext(ctx: EvalContext, bindings: Map<ts.Node, unknown>): EvalContext {
+  return { ...ctx, env: new Map([...ctx.env, ...bindings]), consts: new BoundConsts(ctx.consts), fingerprints: new Map() };
 }
 
 /**
@@ -1344,8 +1595,20 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
   const libraries = sdkLine === 'ts-sdk' ? librariesFor(file) : sdkLine === 'ts-sdk-v2' ? librariesForV2(file) : undefined;
   const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), libraries };
   const sites: Site[] = [];
+  /** Servers whose tools/list handler the code replaces (`_requestHandlers.set("tools/list", ...)`), by id. */
+  const replacedLists = new Map<string, Span>();
   const graph: ModuleGraph | undefined = options.wholeServer ? { modules: [], unfollowed: [], servers: [] } : undefined;
-  collectSites(pf, ctx, (s) => sites.push(s), graph);
+  collectSites(
+    pf,
+    ctx,
+    (s) => sites.push(s),
+    (server, span) => replacedLists.set(server.id, span),
+    graph,
+  );
+  // `mcpServer.server.setRequestHandler(ListToolsRequestSchema, ...)` on an McpServer that registers tools replaces
+  // the handler the McpServer installed: not a low-level server's list of its own.
+  const mcpServerIds = new Set(sites.filter((s) => s.kind !== 'listTools').map((s) => `${s.server.id}.${INNER_SERVER}`));
+  for (const s of sites) if (s.kind === 'listTools' && mcpServerIds.has(s.server.id)) replacedLists.set(s.server.id, spanOf(s.call, s.pf));
   const tools: ToolDefinition[] = [];
   const prompts: PromptDefinition[] = [];
   const resources: ResourceDefinition[] = [];
@@ -1355,7 +1618,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
       // parameter or import of a file that imports one (a register helper).
       if (site.kind === 'resource' && !site.server.framework && !(importedFramework(site.pf) && receiverIsParamOrImport(site))) continue;
       try {
-        resources.push(buildResource(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
+        resources.push(buildResource(site, site.bindings ? boundContext(ctx, site.bindings) : ctx, versions));
       } catch {
         // A bug of ours on one resource must not hide the tools; the resource is left out.
       }
@@ -1366,19 +1629,30 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
       const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
       if (site.kind === 'prompt' && ts.isIdentifier(receiver) && !lookupName(receiver.text, receiver, site.pf)) continue;
       try {
-        prompts.push(buildPrompt(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
+        prompts.push(buildPrompt(site, site.bindings ? boundContext(ctx, site.bindings) : ctx, versions));
       } catch {
         // A bug of ours on one prompt must not hide the tools; the prompt is left out (prompts are not linted yet).
       }
       continue;
     }
     try {
-      // One loop iteration: its element bound, and consts read fresh (a const in the loop body differs per element).
-      const siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
+      const siteCtx = site.bindings ? boundContext(ctx, site.bindings) : ctx;
+      if (site.kind === 'listTools' && replacedLists.has(site.server.id)) continue;
       if (site.kind === 'listTools') {
         const framework = frameworkOfSite(site, versions);
         tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, framework, versions.sdkVersion(framework)));
-      } else tools.push(buildTool(site as ToolSite, siteCtx, versions));
+      } else {
+        const tool = buildTool(site as ToolSite, siteCtx, versions);
+        const replaced = replacedLists.get(`${site.server.id}.${INNER_SERVER}`);
+        // The SDK's tools/list output goes through code of the server's own before it is published.
+        if (replaced)
+          tool.unresolved.push({
+            part: 'contract',
+            reason: "the server replaces the SDK's tools/list handler with its own, which rewrites what the SDK would publish at run time",
+            span: replaced,
+          });
+        tools.push(tool);
+      }
     } catch (err) {
       // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
       const span = spanOf(site.call, site.pf);
