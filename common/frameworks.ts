@@ -216,6 +216,12 @@ export interface PythonContractTraits {
   promptArgumentNote: 'none' | 'json-string' | 'value';
   /** FastMCP: `Field(title=...)` on a prompt parameter becomes the argument's title (4.x). */
   promptArgumentTitles: boolean;
+  /**
+   * FastMCP: `tool(name=..., version=...)` registers versions of one tool (3.x+): tools/list lists only the highest
+   * (`version_sort_key`, PEP 440) at the place of the name's first registration, with `_meta.fastmcp.version` and
+   * `_meta.fastmcp.versions` (every version, highest first). 2.x has no `version=` (missingToolOptions).
+   */
+  toolVersions: boolean;
   /** Server composition (standalone FastMCP only; the SDK's servers have no mount): undefined where the server class has none. */
   composition?: CompositionTraits;
 }
@@ -353,6 +359,7 @@ const NEWEST_TRAITS: Omit<PythonContractTraits, 'release'> = {
   surfaceContext: true,
   promptArgumentNote: 'value',
   promptArgumentTitles: true,
+  toolVersions: false,
 };
 
 /** The official SDK's prompt()/resource() keywords and surfaces at its newest releases (mcp 1.26+ and 2.x). */
@@ -449,6 +456,7 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       resourceOptions: ['name', 'version', 'title', 'description', 'icons', 'mime_type', 'tags', 'annotations', 'meta', 'app', 'task', 'auth'],
       promptArgumentNote: 'json-string',
       promptArgumentTitles: false,
+      toolVersions: true,
       // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
       composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
     };
@@ -470,12 +478,15 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       resourceOptions: ['name', 'title', 'description', 'icons', 'mime_type', 'tags', 'enabled', 'annotations', 'meta', 'task'],
       promptArgumentNote: 'json-string',
       promptArgumentTitles: false,
+      // `version=` came with 3.0: 2.14.7's tool() raises TypeError on it.
+      missingToolOptions: ['version'],
       // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
       composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
     };
   return {
     ...NEWEST_TRAITS,
     release: `fastmcp ${release}`,
+    toolVersions: true,
     composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true, prefixFirst: false },
   };
 }
@@ -734,8 +745,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     errorModule: 'fastmcp.exceptions',
     docstring: 'parsed',
     readsAnnotatedStringDescription: true,
-    // tags and output_schema shape the contract; the others are runtime behaviour only.
-    toolOptions: ['tags', 'output_schema', 'timeout', 'run_in_thread', 'auth', 'enabled'],
+    // tags, output_schema and version (3.x+: see PythonContractTraits.toolVersions) shape the contract; the others are runtime behaviour only.
+    toolOptions: ['tags', 'output_schema', 'version', 'timeout', 'run_in_thread', 'auth', 'enabled'],
     toolDecorator: 'factory-or-bare',
     refusesVariadicParams: true,
     rejectsUnderscoreParams: false,

@@ -52,6 +52,8 @@ export interface PyToolSpec {
   annotations?: { [k: string]: JsonValue };
   meta?: { [k: string]: JsonValue };
   tags?: string[];
+  /** FastMCP `version=` (3.x+): this registration's version, as the string FastMCP stores. */
+  toolVersion?: string;
   /** Registration arguments the analyser cannot model (each an unresolved part). */
   unresolvedArgs: Unresolved[];
   span: Span;
@@ -468,7 +470,7 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     collect(unresolved, 'outputSchema', e, spec.span, result);
   }
   if (spec.annotations) contract.annotations = spec.annotations;
-  contract._meta = fastmcpMeta(spec.meta, spec.tags, traits);
+  contract._meta = fastmcpMeta(spec.meta, spec.tags, traits, traits.toolVersions ? spec.toolVersion : undefined);
   return result;
 }
 
@@ -487,8 +489,9 @@ export function fastmcpMeta(given: { [k: string]: JsonValue } | undefined, tagLi
     const upstream = meta.fastmcp && typeof meta.fastmcp === 'object' && !Array.isArray(meta.fastmcp) ? meta.fastmcp : {};
     const pub: { [k: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(upstream)) if (!k.startsWith('_')) pub[k] = v;
-    // A versioned component's listing also names the versions registered under its name (one here: a second is unresolved).
-    meta.fastmcp = { ...pub, ...(version !== undefined ? { versions: [version] } : {}), tags, ...(version !== undefined ? { version } : {}) };
+    // A versioned component (3.x+) says its version; `versions` lists every version of its name (for tools the analysis
+    // fills in the others when it keeps the highest: python/tool-versions.ts; a prompt or resource registered twice is unresolved).
+    meta.fastmcp = version !== undefined ? { versions: [version], ...pub, tags, version } : { ...pub, tags };
   }
   return meta;
 }
