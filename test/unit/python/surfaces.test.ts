@@ -140,6 +140,37 @@ test('what is not a literal is unresolved, never guessed: a computed name, an f-
   assert.equal(resource.contract.uri, 'docs://readme');
 });
 
+test('a FastMCP server mounted on another: its prompts and resources are listed through the parent, renamed, so each is unresolved', () => {
+  const dir = workspace({
+    'requirements.txt': 'fastmcp==3.4.11\n',
+    'server.py': [
+      'from fastmcp import FastMCP',
+      'main = FastMCP("main")',
+      'sub = FastMCP("sub")',
+      '@sub.prompt()',
+      'def review(code: str) -> str:',
+      '    """Review code."""',
+      '    return code',
+      '@sub.resource("docs://readme")',
+      'def readme() -> str:',
+      '    """The readme."""',
+      '    return ""',
+      '@main.prompt()',
+      'def plan(goal: str) -> str:',
+      '    """Plan a goal."""',
+      '    return goal',
+      'main.mount(sub, namespace="sub")',
+      '',
+    ].join('\n'),
+  });
+  const file = path.join(dir, 'server.py');
+  const r = analyzeSource(file, fs.readFileSync(file, 'utf8'), createFileHost());
+  const byName = new Map(r.prompts!.map((p) => [p.name.value, p]));
+  assert.deepEqual(byName.get('plan')!.unresolved, [], "the parent's own prompt is exact");
+  assert.ok(byName.get('review')!.unresolved.some((u) => u.part === 'name' && /mounted on or imported into another FastMCP server/.test(u.reason)));
+  assert.ok(r.resources![0].unresolved.some((u) => u.part === 'uri' && /renaming of prompts and resources is not modelled/.test(u.reason)));
+});
+
 test('the Preview Contract lists the Python prompts and resources of the tool’s server, with their arguments and unresolved parts', () => {
   const dir = workspace({
     'requirements.txt': 'fastmcp==4.2.3\n',
