@@ -188,6 +188,34 @@ export interface PythonContractTraits {
   acceptsFunctionsAndStandaloneTool: boolean;
   /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
   dereferencesExplicitOutputSchema: boolean;
+  // Prompts and resources (prompts/list, resources/list, resources/templates/list), each difference shown live by the
+  // matrix's `*_surfaces*` fixtures.
+  /** The keywords `prompt()` takes (name and the function aside): any other raises TypeError at import. */
+  promptOptions: readonly string[];
+  /** The keywords `resource(uri, ...)` takes: any other raises TypeError at import. */
+  resourceOptions: readonly string[];
+  /**
+   * mcp: a static resource's defaults: `uri` = named after its URI, no description (1.8 builds FunctionResource
+   * directly); `function` = the function's name and `description or __doc__ or ""` (1.10+).
+   */
+  staticResourceDefaults: 'uri' | 'function';
+  /** mcp: resources/templates/list entries carry mimeType, icons and annotations (1.23+). */
+  templateMimeType: boolean;
+  /** Resource URIs pass through pydantic's AnyUrl (normalized, refused when not a URL): mcp 1.x and FastMCP; mcp 2.x keeps the string. */
+  resourceUriValidation: 'any-url' | 'none';
+  /**
+   * How a resource URI becomes a template and its variables are checked against the function's parameters:
+   *  - `braces` (mcp 1.x): `{` and `}` in the URI, or any parameter, make a template; the `{name}` names must equal the parameters;
+   *  - `rfc6570` (mcp 2.x): the SDK's UriTemplate parser; its variables must equal the parameters, query ones with defaults;
+   *  - `fastmcp`: `{` and `}` or any parameter make a template; its checks are modelled for equal sets only.
+   */
+  resourceTemplates: 'braces' | 'rfc6570' | 'fastmcp';
+  /** mcp: the Context parameter of a prompt or template is found and skipped (1.23+); before, it is read as an argument. */
+  surfaceContext: boolean;
+  /** FastMCP: the note appended to the description of a prompt argument not annotated `str` (`none`: mcp). */
+  promptArgumentNote: 'none' | 'json-string' | 'value';
+  /** FastMCP: `Field(title=...)` on a prompt parameter becomes the argument's title (4.x). */
+  promptArgumentTitles: boolean;
   /**
    * FastMCP: `tool(name=..., version=...)` registers versions of one tool (3.x+): tools/list lists only the highest
    * (`version_sort_key`, PEP 440) at the place of the name's first registration, with `_meta.fastmcp.version` and
@@ -322,8 +350,25 @@ const NEWEST_TRAITS: Omit<PythonContractTraits, 'release'> = {
   listFailsOnRecursiveSchema: false,
   acceptsFunctionsAndStandaloneTool: true,
   dereferencesExplicitOutputSchema: true,
+  promptOptions: ['name', 'version', 'title', 'description', 'icons', 'tags', 'meta', 'auth'],
+  resourceOptions: ['name', 'version', 'title', 'description', 'icons', 'mime_type', 'tags', 'annotations', 'meta', 'app', 'auth', 'security'],
+  staticResourceDefaults: 'function',
+  templateMimeType: true,
+  resourceUriValidation: 'any-url',
+  resourceTemplates: 'fastmcp',
+  surfaceContext: true,
+  promptArgumentNote: 'value',
+  promptArgumentTitles: true,
   toolVersions: false,
 };
+
+/** The official SDK's prompt()/resource() keywords and surfaces at its newest releases (mcp 1.26+ and 2.x). */
+const MCP_SURFACES = {
+  promptOptions: ['name', 'title', 'description', 'icons'],
+  resourceOptions: ['name', 'title', 'description', 'mime_type', 'icons', 'annotations', 'meta'],
+  promptArgumentNote: 'none',
+  promptArgumentTitles: false,
+} as const;
 
 /** mcp 1.x (`mcp.server.fastmcp`), by the verified release a pin is predicted as. */
 function mcp1Traits(version: string | undefined): PythonContractTraits {
@@ -339,6 +384,17 @@ function mcp1Traits(version: string | undefined): PythonContractTraits {
     typedDictOutput: 'model',
     contextOnlyBare: !atLeast(release, '1.23.0'),
     pydantic: atLeast(release, '1.23.0') ? 'current' : '2.11',
+    ...MCP_SURFACES,
+    // 1.8: name/description only; title in 1.10; icons and annotations in 1.23; meta in 1.26.
+    promptOptions: MCP_SURFACES.promptOptions.filter((k) => (k !== 'title' || atLeast(release, '1.10.0')) && (k !== 'icons' || atLeast(release, '1.23.0'))),
+    resourceOptions: MCP_SURFACES.resourceOptions.filter(
+      (k) => (k !== 'title' || atLeast(release, '1.10.0')) && ((k !== 'icons' && k !== 'annotations') || atLeast(release, '1.23.0')) && (k !== 'meta' || atLeast(release, '1.26.0')),
+    ),
+    staticResourceDefaults: atLeast(release, '1.10.0') ? 'function' : 'uri',
+    templateMimeType: atLeast(release, '1.23.0'),
+    resourceUriValidation: 'any-url',
+    resourceTemplates: 'braces',
+    surfaceContext: atLeast(release, '1.23.0'),
   };
 }
 
@@ -346,7 +402,17 @@ function mcp1Traits(version: string | undefined): PythonContractTraits {
 function mcp2Traits(version: string | undefined): PythonContractTraits {
   const release = nearestVerified(MCP2_VERIFIED, version);
   const since21 = atLeast(release, '2.1.0');
-  return { ...NEWEST_TRAITS, release: `mcp ${release}`, contentBlockOutputSchema: !since21, inlinesRecursiveOutputRoot: since21, typedDictOutput: since21 ? 'rebuilt' : 'refused' };
+  return {
+    ...NEWEST_TRAITS,
+    release: `mcp ${release}`,
+    contentBlockOutputSchema: !since21,
+    inlinesRecursiveOutputRoot: since21,
+    typedDictOutput: since21 ? 'rebuilt' : 'refused',
+    ...MCP_SURFACES,
+    resourceOptions: [...MCP_SURFACES.resourceOptions, 'security'],
+    resourceUriValidation: 'none',
+    resourceTemplates: 'rfc6570',
+  };
 }
 
 /** Whether a range (not an exact pin) keeps the package below major `newest` (`<4`, `~=2.10`, `^3.1`, `==2.*`). */
@@ -386,6 +452,10 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       defaultTitle: false,
       keepsParamTitles: false,
       docstringDescription: 'with-args',
+      promptOptions: ['name', 'version', 'title', 'description', 'icons', 'tags', 'meta', 'task', 'auth'],
+      resourceOptions: ['name', 'version', 'title', 'description', 'icons', 'mime_type', 'tags', 'annotations', 'meta', 'app', 'task', 'auth'],
+      promptArgumentNote: 'json-string',
+      promptArgumentTitles: false,
       toolVersions: true,
       // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
       composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
@@ -404,6 +474,10 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       listFailsOnRecursiveSchema: true,
       acceptsFunctionsAndStandaloneTool: false,
       dereferencesExplicitOutputSchema: false,
+      promptOptions: ['name', 'title', 'description', 'icons', 'tags', 'enabled', 'meta', 'task'],
+      resourceOptions: ['name', 'title', 'description', 'icons', 'mime_type', 'tags', 'enabled', 'annotations', 'meta', 'task'],
+      promptArgumentNote: 'json-string',
+      promptArgumentTitles: false,
       // `version=` came with 3.0: 2.14.7's tool() raises TypeError on it.
       missingToolOptions: ['version'],
       // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
@@ -549,8 +623,8 @@ function tsSdkV2Caveat(version: string | undefined): string | undefined {
   return tsSdkRangeCaveat('@modelcontextprotocol/server', 2, TS_SDK_V2_MODELLED, TS_SDK_V2_VERIFIED, version, (v) => tsV2ContractTraits(v).release);
 }
 
-/** Registration forms every Python framework shares: `@server.tool`, `server.tool(fn)`, `server.add_tool(fn)`. */
-const PYTHON_TOOL_HINTS = [/\.tool\s*\(/, /@[\w.]+\.tool\b/, /\badd_tool\s*\(/];
+/** Registration forms every Python framework shares: `@server.tool`, `server.tool(fn)`, `server.add_tool(fn)`, and the prompt and resource decorators. */
+const PYTHON_TOOL_HINTS = [/\.tool\s*\(/, /@[\w.]+\.tool\b/, /\badd_tool\s*\(/, /@[\w.]+\.(?:prompt|resource)\b/];
 
 const OFFICIAL_PYTHON_SDK = {
   language: 'python',

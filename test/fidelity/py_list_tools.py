@@ -2,9 +2,10 @@
 
 Each fixture runs as `__main__` (its own `run()` call, over the framework's own stdio transport) with stdin and
 stdout swapped for pipes: this process writes the JSON-RPC lines a client sends (initialize, initialized,
-tools/list), reads what the server writes, and closes stdin after the tools/list answer, so the server ends on EOF
-as it does when a client disconnects. The bytes read are what the server writes on a real stdio pipe: only the
-interpreter start and the framework import are shared. Prints one JSON object: file -> tools/list result, or
+tools/list, then prompts/list, resources/list and resources/templates/list), reads what the server writes, and closes
+stdin after the last answer, so the server ends on EOF as it does when a client disconnects. The bytes read are what
+the server writes on a real stdio pipe: only the interpreter start and the framework import are shared. Prints one
+JSON object: file -> tools/list result with the other lists beside `tools` (each a list, or {"error": ...}), or
 {"error": ...} for a server that failed before answering.
 
 Usage: python py_list_tools.py <protocolVersion> <file.py>...
@@ -21,6 +22,10 @@ import traceback
 # Counted after the framework is imported (below), so a slow import on a busy machine does not count.
 TIMEOUT_S = 10
 
+# After tools/list, the lists of prompts, resources and resource templates (method, result key), ids 3, 4, 5.
+LISTS = [("prompts/list", "prompts"), ("resources/list", "resources"), ("resources/templates/list", "resourceTemplates")]
+LIST_IDS = [3 + i for i in range(len(LISTS))]
+
 
 def list_tools(path: str, protocol: str) -> dict:
     in_r, in_w = os.pipe()
@@ -33,6 +38,7 @@ def list_tools(path: str, protocol: str) -> dict:
     os.chdir(os.path.dirname(path))
     feed = os.fdopen(in_w, "w", encoding="utf-8")
     answer: dict = {}
+    lists: dict = {}
     done = threading.Event()
 
     def send(msg: dict) -> None:
@@ -57,8 +63,17 @@ def list_tools(path: str, protocol: str) -> dict:
                     send({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {}})
                 elif msg.get("id") == 2:
                     answer.update(msg)
-                    done.set()
-                    close_feed()
+                    send({"jsonrpc": "2.0", "id": 3, "method": LISTS[0][0], "params": {}})
+                elif msg.get("id") in LIST_IDS:
+                    # The other lists, one after the other: each answer (or error) is kept under its key.
+                    index = LIST_IDS.index(msg["id"])
+                    key = LISTS[index][1]
+                    lists[key] = msg["result"].get(key) if "result" in msg else {"error": json.dumps(msg.get("error"))}
+                    if index + 1 < len(LISTS):
+                        send({"jsonrpc": "2.0", "id": msg["id"] + 1, "method": LISTS[index + 1][0], "params": {}})
+                    else:
+                        done.set()
+                        close_feed()
 
     thread = threading.Thread(target=reader, daemon=True)
     thread.start()
@@ -90,7 +105,7 @@ def list_tools(path: str, protocol: str) -> dict:
         os.chdir(saved[4])
     thread.join(5)
     if "result" in answer:
-        return answer["result"]
+        return {**answer["result"], **lists}
     if "error" in answer:
         return {"error": json.dumps(answer["error"])}
     return {"error": error or "no tools/list answer"}

@@ -6,7 +6,9 @@
  * what `toolsmith contract --json` predicts for a workspace pinning that version (a copy of the fixture folder with a
  * requirements.txt naming it). Every live tool is exact, unresolved (the JSON has an `unresolved` row for it) or
  * wrong (different, nothing said): wrong must be 0 at every version, and a version the framework table calls
- * verified must be all exact.
+ * verified must be all exact. The same run reads prompts/list, resources/list and resources/templates/list of every
+ * fixture and compares them with the `prompts` / `resources` / `resourceTemplates` fields (classifySurfaces: the
+ * `*_surfaces*` fixtures exercise them; 0 wrong at every release too).
  *
  * Speed: one Python process per version runs all its fixtures (./py_list_tools.py: each fixture's own run() over
  * the framework's stdio transport, stdin/stdout swapped for pipes), so the framework is imported once per version.
@@ -22,7 +24,7 @@ import * as path from 'node:path';
 import { LATEST_PROTOCOL_VERSION, ListToolsResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
-import { contractJson } from '../../server/src/cli/contract-json';
+import { contractJson, promptsJson, resourcesJson } from '../../server/src/cli/contract-json';
 import { FRAMEWORKS, type Framework } from '../../common/frameworks';
 import { liveTools, root, sameTool, type Tool } from './compare';
 
@@ -90,8 +92,18 @@ async function venvPython(entry: MatrixEntry): Promise<{ python: string; install
   return { python, installMs: Date.now() - start };
 }
 
-/** Runs ./py_list_tools.py: file -> the raw tools/list result or {error}. */
-function runAll(python: string, files: string[]): Promise<Record<string, { tools?: unknown[]; error?: string }>> {
+/** A list beside tools/list: the entries, or the server's error (`Method not found`: the server has no such list). */
+type ListAnswer = unknown[] | { error: string } | undefined;
+interface LiveAnswer {
+  tools?: unknown[];
+  error?: string;
+  prompts?: ListAnswer;
+  resources?: ListAnswer;
+  resourceTemplates?: ListAnswer;
+}
+
+/** Runs ./py_list_tools.py: file -> the raw tools/list result (with the other lists beside `tools`) or {error}. */
+function runAll(python: string, files: string[]): Promise<Record<string, LiveAnswer>> {
   return new Promise((resolve, reject) => {
     const child = spawn(python, [path.join(__dirname, 'py_list_tools.py'), LATEST_PROTOCOL_VERSION, ...files], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -101,7 +113,7 @@ function runAll(python: string, files: string[]): Promise<Record<string, { tools
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) reject(new Error(`py_list_tools.py exited ${code}:\n${err.slice(-4000)}`));
-      else resolve(JSON.parse(out) as Record<string, { tools?: unknown[]; error?: string }>);
+      else resolve(JSON.parse(out) as Record<string, LiveAnswer>);
     });
   });
 }
@@ -131,7 +143,7 @@ function predict(file: string): { tools: Tool[]; unresolved: Map<string, string[
   return { tools: JSON.parse(JSON.stringify(printed.tools)) as Tool[], unresolved };
 }
 
-function classify(entry: MatrixEntry, files: string[], live: Record<string, { tools?: unknown[]; error?: string }>): VersionResult {
+function classify(entry: MatrixEntry, files: string[], live: Record<string, LiveAnswer>): VersionResult {
   const r: VersionResult = { figures: { exact: 0, unresolved: 0, wrong: 0, failing: 0 }, wrong: [], caveatOnly: 0 };
   for (const file of files) {
     const rel = path.basename(file);
@@ -175,6 +187,84 @@ function classify(entry: MatrixEntry, files: string[], live: Record<string, { to
   return r;
 }
 
+/** The lists beside tools/list, the key that names an entry in each, and where the prediction's rows point. */
+const SURFACE_LISTS = [
+  { list: 'prompts', key: 'name' },
+  { list: 'resources', key: 'uri' },
+  { list: 'resourceTemplates', key: 'uriTemplate' },
+] as const;
+
+/** The CLI's prompts and resources fields per file (promptsJson / resourcesJson), with each entry's unresolved rows. */
+function predictSurfaces(file: string): Record<(typeof SURFACE_LISTS)[number]['list'], { entry: Tool; marks: string[] }[]> {
+  const host = createFileHost();
+  const result = analyzeSource(file, fs.readFileSync(file, 'utf8'), host);
+  const textOf = (f: string) => host.readFile(f);
+  const prompts = promptsJson(result.prompts ?? [], textOf);
+  const resources = resourcesJson(result.resources ?? [], textOf);
+  const rows = <R extends { part: string; reason: string }>(list: R[]) => list.map((u) => `${u.part}: ${u.reason}`);
+  return {
+    prompts: prompts.prompts.map((p, i) => ({ entry: p, marks: rows(prompts.promptsUnresolved.filter((u) => u.prompt === i)) })),
+    resources: resources.resources.map((r, i) => ({ entry: r, marks: rows(resources.resourcesUnresolved.filter((u) => u.list === 'resources' && u.index === i)) })),
+    resourceTemplates: resources.resourceTemplates.map((r, i) => ({ entry: r, marks: rows(resources.resourcesUnresolved.filter((u) => u.list === 'resourceTemplates' && u.index === i)) })),
+  };
+}
+
+/**
+ * prompts/list, resources/list and resources/templates/list of every fixture against the prediction, classified as
+ * tools are: a live entry is exact (deep-equal, and in the predicted order), unresolved (the prediction has a row for
+ * it) or wrong; a predicted entry the server does not list, with nothing said, is wrong too (a made-up entry); a
+ * server failing at this version must see every predicted entry unresolved.
+ */
+function classifySurfaces(entry: MatrixEntry, files: string[], live: Record<string, LiveAnswer>): { figures: Figures; wrong: string[] } {
+  const figures: Figures = { exact: 0, unresolved: 0, wrong: 0, failing: 0 };
+  const wrong: string[] = [];
+  for (const file of files) {
+    const rel = path.basename(file);
+    const predicted = predictSurfaces(file);
+    const got = live[file];
+    for (const { list, key } of SURFACE_LISTS) {
+      const mine = predicted[list];
+      const answer = got?.error === undefined ? got?.[list] : { error: got.error };
+      if (answer && !Array.isArray(answer) && !/Method not found/.test(answer.error)) {
+        // The server failed (at import, or this list failed): every predicted entry must say so.
+        for (const m of mine) {
+          if (m.marks.length) figures.unresolved++;
+          else {
+            figures.wrong++;
+            wrong.push(`${rel} ${list} ${String(m.entry[key])}: the server fails at ${entry.pkg} ${entry.version} (${answer.error.slice(0, 200)}) but the prediction says nothing`);
+          }
+        }
+        continue;
+      }
+      const listed = (Array.isArray(answer) ? answer : []) as Tool[];
+      const order: string[] = [];
+      for (const l of listed) {
+        const m = mine.find((x) => x.entry[key] === l[key]);
+        if (m && sameTool(m.entry, l)) {
+          figures.exact++;
+          order.push(String(l[key]));
+        } else if (m?.marks.length || (!m && mine.some((x) => x.entry[key] === undefined && x.marks.length))) {
+          figures.unresolved++;
+          if (process.env.PY_MATRIX_DIFF)
+            fs.appendFileSync(process.env.PY_MATRIX_DIFF, JSON.stringify({ version: `${entry.pkg} ${entry.version}`, file: rel, list, marks: m?.marks, live: l, predicted: m?.entry ?? null }) + '\n');
+        } else {
+          figures.wrong++;
+          wrong.push(`${rel} ${list} ${String(l[key])}\n  live:      ${JSON.stringify(l)}\n  predicted: ${m ? JSON.stringify(m.entry) : 'missing'}`);
+        }
+      }
+      for (const m of mine) {
+        if (!listed.some((l) => l[key] === m.entry[key]) && !m.marks.length) {
+          figures.wrong++;
+          wrong.push(`${rel} ${list} ${String(m.entry[key])}: predicted, not listed live, and nothing said`);
+        }
+      }
+      const predictedOrder = mine.map((m) => String(m.entry[key])).filter((k) => order.includes(k));
+      if (predictedOrder.join('\n') !== order.join('\n')) wrong.push(`${rel} ${list}: listed in the order ${order.join(', ')}, predicted ${predictedOrder.join(', ')}`);
+    }
+  }
+  return { figures, wrong };
+}
+
 const report: string[] = [];
 after(() => console.log(`python matrix:\n${report.join('\n')}`));
 
@@ -213,13 +303,17 @@ describe('Python version matrix', { concurrency: 2 }, () => {
         assert.ok(sameTool(direct, ListToolsResultSchema.parse({ tools: live[probe].tools }).tools), `${path.basename(probe)}: the in-process runner and a real stdio client disagree`);
       }
       const result = classify(entry, servers, live);
+      const surfaces = classifySurfaces(entry, servers, live);
       const caveat = FRAMEWORKS[entry.framework].versionCaveat(entry.version);
       const f = result.figures;
+      const g = surfaces.figures;
       report.push(
         `  ${entry.pkg} ${entry.version}: ${f.exact} exact, ${f.unresolved} unresolved, ${f.wrong} wrong (${servers.length} servers, ${f.failing} failing at this version)` +
+          `; prompts/resources/templates ${g.exact} exact, ${g.unresolved} unresolved, ${g.wrong} wrong` +
           `${caveat ? ' — not verified' : ' — verified'}; install ${(installMs / 1000).toFixed(1)} s, run ${(runMs / 1000).toFixed(1)} s`,
       );
       assert.deepEqual(result.wrong, [], result.wrong.join('\n'));
+      assert.deepEqual(surfaces.wrong, [], surfaces.wrong.join('\n'));
       // The label matches the matrix: every release checked here is one the framework table calls verified.
       assert.equal(caveat, undefined, `${entry.pkg} ${entry.version} is checked by the matrix but the framework table says: ${caveat}`);
     });

@@ -12,7 +12,7 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { cli, compareTools, liveTools, predictedTools, root, type FileTools } from './compare';
+import { cli, compareTools, liveLists, liveTools, predictedTools, root, sameTool, type FileTools, type Tool } from './compare';
 import { mapLimit } from '../util/pool';
 
 const fixtures = path.join(root, 'test/fixtures/py/fidelity');
@@ -105,4 +105,47 @@ test('mcp 1.x: the removed `mcp.server.fastmcp` import, predicted for the pinned
       [],
       path.basename(file),
     );
+});
+
+/** The prompts and resources fields `toolsmith contract --json` prints for a file. */
+function predictedSurfaces(file: string): { prompts: Tool[]; resources: Tool[]; resourceTemplates: Tool[]; unresolved: number } {
+  const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8', cwd: root });
+  assert.equal(r.status, 0, `toolsmith contract failed on ${file}: ${r.stderr}`);
+  const out = JSON.parse(r.stdout) as { prompts?: Tool[]; resources?: Tool[]; resourceTemplates?: Tool[]; promptsUnresolved?: unknown[]; resourcesUnresolved?: unknown[] };
+  return {
+    prompts: out.prompts ?? [],
+    resources: out.resources ?? [],
+    resourceTemplates: out.resourceTemplates ?? [],
+    unresolved: (out.promptsUnresolved?.length ?? 0) + (out.resourcesUnresolved?.length ?? 0),
+  };
+}
+
+test('prompts, resources and resource templates: the prediction equals the raw lists a real stdio client reads (mcp 2.3.0, fastmcp 4.2.3, mcp 1.30.0)', { timeout: 600_000 }, async () => {
+  const env = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', FASTMCP_SHOW_SERVER_BANNER: 'false', FASTMCP_LOG_LEVEL: 'WARNING' } as Record<string, string>;
+  const cases = [
+    { file: path.join(fixtures, 'sdk_surfaces.py'), interpreter: python },
+    { file: path.join(fixtures, 'fast_surfaces.py'), interpreter: python },
+    { file: path.join(fixturesMcp1, 'v1_surfaces.py'), interpreter: pythonMcp1 },
+    // The playground's Python servers (written for its catalog tests, not for this one).
+    { file: path.join(root, 'test/fixtures/servers/python/catalog.py'), interpreter: python },
+    { file: path.join(root, 'test/fixtures/servers/python/well_behaved.py'), interpreter: python },
+  ];
+  let exact = 0;
+  const failures: string[] = [];
+  for (const { file, interpreter } of cases) {
+    const live = await liveLists(file, { command: interpreter, args: [file], cwd: path.dirname(file), env });
+    const predicted = predictedSurfaces(file);
+    assert.deepEqual(live.errors, [], `${path.basename(file)}: a list was not answered`);
+    for (const list of ['prompts', 'resources', 'resourceTemplates'] as const) {
+      // In order: the lists are the framework's registries, in registration order.
+      if (live[list].length !== predicted[list].length) failures.push(`${path.basename(file)} ${list}: ${live[list].length} live, ${predicted[list].length} predicted`);
+      live[list].forEach((entry, i) => {
+        if (sameTool(predicted[list][i], entry)) exact++;
+        else failures.push(`${path.basename(file)} ${list}[${i}]\n  live:      ${JSON.stringify(entry)}\n  predicted: ${JSON.stringify(predicted[list][i])}`);
+      });
+    }
+  }
+  console.log(`fidelity prompts/resources/templates: ${exact} entries exact (${cases.length} servers)`);
+  assert.deepEqual(failures, [], failures.join('\n'));
+  assert.ok(exact >= 36, `expected at least 36 entries, found ${exact}`);
 });

@@ -126,3 +126,27 @@ test('10,000 mutated Python servers: no exception, none slower than 200 ms', { t
   console.log(`fuzz-python: ${total} mutants, ${tools} tools found, slowest ${slowest.toFixed(1)} ms (case ${slowestCase}), ${((Date.now() - started) / 1000).toFixed(1)} s`);
   assert.ok(slowest <= 200, `slowest analysis took ${slowest.toFixed(1)} ms (case ${slowestCase})`);
 });
+
+test('an import being typed (`from m import ., x`) in a file with a tool: the analysis ends', () => {
+  // Found by the fuzz above: the empty imported name matched at every offset of the tool's body, for ever at its end.
+  const file = path.join(dir, 'typing_import.py');
+  const text = [
+    'from mcp.server import MCPServer',
+    'from helpers import ., word_count',
+    '',
+    'mcp = MCPServer("t")',
+    '',
+    '',
+    '@mcp.tool()',
+    'def reverse(text: str) -> str:',
+    '    return text[::-1]',
+    '',
+  ].join('\n');
+  const t0 = performance.now();
+  const result = analyzePython(file, text, diskHost);
+  assert.deepEqual(
+    result.tools.map((t) => t.name.value),
+    ['reverse'],
+  );
+  assert.ok(performance.now() - t0 < 5000);
+});

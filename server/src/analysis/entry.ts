@@ -8,9 +8,10 @@
  * interpreter runs; each one that may register tools is analysed, and the tools are merged (a registration seen from
  * two modules counts once) and ordered by when its module runs. What cannot be followed is `graph.unfollowed`.
  */
-import type { AnalysisResult, FileFacts, FileHost, Framework, PromptDefinition, Span, ToolDefinition } from './model';
+import type { AnalysisResult, FileFacts, FileHost, Framework, PromptDefinition, ResourceDefinition, Span, ToolDefinition } from './model';
 import { analyzeSource, analyzeTypeScriptEntry, sourceKindOf } from './analyze';
 import { pythonModuleGraph, type PyModuleGraph } from './python/graph';
+import { markComposedSurfaces } from './python/surfaces';
 import { constructsServer, mayDefineTools } from '../../../common/frameworks';
 
 /** A low-level server's tools handler (`@server.list_tools()`, `on_list_tools=`). */
@@ -76,10 +77,18 @@ function analyzePythonEntry(file: string, text: string, host: FileHost): EntryAn
   }
   const files: FileFacts[] = [];
   const prompts: PromptDefinition[] = [];
+  const resources: ResourceDefinition[] = [];
   const candidates: ToolDefinition[] = [];
+  // A prompt or resource is seen by its own module and by every module pulling its server's registrations: once each.
+  const seen = new Set<string>();
+  const once = (e: PromptDefinition | ResourceDefinition) => {
+    const key = `${e.registration.span.file}#${e.registration.span.start}`;
+    return !seen.has(key) && !!seen.add(key);
+  };
   for (const r of analysed.values()) {
     files.push(...r.files);
-    prompts.push(...(r.prompts ?? []));
+    prompts.push(...(r.prompts ?? []).filter(once));
+    resources.push(...(r.resources ?? []).filter(once));
     candidates.push(...r.tools);
   }
   // The entry's facts first (its converters, syntax errors and framework are what a single-file run showed).
@@ -106,7 +115,14 @@ function analyzePythonEntry(file: string, text: string, host: FileHost): EntryAn
     const own = slots.map((i) => ordered[i]).sort((a, b) => keys.indexOf(registrationKey(a)) - keys.indexOf(registrationKey(b)));
     slots.forEach((slot, k) => (ordered[slot] = own[k]));
   }
-  return { tools: ordered, files, ...(prompts.length ? { prompts } : {}), graph: { modules: runOrder(file, graph), unfollowed: graph.unfollowed, servers } };
+  markComposedSurfaces(prompts, resources, composed);
+  return {
+    tools: ordered,
+    files,
+    ...(prompts.length ? { prompts } : {}),
+    ...(resources.length ? { resources } : {}),
+    graph: { modules: runOrder(file, graph), unfollowed: graph.unfollowed, servers },
+  };
 }
 
 /** One registration of one tool (a loop registers several at one call; a composed copy keeps its registration). */

@@ -312,7 +312,9 @@ export interface PromptArgumentDefinition {
 
 /**
  * A prompt registration (TS `registerPrompt(name, config, cb)` on both SDK lines, 1.x `prompt(name, [description],
- * [argsSchema], cb)`): what prompts/list publishes for it, like a tool's contract for tools/list.
+ * [argsSchema], cb)`; Python `@server.prompt(...)` on a def (`decorator`), `server.add_prompt(...)`, or a literal
+ * `Prompt(...)` a low-level server's list_prompts handler returns (`handler`)): what prompts/list publishes for it,
+ * like a tool's contract for tools/list.
  */
 export interface PromptDefinition {
   language: Language;
@@ -320,7 +322,7 @@ export interface PromptDefinition {
   frameworkVersion?: string;
   file: string;
   server: ToolDefinition['server'];
-  registration: { kind: 'registerPrompt' | 'prompt'; span: Span; calleeSpan: Span; configSpan?: Span };
+  registration: { kind: 'registerPrompt' | 'prompt' | 'decorator' | 'add_prompt' | 'handler'; span: Span; calleeSpan: Span; configSpan?: Span };
   name: Located<string>;
   title?: Located<string>;
   description?: Located<string>;
@@ -343,8 +345,10 @@ export interface ResourceMetadataEntry {
 
 /**
  * A resource registration (TS `registerResource(name, uriOrTemplate, config, cb)` on both SDK lines, 1.x
- * `resource(name, uriOrTemplate, [metadata], cb)`): a static URI is one resources/list entry, a `ResourceTemplate` one
- * resources/templates/list entry (and, with a `list` callback, resources/list entries known only at run time).
+ * `resource(name, uriOrTemplate, [metadata], cb)`; Python `@server.resource(uri, ...)` on a def (`decorator`: a URI
+ * with parameters is a template), `server.add_resource(...)`, or a literal a low-level server's list handler returns
+ * (`handler`)): a static URI is one resources/list entry, a template one resources/templates/list entry (and, with a
+ * TS `list` callback, resources/list entries known only at run time).
  */
 export interface ResourceDefinition {
   language: Language;
@@ -352,7 +356,7 @@ export interface ResourceDefinition {
   frameworkVersion?: string;
   file: string;
   server: ToolDefinition['server'];
-  registration: { kind: 'registerResource' | 'resource'; span: Span; calleeSpan: Span; configSpan?: Span };
+  registration: { kind: 'registerResource' | 'resource' | 'decorator' | 'add_resource' | 'handler'; span: Span; calleeSpan: Span; configSpan?: Span };
   /** `resource`: a static URI (resources/list); `template`: a ResourceTemplate (resources/templates/list). */
   kind: 'resource' | 'template';
   name: Located<string>;
@@ -365,8 +369,12 @@ export interface ResourceDefinition {
   metadata: ResourceMetadataEntry[];
   /** A template's `list` callback: resources/list also holds what it returns at run time (listed in `unresolved`). */
   listCallback?: Span;
-  /** What the SDK throws on at this registration (the server does not start): an invalid `cacheHint` (v2), a URI template it cannot parse. */
-  throws?: { part: 'cacheHint' | 'uriTemplate'; message: string; span: Span }[];
+  /**
+   * What the SDK throws on at this registration (the server does not start): an invalid `cacheHint` (v2), a URI
+   * template it cannot parse or whose variables are not the function's parameters (Python), a URI pydantic's AnyUrl
+   * refuses (`uri`: Python mcp 1.x, FastMCP).
+   */
+  throws?: { part: 'cacheHint' | 'uriTemplate' | 'uri'; message: string; span: Span }[];
   /** The exact object resources/list (or resources/templates/list) returns for it. Undefined parts are listed in `unresolved`. */
   contract: { [key: string]: JsonValue };
   unresolved: Unresolved[];
@@ -375,9 +383,9 @@ export interface ResourceDefinition {
 export interface AnalysisResult {
   tools: ToolDefinition[];
   files: FileFacts[];
-  /** The prompts registered in the file (TypeScript front-end; absent where prompts are not analysed). */
+  /** The prompts registered in the file (absent where there are none). */
   prompts?: PromptDefinition[];
-  /** The resources and resource templates registered in the file, in registration order (TypeScript front-end). */
+  /** The resources and resource templates registered in the file, in registration order (absent where there are none). */
   resources?: ResourceDefinition[];
   /**
    * Only from a whole-server analysis (`analysis/entry.ts`): the modules the entry's module graph ran, in the order

@@ -4,8 +4,8 @@ import { finding } from './util/finding';
 export const resourceDescriptionMissing: Rule = {
   id: 'resource-description-missing',
   defaultSeverity: 'warning',
-  languages: ['typescript'],
-  summary: 'A resource or resource template (registerResource / resource()) with no description in resources/list.',
+  languages: ['typescript', 'python'],
+  summary: 'A resource or resource template (registerResource / resource(), Python @server.resource) with no description in resources/list.',
   checkResource(resource) {
     const d = resource.description;
     if (d && (d.value === undefined || d.value.trim() !== '')) return [];
@@ -15,11 +15,15 @@ export const resourceDescriptionMissing: Rule = {
     const label = resource.name.value !== undefined ? `"${resource.name.value}"` : resource.uri.value !== undefined ? resource.uri.value : 'this resource';
     const list = resource.kind === 'template' ? 'resources/templates/list' : 'resources/list';
     const how =
-      resource.registration.kind === 'registerResource' || resource.registration.configSpan
-        ? 'Add `description` to its metadata: what it holds and when it is worth reading.'
-        : 'Pass a metadata object with a `description` before the callback (resource(name, uri, { description }, cb)), or use registerResource.';
+      resource.language === 'python'
+        ? 'Give the function a docstring (or pass `description=` to the decorator): what it holds and when it is worth reading.'
+        : resource.registration.kind === 'registerResource' || resource.registration.configSpan
+          ? 'Add `description` to its metadata: what it holds and when it is worth reading.'
+          : 'Pass a metadata object with a `description` before the callback (resource(name, uri, { description }, cb)), or use registerResource.';
+    // Python's official SDK publishes `description or __doc__ or ""`: an empty description there is no description written.
+    const empty = d && resource.language !== 'python';
     const message =
-      `${what} ${label} has ${d ? 'an empty' : 'no'} description in ${list}: clients offer resources for the user or the model to attach as ` +
+      `${what} ${label} has ${empty ? 'an empty' : 'no'} description in ${list}: clients offer resources for the user or the model to attach as ` +
       `context, and the description is what tells them what it holds and when to read it (the spec calls it a hint to the model); with only a name and ` +
       `a URI they guess. ${how}`;
     // No fix: the words have to come from the author.

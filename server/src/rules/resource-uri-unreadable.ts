@@ -1,6 +1,27 @@
 import type { Rule } from './types';
 import { finding } from './util/finding';
 import { replaceLiteralValue } from './util/string-literals';
+import type { ResourceDefinition } from '../analysis/model';
+import { FRAMEWORKS } from '../../../common/frameworks';
+
+/**
+ * Python: mcp 1.x and FastMCP pass a static URI through pydantic's AnyUrl when the module is imported. It lists and
+ * reads the normalized form alike (`HTTP://Example.com/x y` is listed and read as `http://example.com/x%20y`), so only a
+ * URI AnyUrl refuses is a problem there — and a worse one: ValidationError, the server does not start. mcp 2.x keeps
+ * the string as written and reads it by exact match: nothing to report.
+ */
+function pythonUri(resource: ResourceDefinition) {
+  const refused = (resource.throws ?? []).find((t) => t.part === 'uri');
+  if (!refused) return [];
+  const label = resource.name.value !== undefined ? `Resource "${resource.name.value}"` : 'This resource';
+  return [
+    finding(
+      null,
+      refused.span,
+      `${label} can never be read: ${FRAMEWORKS[resource.framework].name} validates a static resource URI with pydantic's AnyUrl when the module is imported, and \`${resource.uri.value}\` is not an absolute URL (a scheme such as \`file://\` or \`docs://\` is missing, or it holds characters a URL cannot), so registering it raises ValidationError and the server does not start. Write it as a URL with a scheme, e.g. \`docs://${(resource.uri.value ?? 'readme').replace(/^[/]+/, '')}\`.`,
+    ),
+  ];
+}
 
 /** `{name}` in a URI: a URI template variable (the SDK's UriTemplate.isTemplate test). */
 const TEMPLATE_VARIABLE = /\{[^}\s]+\}/;
@@ -14,9 +35,10 @@ const TEMPLATE_VARIABLE = /\{[^}\s]+\}/;
 export const resourceUriUnreadable: Rule = {
   id: 'resource-uri-unreadable',
   defaultSeverity: 'error',
-  languages: ['typescript'],
-  summary: 'A static resource URI that resources/read cannot match: not a valid URL, or not in its normalized form.',
+  languages: ['typescript', 'python'],
+  summary: 'A static resource URI that resources/read cannot match: not a valid URL, or not in its normalized form (Python: one pydantic refuses, so the server does not start).',
   checkResource(resource, ctx) {
+    if (resource.language === 'python') return pythonUri(resource);
     const uri = resource.uri.value;
     if (resource.kind !== 'resource' || uri === undefined) return [];
     let normalized: string | undefined;

@@ -29,7 +29,7 @@ for (const file of files) {
 
   test(`${rel}: findings are exactly the marked ones`, () => {
     const a = analyse(file, text, settings);
-    assert.ok(a.result.tools.length > 0, 'the front-end finds the tools of the fixture');
+    assert.ok(a.result.tools.length + (a.result.prompts?.length ?? 0) + (a.result.resources?.length ?? 0) > 0, 'the front-end finds the tools (or prompts, resources) of the fixture');
     assert.deepEqual(syntaxErrors(a), [], 'the fixture itself parses');
     if (clean) {
       const loud = a.findings.filter((f) => f.span.file === file && f.severity !== 'info');

@@ -740,6 +740,8 @@ const nameLengths = new WeakMap<PyModule, number[]>();
 /** Some name this module imports (a function, or a module whose function is called) is called in `src`. */
 function callsImportedName(mod: PyModule, src: string): boolean {
   for (const name of mod.imports.keys()) {
+    // An empty name (`from m import ., x` while typing) would match at every offset, and forever at the end.
+    if (!name) continue;
     for (let i = src.indexOf(name); i >= 0; i = src.indexOf(name, i + 1)) {
       const next = src[i + name.length];
       if (next === '(' || next === '.') return true;

@@ -5,7 +5,23 @@
  * the frameworks (constructors, tool options, docstring semantics...) is read from their profiles (common/frameworks.ts).
  */
 import type { SyntaxNode } from '@lezer/common';
-import type { AnalysisResult, AnnotationEntry, ConstraintFact, FileFacts, FileHost, Framework, JsonSchema, JsonValue, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
+import type {
+  AnalysisResult,
+  AnnotationEntry,
+  ConstraintFact,
+  FileFacts,
+  FileHost,
+  Framework,
+  JsonSchema,
+  JsonValue,
+  Located,
+  ParameterDefinition,
+  PromptDefinition,
+  ResourceDefinition,
+  Span,
+  ToolDefinition,
+  Unresolved,
+} from '../model';
 import { PyModule, PyProgram } from './module';
 import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg, type LiteralResult } from './syntax';
@@ -16,6 +32,7 @@ import { listedVersions } from './tool-versions';
 import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
 import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
+import { markComposedSurfaces, markDuplicates, mayRegisterSurfaces, surfaceCall, surfaceDecorator, type FunctionRead, type SurfaceFailure, type SurfaceHost, type SurfaceResult } from './surfaces';
 import { composedInto, composeServers, type Composition } from './compose';
 
 interface ServerVar {
@@ -72,6 +89,10 @@ interface PyAnalysis {
   failures: ServerFailure[];
   /** Servers mounted on, imported into or renamed by others (compose.ts applies them once the walk is done). */
   compositions: Composition[];
+  /** Prompts and resources (./surfaces.ts), in registration order, and the registrations among them that fail their module at import. */
+  prompts: PromptDefinition[];
+  resources: ResourceDefinition[];
+  surfaceFailures: { file: string; failure: SurfaceFailure; entry: PromptDefinition | ResourceDefinition | undefined }[];
 }
 
 interface ServerFailure {
@@ -87,6 +108,8 @@ interface CrossModule {
   servers: Map<string, { server: ServerVar; home: PyModule } | null>;
   /** file -> the tools that module registers at import time (null while being read: an import cycle). */
   tools: Map<string, ToolDefinition[] | null>;
+  /** file -> the prompts and resources that module registers at import time (read with its tools). */
+  surfaces: Map<string, { prompts: PromptDefinition[]; resources: ResourceDefinition[] }>;
 }
 
 /** Python version whose `__doc__` semantics apply (3.13+ strips docstring indentation at compile time). */
@@ -141,7 +164,7 @@ export function analyzePython(file: string, text: string, host: FileHost, option
     return (pyFact ??= pythonVersion(host, file));
   };
 
-  const crossModule: CrossModule = { servers: new Map(), tools: new Map([[file, null]]) };
+  const crossModule: CrossModule = { servers: new Map(), tools: new Map([[file, null]]), surfaces: new Map() };
   const analysis: PyAnalysis = {
     mod,
     facts,
@@ -155,6 +178,9 @@ export function analyzePython(file: string, text: string, host: FileHost, option
     pulled: new Set(),
     failures: [],
     compositions: [],
+    prompts: [],
+    resources: [],
+    surfaceFailures: [],
   };
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
   walkScope(analysis, children(mod.tree.topNode), moduleScope, '', 0);
@@ -183,7 +209,10 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   if (composed.length) facts.composedServers = composed;
   const composing = [...new Set(analysis.compositions.map((c) => c.parent.id))];
   if (composing.length) facts.composingServers = composing;
-  return { tools, files: [facts] };
+  const { prompts, resources } = analysis;
+  markComposedSurfaces(prompts, resources, new Set(composed));
+  markDuplicates(prompts, resources);
+  return { tools, files: [facts], ...(prompts.length ? { prompts } : {}), ...(resources.length ? { resources } : {}) };
 }
 
 /**
@@ -202,6 +231,20 @@ function markServerFailures(a: PyAnalysis): void {
       if (tool && sameRegistration(t, tool)) continue;
       if (!servers.has(t.server.id) && !(failure.when === 'import' && t.file === file)) continue;
       const reason = tool ? `${tool.name.value ?? 'another tool'}: ${failure.reason}` : failure.reason;
+      if (!t.unresolved.some((u) => u.reason === reason)) t.unresolved.push({ part: 'contract', reason, span: failure.span });
+    }
+    // A failure at import also takes down the prompts and resources its module registers.
+    if (failure.when !== 'import') continue;
+    const reason = tool ? `${tool.name.value ?? 'another tool'}: ${failure.reason}` : failure.reason;
+    for (const e of [...a.prompts, ...a.resources]) {
+      if (e.registration.span.file === file && !e.unresolved.some((u) => u.reason === reason)) e.unresolved.push({ part: 'contract', reason, span: failure.span });
+    }
+  }
+  // A prompt or resource the SDK refuses at import takes every registration of its module down.
+  for (const { file, failure, entry } of a.surfaceFailures) {
+    const reason = `${failure.what}: ${failure.reason}`;
+    for (const t of [...a.tools, ...a.prompts, ...a.resources]) {
+      if (t === entry || t.registration.span.file !== file) continue;
       if (!t.unresolved.some((u) => u.reason === reason)) t.unresolved.push({ part: 'contract', reason, span: failure.span });
     }
   }
@@ -288,7 +331,11 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
         if (reg) {
           const t = buildTool(a, { ...reg, stmt, fn: def });
           if (t) tools.push(t);
-        } else tools.push(...customDecoratorTools(a, dec, scope, stmt, def));
+        } else {
+          const surface = surfaceDecorator(surfaceHost(a, scope), dec, stmt, def);
+          if (surface) addSurface(a, surface);
+          else tools.push(...customDecoratorTools(a, dec, scope, stmt, def));
+        }
       }
     } else if (stmt.name === 'ExpressionStatement') {
       const expr = stmt.firstChild;
@@ -305,7 +352,9 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
           if (t) tools.push(t);
         } else {
           const unseen = unresolvedFunctionRegistration(a, call, scope);
+          const surface = unseen ? undefined : surfaceCall(surfaceHost(a, scope), call);
           if (unseen) tools.push(unseen);
+          else if (surface) addSurface(a, surface);
           else walkServerArguments(a, call, scope, scopeName, depth);
         }
       }
@@ -743,6 +792,11 @@ function pullTools(a: PyAnalysis, home: PyModule, id: string): void {
   // Servers that module mounts on this one (read with it) are listed through it.
   const ids = composedInto(id, a.compositions);
   a.tools.push(...registered.filter((t) => ids.has(t.server.id) && !a.tools.includes(t)));
+  const surfaces = a.crossModule.surfaces.get(home.file);
+  if (surfaces) {
+    a.prompts.push(...surfaces.prompts.filter((p) => ids.has(p.server.id) && !a.prompts.includes(p)));
+    a.resources.push(...surfaces.resources.filter((r) => ids.has(r.server.id) && !a.resources.includes(r)));
+  }
 }
 
 /** The tools a module registers at import time, on any server (an import cycle reads as none). */
@@ -750,9 +804,10 @@ function moduleTools(a: PyAnalysis, mod: PyModule): ToolDefinition[] {
   const memo = a.crossModule.tools;
   if (memo.has(mod.file)) return memo.get(mod.file) ?? [];
   memo.set(mod.file, null);
-  const sub: PyAnalysis = { ...foreignAnalysis(a, mod), tools: [], pulled: new Set(), boundFunctions: new Set() };
+  const sub: PyAnalysis = { ...foreignAnalysis(a, mod), tools: [], pulled: new Set(), boundFunctions: new Set(), prompts: [], resources: [], surfaceFailures: [] };
   walkScope(sub, children(mod.tree.topNode), { servers: new Map(), functions: new Map() }, '', 1);
   memo.set(mod.file, sub.tools);
+  a.crossModule.surfaces.set(mod.file, { prompts: sub.prompts, resources: sub.resources });
   return sub.tools;
 }
 
@@ -985,7 +1040,54 @@ const DECORATOR_CALL = /^[ \t]+@[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)?\s*\(/m;
 
 function containsToolRegistration(mod: PyModule, body: SyntaxNode): boolean {
   const src = mod.text.slice(body.from, body.to);
-  return /\.(tool|add_tool)\b/.test(src);
+  return /\.(tool|add_tool)\b/.test(src) || mayRegisterSurfaces(src);
+}
+
+/** What ./surfaces.ts reads through this front-end: servers and functions by name in `scope`, a function's parameters and docstring. */
+function surfaceHost(a: PyAnalysis, scope: Scope): SurfaceHost {
+  return {
+    mod: a.mod,
+    serverNamed: (name) => serverNamed(a, scope, name),
+    functionOf: (name) => functionOf(a, scope, name),
+    readFunction: (fnMod, fn, framework, hasExplicitDescription, regSpan) => readFunction(a, fnMod, fn, framework, hasExplicitDescription, regSpan),
+    versionOf: (fw) => a.versionOf(fw),
+    pythonVersion: () => a.py().version,
+  };
+}
+
+function addSurface(a: PyAnalysis, r: SurfaceResult): void {
+  if (r.prompt) a.prompts.push(r.prompt);
+  if (r.resource) a.resources.push(r.resource);
+  if (r.failure) a.surfaceFailures.push({ file: a.mod.file, failure: r.failure, entry: r.prompt ?? r.resource });
+}
+
+/** A prompt's or resource's function as buildTool reads a tool's: its parameters, docstring and published `__doc__`. */
+function readFunction(a: PyAnalysis, fnMod: PyModule, fn: SyntaxNode, framework: Framework, hasExplicitDescription: boolean, regSpan: Span): FunctionRead {
+  const profile = FRAMEWORKS[framework];
+  const fnNameNode = child(fn, 'VariableName');
+  const docs = docstringFacts(fnMod, fn);
+  const params = parameters(fnMod, fn);
+  const input = inputParams(params, profile);
+  const published = publishedDoc(a, fnMod, docs.doc, profile, hasExplicitDescription, regSpan);
+  const unresolved = [...input.unresolved, ...(docs.unresolved ? [docs.unresolved] : []), ...(published.unresolved ? [published.unresolved] : [])];
+  return {
+    fnName: fnNameNode ? fnMod.src(fnNameNode) : '',
+    fnNameSpan: fnNameNode ? fnMod.span(fnNameNode) : regSpan,
+    params: input.specs,
+    all: params.map((p) => ({
+      name: p.name,
+      hasDefault: p.default !== undefined || !!p.defaultUnresolved || !!p.defaultField?.default || !!p.defaultField?.defaultFactory,
+      isContext: p.isContext,
+      ...(p.kind === 'varargs' ? { variadic: 'args' as const } : p.kind === 'kwargs' ? { variadic: 'kwargs' as const } : {}),
+      span: p.span,
+      ...(p.type ? { type: p.type } : {}),
+    })),
+    rawDoc: published.rawDoc,
+    parsedDoc: profile.docstring === 'parsed' && published.rawDoc !== undefined ? (cleandoc(published.rawDoc) ? docs.parsed : { args: [] }) : undefined,
+    ...(docs.doc ? { docSpan: fnMod.span(docs.doc.node) } : {}),
+    unresolved,
+    stringAnnotations: /^from\s+__future__\s+import\s+[^\n]*\bannotations\b/m.test(fnMod.text),
+  };
 }
 
 /** The server a factory function creates and returns (`def make(): s = MCPServer(); ...; return s`). */

@@ -470,8 +470,17 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     collect(unresolved, 'outputSchema', e, spec.span, result);
   }
   if (spec.annotations) contract.annotations = spec.annotations;
-  const meta: { [k: string]: JsonValue } = { ...(spec.meta ?? {}) };
-  const tags = [...new Set(spec.tags ?? [])].sort();
+  contract._meta = fastmcpMeta(spec.meta, spec.tags, traits, traits.toolVersions ? spec.toolVersion : undefined);
+  return result;
+}
+
+/**
+ * The `_meta` FastMCP publishes on every component (`get_meta()`): the given meta with the tags (sorted) and, from 3.x,
+ * the component's `version=` (and the list of its versions) under `fastmcp` (`_fastmcp` in 2.x).
+ */
+export function fastmcpMeta(given: { [k: string]: JsonValue } | undefined, tagList: string[] | undefined, traits: PythonContractTraits, version?: string): { [k: string]: JsonValue } {
+  const meta: { [k: string]: JsonValue } = { ...(given ?? {}) };
+  const tags = [...new Set(tagList ?? [])].sort();
   if (traits.metaKey === '_fastmcp') {
     // 2.x: `upstream _fastmcp | {"tags": ...}`.
     const upstream = meta._fastmcp && typeof meta._fastmcp === 'object' && !Array.isArray(meta._fastmcp) ? meta._fastmcp : {};
@@ -480,12 +489,11 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     const upstream = meta.fastmcp && typeof meta.fastmcp === 'object' && !Array.isArray(meta.fastmcp) ? meta.fastmcp : {};
     const pub: { [k: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(upstream)) if (!k.startsWith('_')) pub[k] = v;
-    // A versioned tool (3.x+) says its version; `versions` lists every version of its name (the analysis fills in
-    // the others when it keeps the highest: python/versions.ts).
-    meta.fastmcp = traits.toolVersions && spec.toolVersion !== undefined ? { versions: [spec.toolVersion], ...pub, tags, version: spec.toolVersion } : { ...pub, tags };
+    // A versioned component (3.x+) says its version; `versions` lists every version of its name (for tools the analysis
+    // fills in the others when it keeps the highest: python/tool-versions.ts; a prompt or resource registered twice is unresolved).
+    meta.fastmcp = version !== undefined ? { versions: [version], ...pub, tags, version } : { ...pub, tags };
   }
-  contract._meta = meta;
-  return result;
+  return meta;
 }
 
 /** The description FastMCP publishes: `description=`, else the docstring as this major reads it. */
