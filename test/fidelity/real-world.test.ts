@@ -23,6 +23,7 @@ import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
 import { contractJson } from '../../server/src/cli/contract-json';
+import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
 import { startEnv, substituteStart } from '../corpus/server-start';
 import { liveTools, root, sameTool, type Tool } from './compare';
 
@@ -74,6 +75,8 @@ let partial = false;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-corpus-'));
 
 before(async () => {
+  // As `toolsmith contract` runs by default: the workspace trusted (its own installed SDK and zod, a bundle's own zod).
+  setWorkspaceTrust(true);
   // ensure-corpus.mjs is ESM; the test runs as CJS through tsx.
   corpus = (await import(path.join(root, 'scripts/ensure-corpus.mjs'))) as Corpus;
   // CORPUS_PACKAGES=name,name measures only those (while adding a package); the full run checks every one.

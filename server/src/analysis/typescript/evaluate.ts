@@ -14,6 +14,7 @@ import type { Framework } from '../../../../common/frameworks';
 import { isFunctionLikeKind, isReassigned, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 import type { TsLibraries, ZodEntry } from '../../contract/typescript/libraries';
+import { inlinedZod } from './inlined-zod';
 
 /** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
 const SK = ts.SyntaxKind;
@@ -109,6 +110,20 @@ const SDK_HELPERS: Record<string, Record<string, StaticFn>> = {
   '@modelcontextprotocol/sdk/server/completable': { completable: COMPLETABLE },
   '@modelcontextprotocol/server': { completable: COMPLETABLE },
 };
+
+/**
+ * A parameter of a function the analysis followed a call into, bound to the argument written at that call
+ * (`j(server, "show-map", {...})`): evaluated where it is written, with the bindings in force there, when read.
+ */
+export class BoundArg {
+  constructor(
+    readonly node: ts.Expression,
+    readonly pf: ParsedFile,
+    readonly env: Map<ts.Node, unknown>,
+    /** The server the argument denotes, when it is one (`server`, `this.server`): what a receiver resolves to. */
+    readonly server?: ServerRef,
+  ) {}
+}
 
 /** A server instance reference (for server identity), produced by `new McpServer(...)`. */
 export class ServerRef {
@@ -383,12 +398,17 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
     case SK.PropertyAccessExpression: {
       const p = node as ts.PropertyAccessExpression;
       if (ts.isPrivateIdentifier(p.name)) return fail('private member', node, pf);
+      const member = boundLiteralMember(p, pf, ctx);
+      if (member) return member.read();
       const target = evaluate(p.expression, pf, ctx);
+      // `a?.b` of a nullish `a` is undefined (the rest of a longer chain is then read off undefined: unresolved).
+      if (p.questionDotToken && (target === undefined || target === null)) return undefined;
       return getMember(target, p.name.text, node, pf, ctx);
     }
     case SK.ElementAccessExpression: {
       const e = node as ts.ElementAccessExpression;
       const target = evaluate(e.expression, pf, ctx);
+      if (e.questionDotToken && (target === undefined || target === null)) return undefined;
       const key = evaluate(e.argumentExpression, pf, ctx);
       if (typeof key !== 'string' && typeof key !== 'number') return fail('computed member is not a static key', e.argumentExpression, pf);
       return getMember(target, String(key), node, pf, ctx);
@@ -629,23 +649,42 @@ const Z4_NS = new ZodNs(ZOD_V4, 4, 'z');
 const Z3_NS = new ZodNs(ZOD_V3, 3, 'z');
 /** The namespace a zod import is rebuilt with: the workspace's copy of that module when loaded, else the bundled one. */
 const workspaceNs = new WeakMap<object, ZodNs>();
+/** Every zod namespace object schemas are rebuilt with (the bundled ones, the workspace's, a bundle's inlined copy). */
+const zodNamespaces = new WeakSet<object>([ZOD_V4, ZOD_V3]);
 function zodNs(major: 3 | 4, module?: string, ctx?: EvalContext): ZodNs {
   const entry: ZodEntry | undefined = module === 'zod' ? 'zod' : module === 'zod/v3' ? 'zod/v3' : module === 'zod/v4' || module === 'zod/v4/classic' ? 'zod/v4' : undefined;
   const obj = entry && ctx?.libraries?.zod(entry);
   if (!obj) return major === 4 ? Z4_NS : Z3_NS;
   let ns = workspaceNs.get(obj);
-  if (!ns) workspaceNs.set(obj, (ns = new ZodNs(obj, major, 'z')));
+  if (!ns) {
+    workspaceNs.set(obj, (ns = new ZodNs(obj, major, 'z')));
+    zodNamespaces.add(obj);
+  }
+  return ns;
+}
+
+/** The zod namespace of a bundle's inlined copy (one ZodNs per namespace object). */
+function inlinedNs(obj: Record<string, unknown>): ZodNs {
+  let ns = workspaceNs.get(obj);
+  if (!ns) {
+    workspaceNs.set(obj, (ns = new ZodNs(obj, 4, 'z')));
+    zodNamespaces.add(obj);
+  }
   return ns;
 }
 
 function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
   switch (d.kind) {
     case 'var': {
-      // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`).
-      if (ctx.env.has(d.node)) return ctx.env.get(d.node);
+      // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`), or a
+      // local whose value at a registration the straight-line code before it decides (locals.ts).
+      if (ctx.env.has(d.node)) return boundValue(ctx.env.get(d.node), ctx);
       const list = d.node.parent;
       if (!ts.isVariableDeclarationList(list)) return fail(`\`${d.name}\` is not a const`, at, pf);
       if (!(list.flags & ts.NodeFlags.Const)) {
+        // A bundle's inlined zod (`var exports_external = {}; __export(exports_external, {...})`): see inlined-zod.ts.
+        const inlined = inlinedZod(d.node, d.pf);
+        if (inlined) return inlined.ok ? inlinedNs(inlined.namespace) : fail(inlined.reason, at, pf);
         // A `let`/`var` holds its initializer only if nothing assigns it again (bundlers emit `var` for consts).
         const keyword = list.flags & ts.NodeFlags.Let ? 'let' : 'var';
         if (isReassigned(d.node, d.pf)) return fail(`\`${d.name}\` is a \`${keyword}\` assigned after its declaration (its value is known only at run time)`, at, pf);
@@ -674,7 +713,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'enum':
       return evalEnum(d.node, d.pf, ctx);
     case 'param': {
-      if (ctx.env.has(d.node)) return ctx.env.get(d.node);
+      if (ctx.env.has(d.node)) return boundValue(ctx.env.get(d.node), ctx);
       return fail(`\`${d.name}\` is a parameter of ${functionLabel(d.node.parent, d.pf)}: its value is known only at run time`, at, pf);
     }
     case 'function':
@@ -718,6 +757,61 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       return evalDecl(resolved, at, pf, ctx);
     }
   }
+}
+
+/** What a name bound in `ctx.env` stands for: a value, an argument evaluated where it is written, or why it is unknown. */
+function boundValue(v: unknown, ctx: EvalContext): unknown {
+  if (v instanceof Unresolvable) throw v;
+  if (!(v instanceof BoundArg)) return v;
+  // A server argument reads as the server, as a server parameter bound by the walk always has.
+  if (v.server) {
+    const arg = skipOuter(v.node);
+    if (ts.isIdentifier(arg) || arg.kind === SK.ThisKeyword || ts.isPropertyAccessExpression(arg)) return v.server;
+  }
+  const env = ctx.env;
+  ctx.env = v.env;
+  try {
+    return evaluate(v.node, v.pf, ctx);
+  } finally {
+    ctx.env = env;
+  }
+}
+
+/**
+ * `F._meta` where `F` is a parameter bound to an object literal written at the call (`j(server, "x", { ..., _meta })`):
+ * only that property is evaluated, so an unresolved sibling (a schema) does not hide it. The literal must have plain
+ * keys only (no spread, no computed key): then the last property of that name is the value, and none is undefined.
+ */
+function boundLiteralMember(p: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext): { read(): unknown } | undefined {
+  const id = skipOuter(p.expression);
+  if (ctx.env.size === 0 || !ts.isIdentifier(id) || p.questionDotToken) return undefined;
+  const d = lookupName(id.text, id, pf);
+  const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
+  if (!(bound instanceof BoundArg) || bound.server) return undefined;
+  const lit = skipOuter(bound.node);
+  if (!ts.isObjectLiteralExpression(lit)) return undefined;
+  let found: ts.Expression | undefined;
+  for (const prop of lit.properties) {
+    if (!(ts.isPropertyAssignment(prop) || ts.isShorthandPropertyAssignment(prop) || ts.isMethodDeclaration(prop))) return undefined;
+    const name = prop.name;
+    if (!(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name))) return undefined;
+    if (name.text !== p.name.text) continue;
+    if (ts.isMethodDeclaration(prop)) return undefined; // a function, not a value read here
+    found = ts.isPropertyAssignment(prop) ? prop.initializer : prop.name;
+  }
+  const value = found;
+  return {
+    read() {
+      if (value === undefined) return undefined;
+      const env = ctx.env;
+      ctx.env = bound.env;
+      try {
+        return evaluate(value, bound.pf, ctx);
+      } finally {
+        ctx.env = env;
+      }
+    },
+  };
 }
 
 /** How a function is named in messages: `Zt`, `register` (a const arrow), else "a function". */
@@ -837,7 +931,7 @@ function inertFn(): never {
 
 /** A function or method of zod itself (not of ArkType or Valibot, which share ZodFn). */
 function isZodFunctionTarget(callee: ZodFn): boolean {
-  return callee.onNamespace ? callee.target === ZOD_V4 || callee.target === ZOD_V3 : isZodSchema(callee.target);
+  return callee.onNamespace ? zodNamespaces.has(callee.target) : isZodSchema(callee.target);
 }
 
 function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {

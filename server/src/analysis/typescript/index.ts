@@ -11,27 +11,34 @@ import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, 
 import { buildTsPromptContract } from '../../contract/typescript/prompts';
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsBuildTarget, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
 import { bundledLibraries, librariesFor } from '../../contract/typescript/libraries';
-import { evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { BoundArg, evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
 import { parametersOf } from './params';
+import { localsAt } from './locals';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
-import { FRAMEWORKS, frameworkOfModule, type Framework, type TsContractTraits } from '../../../../common/frameworks';
+import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
 
 const MAX_CALL_DEPTH = 8;
 
 interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
-  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt';
+  /** `toolHelper`: a package function registering a tool (`registerAppTool(server, name, config, cb)`, see `toolHelpers`). */
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'toolHelper';
   server: ServerRef;
-  /** Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element. */
+  /**
+   * Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element.
+   * Inside a function followed from a call whose arguments the registration reads: its parameters bound to them.
+   */
   bindings?: Map<ts.Node, unknown>;
+  /** The call into the helper that registers (`j(server, "show-map", {...})`): where the tool is registered from. */
+  via?: { call: ts.CallExpression; pf: ParsedFile };
 }
 /** A site that registers a tool (the others register prompts). */
-type ToolSite = Site & { kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' };
+type ToolSite = Site & { kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'toolHelper' };
 
 function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
   const a0 = expr.arguments?.[0];
@@ -84,6 +91,7 @@ function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth 
     if (d?.kind === 'param') {
       const bound = ctx.env.get(d.node);
       if (bound instanceof ServerRef) return bound;
+      if (bound instanceof BoundArg && bound.server) return bound.server;
       const fn = d.node.parent;
       const fnName = fn && (ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) && fn.name ? fn.name.text : 'fn';
       return new ServerRef(`${d.pf.file}#${fnName}(${d.name})`, d.name, spanOf(d.node, d.pf), undefined);
@@ -102,15 +110,71 @@ function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth 
   return new ServerRef(`${pf.file}#${text}`, text, spanOf(expr, pf), undefined);
 }
 
-function serverArgBindings(fn: ts.SignatureDeclaration, args: readonly ts.Expression[], pf: ParsedFile, ctx: EvalContext): Map<ts.Node, unknown> {
+/**
+ * The parameters of a function followed from a call, bound to the call's arguments: each evaluated where it is
+ * written when read (BoundArg), and, for a name that may denote a server, that server (what a receiver resolves to).
+ */
+function callBindings(fn: ts.SignatureDeclaration, args: readonly ts.Expression[], pf: ParsedFile, ctx: EvalContext, env: Map<ts.Node, unknown>): Map<ts.Node, unknown> {
   const bound = new Map<ts.Node, unknown>();
   fn.parameters.forEach((p, i) => {
     const a = args[i];
-    if (!a || !ts.isIdentifier(p.name)) return;
+    if (!a || !ts.isIdentifier(p.name) || p.dotDotDotToken || ts.isSpreadElement(a)) return;
     const e = skipOuter(a);
-    if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e)) bound.set(p, serverOf(e, pf, ctx));
+    const server = (ts.isIdentifier(e) && mayBeServer(e, pf, ctx)) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e) ? serverOf(e, pf, ctx) : undefined;
+    bound.set(p, new BoundArg(a, pf, env, server));
   });
   return bound;
+}
+
+/** A name that may hold a server: anything but a const/let/var initialized with a literal or a function. */
+function mayBeServer(id: ts.Identifier, pf: ParsedFile, ctx: EvalContext): boolean {
+  let d = lookupName(id.text, id, pf);
+  if (d?.kind === 'import') d = ctx.project.resolveImport(d) ?? d;
+  if (d?.kind === 'function' || d?.kind === 'enum' || d?.kind === 'class') return false;
+  if (d?.kind === 'param') {
+    const bound = ctx.env.get(d.node);
+    return !(bound instanceof BoundArg) || bound.server !== undefined;
+  }
+  if (d?.kind !== 'var' || !d.node.initializer) return true;
+  const init = skipOuter(d.node.initializer);
+  return !(
+    ts.isObjectLiteralExpression(init) ||
+    ts.isArrayLiteralExpression(init) ||
+    ts.isStringLiteralLike(init) ||
+    ts.isTemplateExpression(init) ||
+    ts.isNumericLiteral(init) ||
+    ts.isArrowFunction(init) ||
+    ts.isFunctionExpression(init)
+  );
+}
+
+/**
+ * Whether a registration reads an argument of the call it was followed from (a parameter bound to a value that is
+ * not a server, directly or through the locals of its function): then each call registers a tool of its own.
+ */
+function readsCallArguments(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): boolean {
+  const visited = new Set<ts.Node>();
+  const reads = (n: ts.Node): boolean => {
+    if (ts.isIdentifier(n)) {
+      const d = lookupName(n.text, n, pf);
+      if (d?.kind === 'param') {
+        const bound = ctx.env.get(d.node);
+        return bound instanceof BoundArg && bound.server === undefined;
+      }
+      if (d?.kind === 'var' && d.pf === pf && !visited.has(d.node) && insideFunction(d.node)) {
+        visited.add(d.node);
+        if (d.node.initializer && reads(d.node.initializer)) return true;
+      }
+      return false;
+    }
+    return ts.forEachChild(n, reads) ?? false;
+  };
+  return call.arguments.some(reads);
+}
+
+function insideFunction(node: ts.Node): boolean {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return true;
+  return false;
 }
 
 /** The function a call invokes, when it is one we can follow (a local or imported function or const arrow). */
@@ -154,10 +218,40 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
   return undefined;
 }
 
+/** The package function a `toolHelper`-shaped call invokes (`registerAppTool` imported from ext-apps), if it is one. */
+function toolHelperOf(call: ts.CallExpression, pf: ParsedFile): ToolHelper | undefined {
+  const callee = skipOuter(call.expression);
+  const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
+  if (!local) return undefined;
+  const d = lookupName(local.text, local, pf);
+  if (d?.kind !== 'import') return undefined;
+  const name = ts.isIdentifier(callee) ? d.imported : d.imported === '*' ? (callee as ts.PropertyAccessExpression).name.text : undefined;
+  for (const f of Object.values(FRAMEWORKS)) {
+    const helper = f.toolHelpers?.find((h) => h.name === name && h.modules.includes(d.module));
+    if (helper) return helper;
+  }
+  return undefined;
+}
+
+/** The expression a registration's server is: the receiver of `x.registerTool(...)`, the first argument of a tool helper. */
+function receiverOf(call: ts.CallExpression, kind: Site['kind']): ts.Expression {
+  return kind === 'toolHelper' ? call.arguments[0] : (call.expression as ts.PropertyAccessExpression).expression;
+}
+
+/** Whether `call` registers something: a method of a server, or a tool helper imported from its package. */
+function registrationOf(call: ts.CallExpression, pf: ParsedFile): Site['kind'] | undefined {
+  const kind = registrationKind(call);
+  if (kind === 'toolHelper') return toolHelperOf(call, pf) ? kind : undefined;
+  return kind && ts.isPropertyAccessExpression(call.expression) ? kind : undefined;
+}
+
 function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void): void {
   const seen = new Set<ts.Node>();
   const active = new Set<ts.Node>();
   const loop = new Map<ts.Node, unknown>();
+  /** The parameters bound by the calls followed down to here, and the innermost such call. */
+  const calls = new Map<ts.Node, unknown>();
+  let via: Site['via'];
   /** `for (const t of TOOLS)` / `TOOLS.forEach((t) => ...)` over a static array: the body once per element. */
   const unrolled = (binding: ts.Node, items: unknown, body: ts.Node, pf: ParsedFile, depth: number): boolean => {
     if (!Array.isArray(items) || items.length > 500 || !pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end)) return false;
@@ -175,6 +269,27 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       return undefined;
     }
   };
+  /** Follows a call into the function it invokes, its parameters bound to the arguments. */
+  const follow = (node: ts.CallExpression, target: { fn: ts.FunctionLikeDeclaration; pf: ParsedFile }, pf: ParsedFile, depth: number): void => {
+    const bindings = callBindings(target.fn, node.arguments, pf, ctx, new Map([...ctx.env, ...loop]));
+    const saved = new Map<ts.Node, unknown>();
+    for (const [k, v] of bindings) {
+      saved.set(k, ctx.env.get(k));
+      ctx.env.set(k, v);
+      calls.set(k, v);
+    }
+    const outerVia = via;
+    via = { call: node, pf };
+    active.add(target.fn);
+    ts.forEachChild(target.fn.body!, (c) => walk(c, target.pf, depth + 1));
+    active.delete(target.fn);
+    via = outerVia;
+    for (const [k, v] of saved) {
+      calls.delete(k);
+      if (v === undefined) ctx.env.delete(k);
+      else ctx.env.set(k, v);
+    }
+  };
   const walk = (node: ts.Node, pf: ParsedFile, depth: number): void => {
     if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1) {
       const decl = node.initializer.declarations[0];
@@ -187,35 +302,24 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
     if (ts.isCallExpression(node)) {
-      const kind = registrationKind(node);
-      if (kind && ts.isPropertyAccessExpression(node.expression)) {
-        if (loop.size) {
+      const kind = registrationOf(node, pf);
+      if (kind) {
+        const server = serverOf(receiverOf(node, kind), pf, ctx);
+        // A registration reading the arguments of the call it was followed from registers one tool per call.
+        const perCall = calls.size > 0 && readsCallArguments(node, pf, ctx);
+        if (loop.size || perCall) {
           seen.add(node);
-          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx), bindings: new Map(loop) });
+          emit({ call: node, pf, kind, server, bindings: new Map([...(perCall ? calls : []), ...loop]), ...(perCall ? { via } : {}) });
         } else if (!seen.has(node)) {
           seen.add(node);
-          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx) });
+          emit({ call: node, pf, kind, server });
         }
         return;
       }
       ts.forEachChild(node, (c) => walk(c, pf, depth));
       if (depth < MAX_CALL_DEPTH) {
         const target = calledFunction(node, pf, ctx);
-        if (target && target.fn.body && !active.has(target.fn)) {
-          const bindings = serverArgBindings(target.fn, node.arguments, pf, ctx);
-          const saved = new Map<ts.Node, unknown>();
-          for (const [k, v] of bindings) {
-            saved.set(k, ctx.env.get(k));
-            ctx.env.set(k, v);
-          }
-          active.add(target.fn);
-          ts.forEachChild(target.fn.body, (c) => walk(c, target.pf, depth + 1));
-          active.delete(target.fn);
-          for (const [k, v] of saved) {
-            if (v === undefined) ctx.env.delete(k);
-            else ctx.env.set(k, v);
-          }
-        }
+        if (target && target.fn.body && !active.has(target.fn)) follow(node, target, pf, depth);
       }
       return;
     }
@@ -237,14 +341,82 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     for (const st of pf.sf.statements) walk(st, pf, depth);
   };
   runModule(entry, 0);
+  // Functions this file declares but never calls (`export function createServer()`, run by another module): each
+  // run once from its start, so the helpers it calls are followed with its arguments (bundles register through a
+  // minified `registerAppTool`), in the order the registrations they reach are written.
+  for (const root of uncalledRoots(
+    entry,
+    entry.registrationCalls.filter((c) => !seen.has(c) && registrationOf(c, entry)),
+  )) {
+    active.add(root);
+    ts.forEachChild(root.body!, (c) => walk(c, entry, 1));
+    active.delete(root);
+  }
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
   for (const node of entry.registrationCalls) {
-    const kind = registrationKind(node);
-    if (kind && ts.isPropertyAccessExpression(node.expression) && !seen.has(node)) {
+    const kind = registrationOf(node, entry);
+    if (kind && !seen.has(node)) {
       seen.add(node);
-      emit({ call: node, pf: entry, kind, server: serverOf(node.expression.expression, entry, ctx) });
+      emit({ call: node, pf: entry, kind, server: serverOf(receiverOf(node, kind), entry, ctx) });
     }
   }
+}
+
+/** A named function of `pf` (a declaration, or a const/let/var initialized with an arrow or function expression). */
+function namedFunction(fn: ts.Node): { name: ts.Identifier; fn: ts.FunctionLikeDeclaration } | undefined {
+  if (ts.isFunctionDeclaration(fn) && fn.name && fn.body) return { name: fn.name, fn };
+  if ((ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) && fn.parent.initializer === fn && ts.isIdentifier(fn.parent.name))
+    return { name: fn.parent.name, fn };
+  return undefined;
+}
+
+/**
+ * The named functions of `pf` from which the registrations in `calls` are reached, that nothing in the file calls: a
+ * registration's function is its own root when nothing calls it; when something does, the roots are those of its
+ * callers (a call at the top level was followed already). Only functions the file names; callbacks stay out.
+ */
+function uncalledRoots(pf: ParsedFile, registrations: ts.CallExpression[]): ts.FunctionLikeDeclaration[] {
+  if (registrations.length === 0) return [];
+  const callers = callersByName(pf);
+  const roots: ts.FunctionLikeDeclaration[] = [];
+  const visited = new Set<ts.Node>();
+  const enclosing = (n: ts.Node): ts.Node | undefined => {
+    for (let p = n.parent; p; p = p.parent) if (ts.isFunctionLike(p)) return p;
+    return undefined;
+  };
+  const rootsOf = (fnNode: ts.Node | undefined, depth: number): void => {
+    if (!fnNode || visited.has(fnNode) || depth > MAX_CALL_DEPTH) return;
+    visited.add(fnNode);
+    const named = namedFunction(fnNode);
+    if (!named) return;
+    const decl = named.fn;
+    const calling = (callers.get(named.name.text) ?? []).filter((c) => {
+      const d = lookupName(named.name.text, c.expression, pf);
+      return d !== undefined && (d.node === decl || d.node === decl.parent);
+    });
+    if (calling.length === 0) {
+      if (!roots.includes(decl)) roots.push(decl);
+      return;
+    }
+    for (const c of calling) rootsOf(enclosing(c), depth + 1);
+  };
+  for (const r of registrations) rootsOf(enclosing(r), 0);
+  return roots.sort((a, b) => a.pos - b.pos);
+}
+
+/** Calls of a plain name in `pf` (`j(...)`, `registerTools(...)`), by that name. */
+function callersByName(pf: ParsedFile): Map<string, ts.CallExpression[]> {
+  const out = new Map<string, ts.CallExpression[]>();
+  const visit = (n: ts.Node): void => {
+    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression)) {
+      const list = out.get(n.expression.text);
+      if (list) list.push(n);
+      else out.set(n.expression.text, [n]);
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(pf.sf);
+  return out;
 }
 
 // ---- one prompt ------------------------------------------------------------------------------------------------
@@ -459,12 +631,28 @@ function unresolvedOf(part: string, err: unknown, fallback: Span): Unresolved {
 }
 
 function evalPart(partName: string, node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[]): Part {
+  // Evaluated as written here (with the bindings in force); located where it is written (a helper's argument).
+  const at = ctx.env.size ? writtenAt(node, pf, ctx) : { node, pf };
   try {
-    return { value: evaluate(node, pf, ctx), node, pf, ok: true };
+    return { value: evaluate(node, pf, ctx), node: at.node, pf: at.pf, ok: true };
   } catch (err) {
-    unresolved.push(unresolvedOf(partName, err, spanOf(node, pf)));
-    return { value: undefined, node, pf, ok: false };
+    unresolved.push(unresolvedOf(partName, err, spanOf(at.node, at.pf)));
+    return { value: undefined, node: at.node, pf: at.pf, ok: false };
   }
+}
+
+/** Where an expression's value is written: a parameter bound to a call's argument is that argument, at the call. */
+function writtenAt(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): { node: ts.Expression; pf: ParsedFile } {
+  for (let i = 0; i < 10; i++) {
+    const e = skipOuter(node);
+    if (!ts.isIdentifier(e)) break;
+    const d = lookupName(e.text, e, pf);
+    const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
+    if (!(bound instanceof BoundArg) || bound.server) break;
+    node = bound.node;
+    pf = bound.pf;
+  }
+  return { node, pf };
 }
 
 function locatedString(part: Part | undefined, partName: string, ctx: EvalContext, unresolved: Unresolved[]): Located<string> | undefined {
@@ -487,6 +675,13 @@ function objectLiteralOf(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext):
     if (!ts.isIdentifier(e)) return undefined;
     let d = lookupName(e.text, e, file);
     if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+    // A helper's parameter bound to the literal its call passes.
+    const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
+    if (bound instanceof BoundArg && !bound.server) {
+      e = skipOuter(bound.node);
+      file = bound.pf;
+      continue;
+    }
     if (d?.kind !== 'var' || !d.node.initializer) return undefined;
     e = skipOuter(d.node.initializer);
     file = d.pf;
@@ -596,6 +791,8 @@ interface RegistrationParts {
   descriptionOrigin: 'explicit' | 'argument';
   /** registerToolTask: the execution the SDK stores, `{ taskSupport: "required", ...config.execution }`. */
   execution?: unknown;
+  /** registerTool: every key of the config is known to be there or not (no unresolved spread or whole config). */
+  configComplete?: boolean;
 }
 
 /** What the SDK's registerToolTask stores as `execution` (experimental/tasks/mcp-server.js). */
@@ -622,7 +819,7 @@ function removedMethod(method: 'tool' | 'prompt', sdkPackage: string, call: ts.C
 /** What a registration cannot do at this SDK release (the call throws, or an argument means something else). */
 function releaseLimits(site: Site, parts: Partial<Record<ConfigKey, Part>>, traits: TsContractTraits, unresolved: Unresolved[]): void {
   const callee = spanOf(site.call.expression, site.pf);
-  if (site.kind === 'registerTool' && !traits.registerTool) {
+  if ((site.kind === 'registerTool' || site.kind === 'toolHelper') && !traits.registerTool) {
     unresolved.push({ part: 'tool', reason: `${traits.release} has no McpServer.registerTool() (added in 1.11.4): this call throws a TypeError and the server does not start`, span: callee });
   }
   if (site.kind === 'registerToolTask' && !traits.execution) {
@@ -642,15 +839,21 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   const sdkVersion = versions.sdkVersion(framework);
   const unresolved: Unresolved[] = [];
   ctx.unrepresentable = [];
-  const callSpan = spanOf(call, pf);
+  // Registered through a helper of the file (`j(server, "show-map", {...})`): the call into it is the registration.
+  const at = site.via ?? { call, pf };
+  const callSpan = spanOf(at.call, at.pf);
   const args = call.arguments;
   // 1.x: the release's traits and the copies converting its schemas (v2 has its own builder).
   const traits = profile.tsContractTraits?.(sdkVersion);
   const target: TsBuildTarget | undefined = traits && { traits, libs: ctx.libraries ?? bundledLibraries() };
   const targetKey = target ? `${target.traits.release}\u0000${target.libs.key}` : '';
 
-  const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder, targetKey) : serverToolParts(site, ctx, unresolved);
+  // A tool helper takes the server first (`registerAppTool(server, name, config, cb)`), then registerTool's arguments.
+  const helper = site.kind === 'toolHelper' ? toolHelperOf(call, pf) : undefined;
+  const nameArg = args[helper ? 1 : 0];
+  const namePart = evalPart('name', nameArg, pf, ctx, unresolved);
+  const registration = site.kind === 'tool' ? serverToolParts(site, ctx, unresolved) : registerToolParts(site, ctx, unresolved, builder, targetKey);
+  if (helper) applyToolHelper(site, helper, registration, versions.packageVersion(helper.versionPackage), unresolved);
   if (traits) releaseLimits(site, registration.parts, traits, unresolved);
   if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
@@ -659,7 +862,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
   if (target?.libs.caveat) unresolved.push({ part: 'contract', reason: target.libs.caveat, span: site.server.span });
 
-  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
+  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(namePart.node, namePart.pf) };
   const title = locatedString(parts.title, 'title', ctx, unresolved);
   const descLoc = locatedString(parts.description, 'description', ctx, unresolved);
 
@@ -675,7 +878,8 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
 
   let handler;
   if (registration.handlerExpr) {
-    const h = resolveHandler(registration.handlerExpr, pf, ctx);
+    const written = ctx.env.size ? writtenAt(registration.handlerExpr, pf, ctx) : { node: registration.handlerExpr, pf };
+    const h = resolveHandler(written.node, written.pf, ctx);
     if (h) handler = handlerFacts(h.fn, h.pf, ctx, inputJson);
   }
 
@@ -686,9 +890,9 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
     registration: {
-      kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind,
+      kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' || site.kind === 'toolHelper' ? 'registerTool' : site.kind,
       span: callSpan,
-      calleeSpan: spanOf(call.expression, pf),
+      calleeSpan: spanOf(at.call.expression, at.pf),
       configSpan: registration.configSpan,
       overload: registration.overload,
     },
@@ -698,7 +902,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
     unresolved,
     unrepresentable,
   };
-  const condition = registrationGuard(call, pf);
+  const condition = registrationGuard(at.call, at.pf);
   if (condition) tool.registration.condition = condition;
   if (title) tool.title = title;
   if (descLoc) {
@@ -721,37 +925,101 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
 /** registerTool(name, config, cb): the config object's keys (written inline, spread, or a whole object from elsewhere). */
 function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder, targetKey: string): RegistrationParts {
   const { pf } = site;
-  const config = site.call.arguments[1];
+  // A tool helper takes the server first: `registerAppTool(server, name, config, cb)`.
+  const at = site.kind === 'toolHelper' ? 1 : 0;
+  const config = site.call.arguments[at + 1];
   const parts: Partial<Record<ConfigKey, Part>> = {};
   const configSpan = spanOf(config, pf);
-  const lit = objectLiteralOf(config, pf, ctx);
-  if (lit) {
+  let complete = true;
+  const readLiteral = (lit: { obj: ts.ObjectLiteralExpression; pf: ParsedFile }, depth: number): void => {
     for (const p of lit.obj.properties) {
       if (ts.isSpreadAssignment(p)) {
+        // `{ ...F, _meta }` where F is an object literal (a const, or a helper's argument): its properties, each on its own.
+        const inner = depth < 5 ? objectLiteralOf(p.expression, lit.pf, ctx) : undefined;
+        if (inner && inner.obj !== lit.obj) {
+          readLiteral(inner, depth + 1);
+          continue;
+        }
         const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
         if (spread.ok && isPlainObject(spread.value)) {
-          for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: p.expression, pf: lit.pf, ok: true, pick: k };
-        }
+          for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: spread.node, pf: spread.pf, ok: true, pick: k };
+        } else complete = false;
         continue;
       }
       const key = keyOf(p);
-      if (!key || !(CONFIG_KEYS as readonly string[]).includes(key)) continue;
+      if (!key || !(CONFIG_KEYS as readonly string[]).includes(key)) {
+        if (!key) complete = false;
+        continue;
+      }
       const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
       if (!valueNode) {
         unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
+        complete = false;
         continue;
       }
       parts[key as ConfigKey] =
         key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved, builder, targetKey) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
     }
-  } else {
+  };
+  const lit = objectLiteralOf(config, pf, ctx);
+  if (lit) readLiteral(lit, 0);
+  else {
     const whole = evalPart('config', config, pf, ctx, unresolved);
     if (whole.ok && isPlainObject(whole.value)) {
-      for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: config, pf, ok: true, pick: k };
-    } else if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
+      for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: whole.node, pf: whole.pf, ok: true, pick: k };
+    } else {
+      complete = false;
+      if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
+    }
   }
-  return { parts, handlerExpr: site.call.arguments[2], configSpan, descriptionOrigin: 'explicit' };
+  // Through a helper (`j(server, name, {...})`), a fix would edit the helper every call shares: no config span then.
+  return { parts, handlerExpr: site.call.arguments[at + 2], configSpan: site.via ? undefined : configSpan, descriptionOrigin: 'explicit', configComplete: complete };
 }
+
+/**
+ * A tool helper's own work on the config before it calls registerTool (see `ToolHelper.meta`): ext-apps'
+ * registerAppTool normalises `_meta` and throws without one.
+ */
+function applyToolHelper(site: Site, helper: ToolHelper, registration: RegistrationParts, helperVersion: string | undefined, unresolved: Unresolved[]): void {
+  const callee = spanOf(site.call.expression, site.pf);
+  const caveat = toolHelperCaveat(helper, helperVersion);
+  if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: callee });
+  const meta = registration.parts._meta;
+  if (!meta) {
+    if (registration.configComplete)
+      unresolved.push({
+        part: 'tool',
+        reason: `${helper.name}() of ${helper.versionPackage} reads \`config._meta.ui\` with no default (every release from ${helper.modelled.from} to ${helper.modelled.to}): without \`_meta\` this call throws a TypeError and registers nothing; add \`_meta: { ui: { resourceUri } }\``,
+        span: callee,
+      });
+    return;
+  }
+  if (!meta.ok) return;
+  if (meta.value === undefined || meta.value === null) {
+    unresolved.push({
+      part: 'tool',
+      reason: `${helper.name}() reads \`config._meta.ui\`: with \`_meta\` ${String(meta.value)} this call throws a TypeError and registers nothing`,
+      span: spanOf(meta.node, meta.pf),
+    });
+    return;
+  }
+  registration.parts._meta = { ...meta, value: extAppsToolMeta(meta.value) };
+}
+
+/**
+ * What ext-apps' registerAppTool passes to registerTool as `_meta` (every release 0.2.0-2.0.4, the same code):
+ * `ui.resourceUri` is also written to the legacy `"ui/resourceUri"` key, or the legacy key to `ui.resourceUri`,
+ * by JS truthiness, with spreads — the same operations on the same value.
+ */
+function extAppsToolMeta(meta: unknown): unknown {
+  const q = meta as Record<string, unknown>;
+  const ui = q.ui as { resourceUri?: unknown } | undefined;
+  const legacy = q[EXT_APPS_RESOURCE_URI_KEY];
+  if (ui?.resourceUri && !legacy) return { ...q, [EXT_APPS_RESOURCE_URI_KEY]: ui.resourceUri };
+  if (legacy && !ui?.resourceUri) return { ...q, ui: { ...ui, resourceUri: legacy } };
+  return q;
+}
+const EXT_APPS_RESOURCE_URI_KEY = 'ui/resourceUri';
 
 /** server.tool(name, [description], [paramsSchemaOrAnnotations], [annotations], cb) — the SDK decides by runtime types. */
 function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[]): RegistrationParts {
@@ -928,7 +1196,10 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
     }
     try {
       // One loop iteration: its element bound, and consts read fresh (a const in the loop body differs per element).
-      const siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
+      let siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
+      // The `let`/`var` locals the registration reads, as the code before it leaves them (locals.ts).
+      const locals = site.kind === 'listTools' ? undefined : localsAt(site.call, site.pf, siteCtx);
+      if (locals) siteCtx = { ...siteCtx, env: new Map([...siteCtx.env, ...locals]), consts: new Map(), fingerprints: new Map() };
       if (site.kind === 'listTools') {
         const framework = frameworkOfSite(site, versions);
         tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, framework, versions.sdkVersion(framework)));
@@ -943,7 +1214,11 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
         frameworkVersion: versions.sdkVersion(framework),
         file: site.pf.file,
         server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
-        registration: { kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
+        registration: {
+          kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' || site.kind === 'toolHelper' ? 'registerTool' : site.kind,
+          span,
+          calleeSpan: spanOf(site.call.expression, site.pf),
+        },
         name: { value: undefined, span },
         parameters: [],
         contract: {},
