@@ -1,7 +1,7 @@
 /**
  * `toolsmith` — the same analysis headless, for CI and scripts.
  *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--untrusted]
- *   toolsmith contract <file> [--json] [--untrusted]
+ *   toolsmith contract <file> [--json] [--untrusted] [--max-file-size N]
  * Exit codes: 0 clean, 1 findings at error level, 2 usage or I/O error or a file not analysed (named on stderr).
  */
 import * as fs from 'node:fs';
@@ -42,14 +42,15 @@ Usage:
       --no-cache     analyse every file again: neither read nor write the result cache (kept per working
                      directory in the user cache directory; an entry is reused only for the same file text,
                      settings and Toolsmith build, and while every file its analysis read is unchanged)
-  toolsmith contract <file> [--json] [--untrusted]
+  toolsmith contract <file> [--json] [--untrusted] [--max-file-size N]
       Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
       [{tool, name, part, reason, file, line, column, endLine, endColumn}], "converters": [{file, library,
       version, source, reason?}]} — a tool listed in "unresolved" is partial (what is missing from it is not
       known, not absent); "converters" names the SDK and zod copies the contracts were converted with.
+      --max-file-size N  analyse a file up to N MiB (default 1: a larger one, such as a bundle, exits 2)
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
-                   workspace's node_modules (by default the workspace is trusted: its own installed copies are
-                   loaded, as the server would load them)
+                   workspace's node_modules, nor a bundle's inlined zod (by default the workspace is trusted: its
+                   own installed copies are loaded, as the server would load them)
 
 Options:
   -h, --help       show this help
@@ -285,7 +286,15 @@ function parseMaxFileSize(value: string | undefined): number {
   return Math.round(mib * 1024 * 1024);
 }
 
-function runContract(args: string[]): number {
+function runContract(argv: string[]): number {
+  // --max-file-size N (as check takes it): a bundle over the default 1 MiB is analysed only when asked.
+  let maxBytes = MAX_SOURCE_BYTES;
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--max-file-size' || a.startsWith('--max-file-size=')) maxBytes = parseMaxFileSize(a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i]);
+    else args.push(a);
+  }
   const json = args.includes('--json');
   if (args.includes('--untrusted')) setWorkspaceTrust(false);
   const files = args.filter((a) => !a.startsWith('-'));
@@ -301,7 +310,7 @@ function runContract(args: string[]): number {
     if (err instanceof SettingsError) throw new UsageError(err.message);
     throw err;
   }
-  const ws = openWorkspace([file], settings, MAX_SOURCE_BYTES);
+  const ws = openWorkspace([file], settings, maxBytes);
   if (ws.skipped.length) throw new UsageError(`cannot read ${files[0]}: ${ws.skipped[0].message}`);
   const analysis = ws.analyze(file, ws.texts.get(file) as string);
   if (analysis.internalError !== undefined) throw new UsageError(`could not analyse ${files[0]}: internal error (please report):\n${analysis.internalError}`);

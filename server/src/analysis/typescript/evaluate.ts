@@ -14,7 +14,7 @@ import type { Framework } from '../../../../common/frameworks';
 import { isFunctionLikeKind, isReassigned, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 import type { TsLibraries, ZodEntry } from '../../contract/typescript/libraries';
-import { inlinedZod } from './inlined-zod';
+import { inlinedZod, inlinedZodModule } from './bundles';
 
 /** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
 const SK = ts.SyntaxKind;
@@ -105,10 +105,13 @@ const STATIC_MODULES: Record<string, Record<string, StaticFn>> = {
  */
 const COMPLETABLE = new StaticFn('completable', (schema) => schema, 1);
 /** SDK modules exporting a helper evaluated statically; their other exports are not values the analysis rebuilds. */
-const SDK_HELPERS: Record<string, Record<string, StaticFn>> = {
+const SDK_HELPERS: Record<string, Record<string, StaticFn | string>> = {
   '@modelcontextprotocol/sdk/server/completable.js': { completable: COMPLETABLE },
   '@modelcontextprotocol/sdk/server/completable': { completable: COMPLETABLE },
   '@modelcontextprotocol/server': { completable: COMPLETABLE },
+  // MCP Apps' constants, the same in every release of @modelcontextprotocol/ext-apps (0.2.0-2.0.4, both entries).
+  '@modelcontextprotocol/ext-apps/server': { RESOURCE_URI_META_KEY: 'ui/resourceUri', RESOURCE_MIME_TYPE: 'text/html;profile=mcp-app' },
+  '@modelcontextprotocol/ext-apps': { RESOURCE_URI_META_KEY: 'ui/resourceUri', RESOURCE_MIME_TYPE: 'text/html;profile=mcp-app' },
 };
 
 /**
@@ -663,6 +666,17 @@ function zodNs(major: 3 | 4, module?: string, ctx?: EvalContext): ZodNs {
   return ns;
 }
 
+/** A binding of a bundle's inlined zod read directly (not through its namespace): unresolved, with why. */
+function inlinedZodBinding(decl: ts.Node, declPf: ParsedFile, name: string, at: ts.Node, pf: ParsedFile): void {
+  const module = inlinedZodModule(decl, declPf);
+  if (module)
+    fail(
+      `\`${name}\` is a binding of the zod inlined in this bundle (${module.replace(/^(\.\.\/)+/, '')}), read without zod's namespace: the bundler renamed zod's functions, and which one this is cannot be told from the bundle`,
+      at,
+      pf,
+    );
+}
+
 /** The zod namespace of a bundle's inlined copy (one ZodNs per namespace object). */
 function inlinedNs(obj: Record<string, unknown>): ZodNs {
   let ns = workspaceNs.get(obj);
@@ -685,6 +699,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
         // A bundle's inlined zod (`var exports_external = {}; __export(exports_external, {...})`): see inlined-zod.ts.
         const inlined = inlinedZod(d.node, d.pf);
         if (inlined) return inlined.ok ? inlinedNs(inlined.namespace) : fail(inlined.reason, at, pf);
+        inlinedZodBinding(d.node, d.pf, d.name, at, pf);
         // A `let`/`var` holds its initializer only if nothing assigns it again (bundlers emit `var` for consts).
         const keyword = list.flags & ts.NodeFlags.Let ? 'let' : 'var';
         if (isReassigned(d.node, d.pf)) return fail(`\`${d.name}\` is a \`${keyword}\` assigned after its declaration (its value is known only at run time)`, at, pf);
@@ -717,6 +732,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       return fail(`\`${d.name}\` is a parameter of ${functionLabel(d.node.parent, d.pf)}: its value is known only at run time`, at, pf);
     }
     case 'function':
+      inlinedZodBinding(d.node, d.pf, d.name, at, pf);
       return new FnExpr(d.node, d.pf);
     case 'class':
       return fail(`\`${d.name}\` is a class`, at, pf);

@@ -17,6 +17,7 @@ import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
 import { parametersOf } from './params';
 import { localsAt } from './locals';
+import { inLibraryModule, inlinedCopyOf } from './bundles';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
 import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
@@ -344,9 +345,13 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   // Functions this file declares but never calls (`export function createServer()`, run by another module): each
   // run once from its start, so the helpers it calls are followed with its arguments (bundles register through a
   // minified `registerAppTool`), in the order the registrations they reach are written.
+  // A bundle's inlined packages (the SDK's own `this.server.setRequestHandler(...)`) register nothing of the server's
+  // unless its code reaches them, which the walk follows.
+  const unreached = entry.registrationCalls.filter((c) => !seen.has(c) && registrationOf(c, entry));
+  const ofLibraries = unreached.length ? new Set(unreached.filter((c) => inLibraryModule(c, entry))) : new Set<ts.Node>();
   for (const root of uncalledRoots(
     entry,
-    entry.registrationCalls.filter((c) => !seen.has(c) && registrationOf(c, entry)),
+    unreached.filter((c) => !ofLibraries.has(c)),
   )) {
     active.add(root);
     ts.forEachChild(root.body!, (c) => walk(c, entry, 1));
@@ -355,7 +360,7 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
   for (const node of entry.registrationCalls) {
     const kind = registrationOf(node, entry);
-    if (kind && !seen.has(node)) {
+    if (kind && !seen.has(node) && !ofLibraries.has(node)) {
       seen.add(node);
       emit({ call: node, pf: entry, kind, server: serverOf(receiverOf(node, kind), entry, ctx) });
     }
@@ -866,6 +871,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   const title = locatedString(parts.title, 'title', ctx, unresolved);
   const descLoc = locatedString(parts.description, 'description', ctx, unresolved);
 
+  inlinedZodSchemas(parts, builder, unresolved);
   const input = parts.inputSchema;
   const output = parts.outputSchema;
   const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution, target);
@@ -1064,6 +1070,33 @@ function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[])
   for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
   overload.push('callback');
   return { parts, handlerExpr, overload, descriptionOrigin: 'argument' };
+}
+
+/**
+ * Schemas rebuilt with a bundle's inlined zod (bundles.ts). v2 converts a schema with its own
+ * `~standard.jsonSchema` (the inlined copy's code): exact, but a raw shape is wrapped in `z.object()` by the bundle's
+ * SDK with the zod it imports, that same copy — wrapped here the same way. 1.x converts with the SDK's zod-compat and
+ * the zod it imports, copies inlined in the bundle that are not loaded: unresolved.
+ */
+function inlinedZodSchemas(parts: Partial<Record<ConfigKey, Part>>, builder: TsContractBuilder, unresolved: Unresolved[]): void {
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    const part = parts[key];
+    if (!part?.ok) continue;
+    const fields = isPlainObject(part.value) ? Object.values(part.value) : [part.value];
+    const copy = fields.map(inlinedCopyOf).find((c) => c !== undefined);
+    if (!copy) continue;
+    if (builder === 'sdk-zod-compat') {
+      unresolved.push({
+        part: key,
+        reason:
+          "built with the zod inlined in this bundle, which @modelcontextprotocol/sdk 1.x converts with its own copies inlined in the bundle (its zod-compat and that zod's toJSONSchema): those are not loaded; v2 schemas convert themselves",
+        span: spanOf(part.node, part.pf),
+      });
+      parts[key] = { ...part, ok: false, value: undefined };
+    } else if (isPlainObject(part.value) && fields.every((f) => inlinedCopyOf(f) === copy)) {
+      parts[key] = { ...part, value: (copy.object as (shape: unknown) => unknown)(part.value), cacheKey: undefined };
+    }
+  }
 }
 
 /** The tools/list entry the SDK builds from these values; what it cannot publish becomes an unresolved part. */

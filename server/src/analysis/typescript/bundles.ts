@@ -1,4 +1,8 @@
 /**
+ * What a bundle (bun or esbuild output, not minified) says about its own modules, from the line comments the bundler
+ * writes before each (`// ../../node_modules/zod/v4/core/versions.js`): which statements are a library's, and zod
+ * inlined in it.
+ *
  * zod inlined in a bundle (bun or esbuild output that is not minified: the MCP Apps examples, exa-mcp-server): the
  * bundle's `exports_external.object({...})` is zod's own `z.object`, of the zod release the bundle was built with.
  *
@@ -55,6 +59,18 @@ function bundleModules(pf: ParsedFile): BundleModules {
   return m;
 }
 
+/**
+ * Whether `node` is in a module of a package the bundle inlines (`node_modules/...`): the SDK's own
+ * `this.server.setRequestHandler(ListToolsRequestSchema, ...)` is not a registration of the bundled server's.
+ */
+export function inLibraryModule(node: ts.Node, pf: ParsedFile): boolean {
+  let statement: ts.Node = node;
+  while (statement.parent && statement.parent !== pf.sf) statement = statement.parent;
+  if (statement.parent !== pf.sf) return false;
+  const module = bundleModules(pf).moduleOf[pf.sf.statements.indexOf(statement as ts.Statement)];
+  return module !== undefined && module.includes('node_modules/');
+}
+
 /** The folder of the zod copy a bundle module belongs to (`../../node_modules/zod/`), if it is one of zod's. */
 function zodRoot(module: string | undefined): string | undefined {
   const i = module?.lastIndexOf('node_modules/zod/') ?? -1;
@@ -87,6 +103,18 @@ export function inlinedZod(decl: ts.VariableDeclaration, pf: ParsedFile): Inline
     zodCache.set(key, hit);
   }
   return hit;
+}
+
+/**
+ * The zod module file a top-level declaration of a bundle belongs to (`node_modules/zod/v4/classic/schemas.js`), when
+ * it is one of an inlined zod's: a bundler that drops zod's namespace (`import * as z` read as `object(...)`) leaves
+ * only renamed bindings (`string2`), and which zod function one is cannot be told from the bundle.
+ */
+export function inlinedZodModule(decl: ts.Node, pf: ParsedFile): string | undefined {
+  const statement = ts.isVariableDeclaration(decl) ? decl.parent?.parent : decl;
+  if (!statement || statement.parent !== pf.sf) return undefined;
+  const module = bundleModules(pf).moduleOf[pf.sf.statements.indexOf(statement as ts.Statement)];
+  return zodRoot(module) ? module : undefined;
 }
 
 /** `__export(name, { a: () => a2, ... })`: the exported names, if `st` is that call. */
@@ -129,7 +157,10 @@ function convertingCopy(pf: ParsedFile, root: string, name: string): InlinedZod 
   const version = releaseOf(pf, root);
   const where = `${root.replace(/^(\.\.\/)+/, '')}`;
   if (!version)
-    return { ok: false, reason: `this bundle inlines zod (${where}) but not the release it is (no single \`version\` in its v4/core/versions.js): its JSON Schema conversion is not known` };
+    return {
+      ok: false,
+      reason: `this bundle inlines zod (${where}) but not which release: its v4/core/versions.js does not declare one \`var version = { major, minor, patch }\` (a lazily initialised module?), and zod's JSON Schema conversion differs between releases`,
+    };
   if (version === bundledZodRelease()) return { ok: true, namespace: z4 as unknown as Record<string, unknown>, version, source: 'bundled' };
   if (!workspaceTrusted())
     return {
@@ -139,10 +170,24 @@ function convertingCopy(pf: ParsedFile, root: string, name: string): InlinedZod 
   try {
     const namespace = runInlinedZod(pf, root, name);
     loadedWorkspaceFiles().add(pf.file);
+    const probe = (namespace.string as () => { _zod?: { version?: object } })();
+    if (probe._zod?.version) copiesByVersion.set(probe._zod.version, namespace);
     return { ok: true, namespace, version, source: 'inlined' };
   } catch (err) {
     return { ok: false, reason: `this bundle inlines zod ${version}; its modules could not be run on their own (${err instanceof Error ? err.message.split('\n')[0] : String(err)})` };
   }
+}
+
+/** The inlined copies run, by the `version` object their schemas carry (`schema._zod.version`). */
+const copiesByVersion = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * The namespace of the inlined zod copy (one run by `runInlinedZod`) a zod 4 schema was built with, if it was built
+ * with one: a raw shape of its schemas is wrapped in `z.object()` by the bundle's SDK, with that copy.
+ */
+export function inlinedCopyOf(schema: unknown): Record<string, unknown> | undefined {
+  const version = (schema as { _zod?: { version?: unknown } } | null)?._zod?.version;
+  return typeof version === 'object' && version !== null ? copiesByVersion.get(version) : undefined;
 }
 
 /** Names a statement declares at the top level of the bundle. */
