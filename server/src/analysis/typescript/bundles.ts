@@ -38,8 +38,8 @@ const ZOD_NAMESPACE = 'v4/classic/external.js';
 const ZOD_VERSIONS = 'v4/core/versions.js';
 
 const modulesCache = new WeakMap<ParsedFile, BundleModules>();
-/** Per bundle text: what its zod runs as (running its modules costs tens of milliseconds; the text rarely changes). */
-const zodCache = new Map<string, InlinedZod>();
+/** Per parsed bundle text: what its zod runs as (running its modules costs tens of milliseconds; the text rarely changes). */
+const zodCache = new WeakMap<ParsedFile, Map<string, InlinedZod>>();
 
 function bundleModules(pf: ParsedFile): BundleModules {
   let m = modulesCache.get(pf);
@@ -71,6 +71,20 @@ export function inLibraryModule(node: ts.Node, pf: ParsedFile): boolean {
   return module !== undefined && module.includes('node_modules/');
 }
 
+/**
+ * The package path of the bundle module `decl` (a top-level declaration) belongs to, after its last `node_modules/`
+ * (`@modelcontextprotocol/server/dist/mcp-DXXb3Vv3.mjs`): the class `new McpServer(...)` constructs in a bundle
+ * says which SDK the bundle inlines.
+ */
+export function inlinedPackagePath(decl: ts.Node, pf: ParsedFile): string | undefined {
+  let statement: ts.Node = decl;
+  while (statement.parent && statement.parent !== pf.sf) statement = statement.parent;
+  if (statement.parent !== pf.sf) return undefined;
+  const module = bundleModules(pf).moduleOf[pf.sf.statements.indexOf(statement as ts.Statement)];
+  const i = module?.lastIndexOf('node_modules/') ?? -1;
+  return i < 0 ? undefined : module!.slice(i + 'node_modules/'.length);
+}
+
 /** The folder of the zod copy a bundle module belongs to (`../../node_modules/zod/`), if it is one of zod's. */
 function zodRoot(module: string | undefined): string | undefined {
   const i = module?.lastIndexOf('node_modules/zod/') ?? -1;
@@ -95,13 +109,11 @@ export function inlinedZod(decl: ts.VariableDeclaration, pf: ParsedFile): Inline
   const filled = pf.sf.statements[index + 1];
   const exportsObject = filled && exportCall(filled, name);
   if (!exportsObject || !['object', 'string', 'toJSONSchema'].every((k) => exportsObject.has(k))) return undefined;
-  const key = `${pf.file}\u0000${pf.text.length}\u0000${root}\u0000${name}\u0000${workspaceTrusted()}`;
-  let hit = zodCache.get(key);
-  if (!hit) {
-    hit = convertingCopy(pf, root, name);
-    if (zodCache.size > 20) zodCache.clear();
-    zodCache.set(key, hit);
-  }
+  const key = `${root}\u0000${name}\u0000${workspaceTrusted()}`;
+  let perFile = zodCache.get(pf);
+  if (!perFile) zodCache.set(pf, (perFile = new Map()));
+  let hit = perFile.get(key);
+  if (!hit) perFile.set(key, (hit = convertingCopy(pf, root, name)));
   return hit;
 }
 

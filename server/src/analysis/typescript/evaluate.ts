@@ -418,6 +418,13 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
     }
     case SK.CallExpression:
       return evalCall(node as ts.CallExpression, pf, ctx);
+    case SK.ConditionalExpression: {
+      // `flag ? a : b` on a condition known statically; otherwise why the condition is not (a parameter, ...).
+      const c = node as ts.ConditionalExpression;
+      const cond = evaluate(c.condition, pf, ctx);
+      if (!isPrimitive(cond) && !isPlainObject(cond) && !Array.isArray(cond) && !isZodSchema(cond)) return fail('the condition is not a static value', c.condition, pf);
+      return evaluate(cond ? c.whenTrue : c.whenFalse, pf, ctx);
+    }
     case SK.ArrowFunction:
     case SK.FunctionExpression:
       return new FnExpr(node as ts.ArrowFunction, pf);
@@ -848,8 +855,25 @@ function evalIdentifier(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): 
   if (name === 'NaN') return NaN;
   const d = lookupName(name, node, pf);
   if (!d && Object.prototype.hasOwnProperty.call(STATIC_GLOBALS, name)) return STATIC_GLOBALS[name];
-  if (!d) return fail(`\`${name}\` is not defined in this file`, node, pf);
+  if (!d) {
+    const destructured = destructuredFrom(name, node);
+    if (destructured) return fail(`\`${name}\` is destructured from \`${destructured.getText(pf.sf)}\`, which is not evaluated statically`, node, pf);
+    return fail(`\`${name}\` is not defined in this file`, node, pf);
+  }
   return evalDecl(d, node, pf, ctx);
+}
+
+/** The initializer a name is destructured from in a scope around `at` (`const { a = 1 } = options`), if it is. */
+function destructuredFrom(name: string, at: ts.Node): ts.Expression | undefined {
+  const binds = (pattern: ts.BindingName): boolean => (ts.isIdentifier(pattern) ? pattern.text === name : pattern.elements.some((e) => !ts.isOmittedExpression(e) && binds(e.name)));
+  for (let n: ts.Node | undefined = at.parent; n; n = n.parent) {
+    if (!ts.isBlock(n) && !ts.isSourceFile(n)) continue;
+    for (const st of n.statements) {
+      if (!ts.isVariableStatement(st)) continue;
+      for (const d of st.declarationList.declarations) if (!ts.isIdentifier(d.name) && d.initializer && binds(d.name)) return d.initializer;
+    }
+  }
+  return undefined;
 }
 
 function evalEnum(node: ts.EnumDeclaration, pf: ParsedFile, ctx: EvalContext): Record<string, unknown> {

@@ -17,7 +17,7 @@ import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
 import { parametersOf } from './params';
 import { localsAt } from './locals';
-import { inLibraryModule, inlinedCopyOf } from './bundles';
+import { inLibraryModule, inlinedCopyOf, inlinedPackagePath } from './bundles';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
 import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
@@ -59,7 +59,13 @@ function constructedFramework(expr: ts.NewExpression, pf: ParsedFile): Framework
   const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
   if (!local) return undefined;
   const d = lookupName(local.text, expr, pf);
-  return d?.kind === 'import' ? frameworkOfModule(d.module) : undefined;
+  if (d?.kind === 'import') return frameworkOfModule(d.module);
+  // A bundle: the class is declared in the module of the SDK it inlines (`// node_modules/@modelcontextprotocol/server/...`).
+  if (d?.kind === 'class' || d?.kind === 'var') {
+    const inlined = inlinedPackagePath(d.node, d.pf);
+    return inlined ? frameworkOfModule(inlined) : undefined;
+  }
+  return undefined;
 }
 
 /** The SDK a file imports (`import { McpServer } from "@modelcontextprotocol/server"`, type-only imports too), if one. */
