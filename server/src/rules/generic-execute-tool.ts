@@ -38,6 +38,8 @@ export const genericExecuteTool: Rule = {
     const byName = (words.length === 1 && ALONE.has(words[0])) || (words.some((w) => RUN.has(w)) && words.some((w) => PAYLOAD.has(w)));
     const rawParam = tool.parameters.find((p) => RAW_PARAM.test(snakeCase(p.name)));
     if (!byName && !rawParam) return [];
+    // A handler that reads none of its input runs none of it: the code is a payload for the client (an MCP App's view).
+    if (!byName && tool.handler?.ignoresArguments) return [];
     const what = rawParam
       ? `takes raw ${/sql|statement/.test(snakeCase(rawParam.name)) ? 'SQL' : /code|script|expression/.test(snakeCase(rawParam.name)) ? 'code' : 'commands'} in \`${rawParam.name}\``
       : 'runs whatever it is given';

@@ -856,21 +856,25 @@ function evalIdentifier(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): 
   const d = lookupName(name, node, pf);
   if (!d && Object.prototype.hasOwnProperty.call(STATIC_GLOBALS, name)) return STATIC_GLOBALS[name];
   if (!d) {
-    const destructured = destructuredFrom(name, node);
-    if (destructured) return fail(`\`${name}\` is destructured from \`${destructured.getText(pf.sf)}\`, which is not evaluated statically`, node, pf);
+    const destructured = destructuredFrom(name, node, pf);
+    if (destructured) return fail(`\`${name}\` is destructured from ${destructured}: its value is known only at run time`, node, pf);
     return fail(`\`${name}\` is not defined in this file`, node, pf);
   }
   return evalDecl(d, node, pf, ctx);
 }
 
-/** The initializer a name is destructured from in a scope around `at` (`const { a = 1 } = options`), if it is. */
-function destructuredFrom(name: string, at: ts.Node): ts.Expression | undefined {
+/** What a name is destructured from in a scope around `at` (`const { a = 1 } = options`, `function f({ a })`), if it is. */
+function destructuredFrom(name: string, at: ts.Node, pf: ParsedFile): string | undefined {
   const binds = (pattern: ts.BindingName): boolean => (ts.isIdentifier(pattern) ? pattern.text === name : pattern.elements.some((e) => !ts.isOmittedExpression(e) && binds(e.name)));
   for (let n: ts.Node | undefined = at.parent; n; n = n.parent) {
+    if (isFunctionLikeKind(n.kind)) {
+      const p = (n as ts.SignatureDeclaration).parameters.find((x) => !ts.isIdentifier(x.name) && binds(x.name));
+      if (p) return `a parameter of ${functionLabel(n, pf)}`;
+    }
     if (!ts.isBlock(n) && !ts.isSourceFile(n)) continue;
     for (const st of n.statements) {
       if (!ts.isVariableStatement(st)) continue;
-      for (const d of st.declarationList.declarations) if (!ts.isIdentifier(d.name) && d.initializer && binds(d.name)) return d.initializer;
+      for (const d of st.declarationList.declarations) if (!ts.isIdentifier(d.name) && d.initializer && binds(d.name)) return `\`${d.initializer.getText(pf.sf)}\``;
     }
   }
   return undefined;
