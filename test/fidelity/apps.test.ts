@@ -66,7 +66,7 @@ async function liveV2(file: string): Promise<Tool[]> {
   const client = new ClientV2({ name: 'toolsmith-fidelity-apps', version: '1.0.0' });
   try {
     await client.connect(transport);
-    return (await client.listTools()).tools as Tool[];
+    return (await client.listTools()).tools;
   } catch (err) {
     throw new Error(`${file} did not answer tools/list: ${err instanceof Error ? err.message : String(err)}\n${stderr}`, { cause: err });
   } finally {

@@ -15,7 +15,7 @@ import { analyze } from './helpers';
 import { analyse } from '../rules/harness';
 import { analyzeTypeScript } from '../../../server/src/analysis/typescript';
 import { createFileHost } from '../../../server/src/host';
-import { setWorkspaceTrust, workspaceTrusted } from '../../../server/src/contract/typescript/trust';
+import { loadedWorkspaceFiles, setWorkspaceTrust, workspaceTrusted } from '../../../server/src/contract/typescript/trust';
 
 const OK = 'async () => ({ content: [] })';
 const V2_HEAD = `import { McpServer } from "@modelcontextprotocol/server";
@@ -241,6 +241,13 @@ export function createServer() {
       fs.writeFileSync(other, fs.readFileSync(other, 'utf8').replace(/(zod\/v4\/core\/versions\.js\nvar version = \{\n\s*major: 4,\n\s*minor: )\d+/, '$11'));
       const [older] = predict('server.js');
       assert.match(older.unresolved.find((u) => u.part === 'inputSchema')!.reason, /this bundle inlines zod 4\.1\.\d+, and Toolsmith's zod is 4\.\d+\.\d+ .*trust the workspace/);
+      assert.ok(!loadedWorkspaceFiles().has(other), 'an untrusted analysis runs none of the bundle');
+      // Trusted: the bundle's own zod modules run (the workspace's code, as its installed zod is for 1.x) and convert.
+      setWorkspaceTrust(true);
+      const [ran] = predict('server.js');
+      assert.deepEqual(ran.unresolved, []);
+      assert.deepEqual(ran.contract.inputSchema, kept.contract.inputSchema);
+      assert.ok(loadedWorkspaceFiles().has(other));
     } finally {
       setWorkspaceTrust(trusted);
     }

@@ -111,7 +111,7 @@ export function inlinedZod(decl: ts.VariableDeclaration, pf: ParsedFile): Inline
   if (!exportsObject || !['object', 'string', 'toJSONSchema'].every((k) => exportsObject.has(k))) return undefined;
   const key = `${root}\u0000${name}\u0000${workspaceTrusted()}`;
   let perFile = zodCache.get(pf);
-  if (!perFile) zodCache.set(pf, (perFile = new Map()));
+  if (!perFile) zodCache.set(pf, (perFile = new Map<string, InlinedZod>()));
   let hit = perFile.get(key);
   if (!hit) perFile.set(key, (hit = convertingCopy(pf, root, name)));
   return hit;
