@@ -15,9 +15,16 @@ const nodeCommon = {
   sourcemap: !production,
   minify: production,
   logLevel: 'warning',
-  // The versions of the SDK and zod bundled for contract conversion (server/src/contract/typescript/libraries.ts names them).
+  // The versions of the SDKs and schema libraries bundled for contract conversion (server/src/contract/typescript/libraries.ts names them).
   define: {
-    TOOLSMITH_BUNDLED_VERSIONS: JSON.stringify(Object.fromEntries(['@modelcontextprotocol/sdk', 'zod'].map((n) => [n, JSON.parse(fs.readFileSync(`node_modules/${n}/package.json`, 'utf8')).version]))),
+    TOOLSMITH_BUNDLED_VERSIONS: JSON.stringify(
+      Object.fromEntries(
+        ['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'zod', 'arktype', 'valibot', '@valibot/to-json-schema'].map((n) => [
+          n,
+          JSON.parse(fs.readFileSync(`node_modules/${n}/package.json`, 'utf8')).version,
+        ]),
+      ),
+    ),
   },
   // The analysis core must not pull the vscode API; only the client marks it external.
 };

@@ -93,6 +93,27 @@ export interface FrameworkProfile {
    * release), read from the SDK's own source at each release; test/fidelity/typescript-matrix.test.ts checks them live.
    */
   tsContractTraits?(version: string | undefined): TsContractTraits;
+  /**
+   * TypeScript SDK v2: how the tools/list entry differs at `version` (undefined: none pinned, the newest modelled
+   * release), read from each release's tarball; test/fidelity/typescript-v2-matrix.test.ts checks them live.
+   */
+  tsV2ContractTraits?(version: string | undefined): TsV2ContractTraits;
+}
+
+/**
+ * What differs between @modelcontextprotocol/server 2.x releases in the tools/list entry McpServer publishes (its
+ * dist: standardSchemaToJsonSchema, normalizeRawShapeSchema, registerTool, the tools/list handler and the 2025-era
+ * codec's outputSchema wrap, read at 2.0.0, 2.1.0, 2.2.0, 2.3.0, 2.3.1 and 2.4.0).
+ */
+export interface TsV2ContractTraits {
+  /** The release these traits are those of (named in reasons). */
+  release: string;
+  /**
+   * An outputSchema root without `type` whose `$ref` points at an object entry of its own `$defs`/`definitions`
+   * gets `type: "object"` (2.4.0+). Before, only object keywords and compositions of objects count, so such a
+   * root is wrapped as `{ result }` for a 2025-era client.
+   */
+  outputRootFollowsRef: boolean;
 }
 
 /**
@@ -141,6 +162,8 @@ export interface TsContractTraits {
   release: string;
   /** `McpServer.registerTool` exists (1.11.4+); before, the call throws a TypeError and registers nothing. */
   registerTool: boolean;
+  /** `McpServer.registerResource` exists (1.13.0+); before, only `resource()`: the call throws a TypeError. */
+  registerResource: boolean;
   /** `title` is published (1.13.0+); before, registerTool ignores it. */
   title: boolean;
   /** `annotations` are published (1.11.0+); before, `server.tool(name, annotations, cb)` takes the annotations for a params shape. */
@@ -210,6 +233,51 @@ export interface PythonContractTraits {
   acceptsFunctionsAndStandaloneTool: boolean;
   /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
   dereferencesExplicitOutputSchema: boolean;
+  /** Server composition (standalone FastMCP only; the SDK's servers have no mount): undefined where the server class has none. */
+  composition?: CompositionTraits;
+}
+
+/**
+ * What FastMCP's server composition takes at a release: `mount()`, `import_server()`, providers and transforms. A
+ * mounted server's tools are listed after the parent's own, in mount order, renamed `<prefix>_<name>`; nothing else
+ * of the tool changes (the title of 4.x is derived from the published name). Read in each release's server.py and
+ * checked live by the version matrix (test/fixtures/py/fidelity-matrix/fast_compose_*.py).
+ */
+export interface CompositionTraits {
+  /** `mount()`'s parameters after the server, in positional order: any other keyword raises TypeError at import. */
+  mountParameters: readonly string[];
+  /** `tool_names={"old": "new"}`: the new name `replaces` the prefixed one (2.x), or is renamed `before-namespace` (3.x+: `<prefix>_new`). */
+  toolNames: 'replaces' | 'before-namespace';
+  /** `import_server(server, prefix)` exists (2.x, 3.x); 4.x removed it (AttributeError). */
+  importServer: boolean;
+  /** `add_provider(server, namespace=)`, `FastMCP(providers=[...], transforms=[...])`, `add_transform(Namespace(...))` (3.x+). */
+  providers: boolean;
+  /**
+   * `mount(prefix, server)` / `import_server(prefix, server)`: the order before 2.9, swapped with a warning up to 2.13,
+   * dropped in 2.14 (AttributeError on the string). Taken when the pin or range keeps fastmcp below 2.14.
+   */
+  prefixFirst: boolean;
+}
+
+/** Whether an exact pin or a range's upper bound keeps the package below `limit` (`2.3.5`, `<2.4.0`, `~=2.3.4`, `==2.3.*`). */
+function keptBelow(version: string | undefined, limit: string): boolean {
+  if (version === undefined) return false;
+  if (isExactPin(version)) return compareVersions(version, limit) < 0;
+  return version.split(',').some((raw) => {
+    const c = raw.trim();
+    const lt = /^<\s*v?([\d.]+)$/.exec(c);
+    if (lt) return compareVersions(lt[1], limit) <= 0;
+    const le = /^<=\s*v?([\d.]+)$/.exec(c);
+    if (le) return compareVersions(le[1], limit) < 0;
+    const star = /^==\s*([\d.]+)\.\*$/.exec(c);
+    if (star) return compareVersions(`${star[1]}.999999`, limit) < 0;
+    const compatible = /^~=\s*([\d.]+)$/.exec(c);
+    if (!compatible) return false;
+    const parts = compatible[1].split('.').map(Number);
+    parts.pop();
+    parts[parts.length - 1]++;
+    return parts.length > 0 && compareVersions(parts.join('.'), limit) <= 0;
+  });
 }
 
 /**
@@ -349,7 +417,16 @@ function fastmcpMajor(version: string | undefined): number | undefined {
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
   const major = fastmcpMajor(version);
   const release = major === 2 ? FASTMCP_VERIFIED[0] : major === 3 ? FASTMCP_VERIFIED[1] : FASTMCP_VERIFIED[2];
-  if (major === 3) return { ...NEWEST_TRAITS, release: `fastmcp ${release}`, defaultTitle: false, keepsParamTitles: false, docstringDescription: 'with-args' };
+  if (major === 3)
+    return {
+      ...NEWEST_TRAITS,
+      release: `fastmcp ${release}`,
+      defaultTitle: false,
+      keepsParamTitles: false,
+      docstringDescription: 'with-args',
+      // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
+      composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
+    };
   if (major !== undefined && major < 3)
     return {
       ...NEWEST_TRAITS,
@@ -364,26 +441,21 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       listFailsOnRecursiveSchema: true,
       acceptsFunctionsAndStandaloneTool: false,
       dereferencesExplicitOutputSchema: false,
+      // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
+      composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
     };
-  return { ...NEWEST_TRAITS, release: `fastmcp ${release}` };
+  return {
+    ...NEWEST_TRAITS,
+    release: `fastmcp ${release}`,
+    composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true, prefixFirst: false },
+  };
 }
 
-/**
- * The TypeScript SDK releases whose contracts the builders reproduce: 1.x (zod-compat, checked live against the
- * installed 1.x in test/fidelity/typescript.test.ts) and 2.x through 2.4 (Standard Schema, checked live against
- * 2.4.0 in test/fidelity/typescript-v2.test.ts). A version outside these is named in an unresolved `contract` part.
- */
-function tsSdkCaveat(pkg: string, modelledMajor: number, modelledUpTo: string | undefined, version: string | undefined): string | undefined {
-  if (version === undefined) return undefined;
+/** A TypeScript SDK package at another major than the one its builder reproduces (v1 for `sdk`, v2 for `server`). */
+function tsSdkMajorCaveat(pkg: string, modelledMajor: number, version: string | undefined): string | undefined {
   const major = majorOf(version);
-  if (major === undefined) return undefined;
-  if (major !== modelledMajor) {
-    return `the workspace has ${pkg} ${version}: only ${modelledMajor}.x of this package is modelled (its contract is not predicted for ${major}.x)`;
-  }
-  if (modelledUpTo !== undefined && compareVersions(lowerBound(version), modelledUpTo) > 0) {
-    return `the workspace has ${pkg} ${version}: the contract is modelled on ${pkg} ${modelledUpTo}; later releases may publish tools differently`;
-  }
-  return undefined;
+  if (major === undefined || major === modelledMajor) return undefined;
+  return `the workspace has ${pkg} ${version}: only ${modelledMajor}.x of this package is modelled (its contract is not predicted for ${major}.x)`;
 }
 
 /** `^2.4.0` / `~2.3` / `>=2.1.0 <3` -> the first version written (what a range promises at least). */
@@ -413,13 +485,13 @@ export const TS_SDK_VERIFIED = ['1.10.2', '1.12.3', '1.15.1', '1.17.5', '1.20.2'
  * The SDK release a version stands for: an exact version itself; `~1.17.0` the newest patch of its minor; any other
  * range (`^1.17.0`, `1.x`) what npm installs today, the newest release.
  */
-function tsSdkRelease(version: string | undefined): string {
-  if (version === undefined) return TS_SDK_MODELLED.to;
+function tsSdkRelease(version: string | undefined, newest = TS_SDK_MODELLED.to): string {
+  if (version === undefined) return newest;
   const v = version.trim();
   if (isExactPin(v.replace(/^[=v]+/, ''))) return v.replace(/^[=v]+/, '');
   const tilde = /^~\s*v?(\d+)\.(\d+)/.exec(v);
   if (tilde) return `${tilde[1]}.${tilde[2]}.999`;
-  return TS_SDK_MODELLED.to;
+  return newest;
 }
 
 /** The tools/list differences of @modelcontextprotocol/sdk 1.x at `version` (see TsContractTraits). */
@@ -429,6 +501,7 @@ export function tsContractTraits(version: string | undefined): TsContractTraits 
   return {
     release: `@modelcontextprotocol/sdk ${release.endsWith('.999') ? release.replace(/\.999$/, '.x') : release}`,
     registerTool: since('1.11.4'),
+    registerResource: since('1.13.0'),
     title: since('1.13.0'),
     annotations: since('1.11.0'),
     outputSchema: since('1.11.4'),
@@ -443,20 +516,57 @@ export function tsContractTraits(version: string | undefined): TsContractTraits 
 
 /** Why a 1.x version is not predicted: outside the releases whose source was read (only that version is unresolved). */
 function tsSdkV1Caveat(version: string | undefined): string | undefined {
-  const major = tsSdkCaveat('@modelcontextprotocol/sdk', 1, undefined, version);
+  return tsSdkRangeCaveat('@modelcontextprotocol/sdk', 1, TS_SDK_MODELLED, TS_SDK_VERIFIED, version, (v) => tsContractTraits(v).release);
+}
+
+/** A version outside the releases whose source was read, a prerelease, or an open range with none installed: what is not predicted exactly. */
+function tsSdkRangeCaveat(
+  pkg: string,
+  modelledMajor: number,
+  modelled: { from: string; to: string },
+  verified: readonly string[],
+  version: string | undefined,
+  predictedAs: (version: string) => string,
+): string | undefined {
+  const major = tsSdkMajorCaveat(pkg, modelledMajor, version);
   if (major || version === undefined) return major;
-  const release = tsSdkRelease(version);
-  if (compareVersions(release, TS_SDK_MODELLED.from) < 0 || compareVersions(release.replace(/\.999$/, '.0'), TS_SDK_MODELLED.to) > 0) {
-    return `the workspace has @modelcontextprotocol/sdk ${version}: the contract is modelled for ${TS_SDK_MODELLED.from} to ${TS_SDK_MODELLED.to} (the releases checked live: ${TS_SDK_VERIFIED.join(', ')}); not predicted for ${version}`;
+  const pinned = version.trim().replace(/^[=v]+/, '');
+  // 2.0.0-beta.5: a prerelease is not the release it precedes (its API and conversion were still changing).
+  if (/^\d+\.\d+\.\d+-/.test(pinned)) {
+    return `the workspace has ${pkg} ${version}, a prerelease: the contract is modelled for the releases ${modelled.from} to ${modelled.to} (checked live: ${verified.join(', ')}); not predicted for ${version}`;
   }
-  if (!isExactPin(version.replace(/^[=v]+/, '')) && /</.test(version)) {
-    return `the workspace allows @modelcontextprotocol/sdk ${version} and none is installed: the release it runs is not known; predicted as ${tsContractTraits(version).release} publishes it`;
+  const release = tsSdkRelease(version, modelled.to);
+  // A range starting after the newest modelled release (`^2.5.0`) is not predicted as that release either.
+  const outside = compareVersions(release, modelled.from) < 0 || compareVersions(release.replace(/\.999$/, '.0'), modelled.to) > 0 || compareVersions(lowerBound(version), modelled.to) > 0;
+  if (outside) {
+    return `the workspace has ${pkg} ${version}: the contract is modelled for ${modelled.from} to ${modelled.to} (the releases checked live: ${verified.join(', ')}); not predicted for ${version}`;
+  }
+  if (!isExactPin(pinned) && /</.test(version)) {
+    return `the workspace allows ${pkg} ${version} and none is installed: the release it runs is not known; predicted as ${predictedAs(version)} publishes it`;
   }
   return undefined;
 }
 
-/** The newest @modelcontextprotocol/server release the v2 builder was checked against live. */
-export const TS_SDK_V2_MODELLED = '2.4.0';
+/**
+ * @modelcontextprotocol/server 2.x: the releases whose tarballs were read (every release from 2.0.0 to 2.4.0; 2.3.0
+ * and 2.3.1 ship the same schema code) and the ones the v2 version matrix runs live
+ * (test/fidelity/typescript-v2-matrix.test.ts, scripts/ensure-ts-v2-matrix.mjs).
+ */
+export const TS_SDK_V2_MODELLED = { from: '2.0.0', to: '2.4.0' };
+export const TS_SDK_V2_VERIFIED = ['2.0.0', '2.1.0', '2.2.0', '2.3.1', '2.4.0'];
+
+/** The tools/list differences of @modelcontextprotocol/server 2.x at `version` (see TsV2ContractTraits). */
+export function tsV2ContractTraits(version: string | undefined): TsV2ContractTraits {
+  const release = tsSdkRelease(version, TS_SDK_V2_MODELLED.to);
+  return {
+    release: `@modelcontextprotocol/server ${release.endsWith('.999') ? release.replace(/\.999$/, '.x') : release}`,
+    outputRootFollowsRef: atLeast(release, '2.4.0'),
+  };
+}
+
+function tsSdkV2Caveat(version: string | undefined): string | undefined {
+  return tsSdkRangeCaveat('@modelcontextprotocol/server', 2, TS_SDK_V2_MODELLED, TS_SDK_V2_VERIFIED, version, (v) => tsV2ContractTraits(v).release);
+}
 
 /** Registration forms every Python framework shares: `@server.tool`, `server.tool(fn)`, `server.add_tool(fn)`. */
 const PYTHON_TOOL_HINTS = [/\.tool\s*\(/, /@[\w.]+\.tool\b/, /\badd_tool\s*\(/];
@@ -485,7 +595,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['McpServer', 'Server'],
     contextClasses: [],
     contentClasses: [],
-    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/, /\bListToolsRequestSchema\b/, /\bregisterAppTool\s*\(/],
+    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/, /\bListToolsRequestSchema\b/, /registerResource\s*\(/, /\bregisterAppTool\s*\(/],
     serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/sdk\/server/,
     contractBuilder: 'sdk-zod-compat',
     errorModule: undefined,
@@ -512,7 +622,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['McpServer', 'Server'],
     contextClasses: [],
     contentClasses: [],
-    toolHints: [/registerTool\s*\(/, /\bMcpServer\b/, /\bregisterAppTool\s*\(/],
+    toolHints: [/registerTool\s*\(/, /\bMcpServer\b/, /registerResource\s*\(/, /\bregisterAppTool\s*\(/],
     serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/server/,
     contractBuilder: 'sdk-standard-schema',
     errorModule: undefined,
@@ -528,7 +638,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     hasToolMethod: false,
     toolHelpers: [EXT_APPS_TOOL_HELPER],
     duplicateToolName: 'throws',
-    versionCaveat: (version) => tsSdkCaveat('@modelcontextprotocol/server', 2, TS_SDK_V2_MODELLED, version),
+    versionCaveat: tsSdkV2Caveat,
+    tsV2ContractTraits,
   },
   mcp: {
     ...OFFICIAL_PYTHON_SDK,

@@ -5,7 +5,7 @@
  */
 import type { JsonSchema, JsonValue, Language } from './json';
 import { FRAMEWORKS, type Framework } from './frameworks';
-import type { LspRange, ToolFinding } from './protocol';
+import type { LspRange, PromptSummary, ResourceSummary, ToolFinding } from './protocol';
 import type { ContractDiff } from './contract-diff';
 import { assessRisk, type RiskAssessment, type RiskLevel } from './risk';
 
@@ -34,6 +34,9 @@ export interface PreviewInput {
   risk?: RiskAssessment;
   /** A real tokenizer (see client/src/preview/tokens.ts); absent => token figures are not shown. */
   tokenizer?: { encoding: string; count(text: string): number };
+  /** The prompts and resources of the tool's file; those registered on the tool's server are shown. */
+  prompts?: PromptSummary[];
+  resources?: ResourceSummary[];
 }
 
 /** A risk assessment (common/risk.ts) with what its level implies for an agent and a client. */
@@ -93,6 +96,33 @@ export interface UnresolvedView {
   location: string;
 }
 
+/** A prompt of the tool's server as prompts/list publishes it (what a client shows in its prompt picker). */
+export interface PromptView {
+  name: string | undefined;
+  title?: string;
+  description?: string;
+  arguments: { name: string; required: boolean; description?: string }[];
+  unresolved: UnresolvedView[];
+  uri: string;
+  range: LspRange;
+  location: string;
+}
+
+/** A resource (resources/list) or resource template (resources/templates/list) of the tool's server. */
+export interface ResourceView {
+  kind: 'resource' | 'template';
+  /** The URI, or the URI template; undefined when not resolved. */
+  address: string | undefined;
+  name: string | undefined;
+  title?: string;
+  mimeType?: string;
+  description?: string;
+  unresolved: UnresolvedView[];
+  uri: string;
+  range: LspRange;
+  location: string;
+}
+
 export interface TokenView {
   encoding: string;
   /** Tokens of this tool's tools/list entry (compact JSON, as sent on the wire). */
@@ -128,6 +158,9 @@ export interface PreviewView {
   otherFields: { key: string; value: string }[];
   /** The live comparison, when a server was asked. */
   live?: LiveView;
+  /** The prompts and resources registered on the same server in the same file (absent: none). */
+  prompts?: PromptView[];
+  resources?: ResourceView[];
 }
 
 /** The live half of the view (built by buildLiveView from a ContractDiff). */
@@ -383,6 +416,51 @@ export function previewKey(tool: Pick<PreviewTool, 'uri' | 'name' | 'serverId'>)
   return `${tool.uri}#${tool.serverId}#${tool.name ?? ''}`;
 }
 
+function text(v: JsonValue | undefined): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function unresolvedViews(rows: PreviewTool['unresolved']): UnresolvedView[] {
+  return rows.map((u) => ({ ...u, location: locationOf(u.uri, u.range) }));
+}
+
+/** The prompts/list entry of a prompt as the preview lists it. */
+export function promptView(p: PromptSummary): PromptView {
+  const c = p.contract;
+  const args = Array.isArray(c.arguments) ? c.arguments.filter(isObject) : [];
+  const view: PromptView = {
+    name: text(c.name) ?? p.name,
+    arguments: args.map((a) => {
+      const arg: PromptView['arguments'][number] = { name: String(a.name), required: a.required === true };
+      if (typeof a.description === 'string') arg.description = a.description;
+      return arg;
+    }),
+    unresolved: unresolvedViews(p.unresolved),
+    uri: p.uri,
+    range: p.range,
+    location: locationOf(p.uri, p.range),
+  };
+  if (text(c.title) !== undefined) view.title = text(c.title);
+  if (text(c.description) !== undefined) view.description = text(c.description);
+  return view;
+}
+
+/** The resources/list (or resources/templates/list) entry of a resource as the preview lists it. */
+export function resourceView(r: ResourceSummary): ResourceView {
+  const c = r.contract;
+  const view: ResourceView = {
+    kind: r.kind,
+    address: text(r.kind === 'resource' ? c.uri : c.uriTemplate),
+    name: text(c.name) ?? r.name,
+    unresolved: unresolvedViews(r.unresolved),
+    uri: r.uri,
+    range: r.range,
+    location: locationOf(r.uri, r.range),
+  };
+  for (const key of ['title', 'mimeType', 'description'] as const) if (text(c[key]) !== undefined) view[key] = text(c[key]);
+  return view;
+}
+
 export function buildPreview(input: PreviewInput): PreviewView {
   const { tool } = input;
   const c = tool.contract;
@@ -409,6 +487,10 @@ export function buildPreview(input: PreviewInput): PreviewView {
   };
   if (typeof c.title === 'string') view.title = c.title;
   if (typeof c.description === 'string') view.description = c.description;
+  const prompts = (input.prompts ?? []).filter((p) => p.serverId === tool.serverId);
+  if (prompts.length) view.prompts = prompts.map(promptView);
+  const resources = (input.resources ?? []).filter((r) => r.serverId === tool.serverId);
+  if (resources.length) view.resources = resources.map(resourceView);
   const descUnresolved = unresolved.find((u) => u.part === 'description');
   if (descUnresolved) view.descriptionUnresolved = descUnresolved.reason;
   if (!isObject(input_)) {

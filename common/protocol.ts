@@ -37,11 +37,39 @@ export interface ToolSummary {
   findings: { error: number; warning: number; info: number };
 }
 
+/** A prompt registered in a document, as prompts/list would publish it (the preview shows it next to the tools). */
+export interface PromptSummary {
+  name: string | undefined;
+  uri: string;
+  /** Range of the registration (registerPrompt / prompt() call). */
+  range: LspRange;
+  /** The exact prompts/list object predicted for it. */
+  contract: JsonSchema;
+  unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
+  serverId: string;
+}
+
+/** A resource (`resource`: a resources/list entry) or resource template (a resources/templates/list entry) registered in a document. */
+export interface ResourceSummary {
+  kind: 'resource' | 'template';
+  name: string | undefined;
+  uri: string;
+  /** Range of the registration (registerResource / resource() call). */
+  range: LspRange;
+  /** The exact resources/list (or resources/templates/list) object predicted for it. */
+  contract: JsonSchema;
+  unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
+  serverId: string;
+}
+
 export interface ToolsParams {
   uri: string;
 }
 export interface ToolsResult {
   tools: ToolSummary[];
+  /** The document's prompts and resources (absent from servers that predate them, and where none are registered). */
+  prompts?: PromptSummary[];
+  resources?: ResourceSummary[];
 }
 /** Tools defined in one document (open or on disk). */
 export const ToolsRequest = new RequestType<ToolsParams, ToolsResult, void>('toolsmith/tools');
@@ -53,6 +81,43 @@ export interface WorkspaceToolsResult {
 }
 /** Tools of the whole workspace (from the start-up scan, kept up to date). */
 export const WorkspaceToolsRequest = new RequestType<WorkspaceToolsParams, WorkspaceToolsResult, void>('toolsmith/workspaceTools');
+
+/** A server's entry: the file its start command runs (a `bin` script, `dist/index.js`, `pkg/__main__.py`...). */
+export interface ServerToolsParams {
+  uri: string;
+  /**
+   * The preview's question "which server publishes this tool": when the server predicted from `uri` does not construct
+   * one publishing it (`uri` registers it on a parameter, say), the workspace's files that construct a server are
+   * tried as entries, and the first whose prediction holds the tool answers.
+   */
+  tool?: { uri: string; name: string | null };
+}
+/** One server a whole-server prediction found, with its whole tools/list. */
+export interface PredictedServer {
+  /** The name it gives itself, when written literally. */
+  name?: string;
+  /** The variable (or parameter) its tools are registered on. */
+  variable: string;
+  framework?: Framework;
+  /** Where it is constructed (or, when not `constructed`, where the variable its tools are registered on is declared). */
+  uri: string;
+  range: LspRange;
+  /** False when no module of the entry's graph constructs it (tools registered on a parameter no followed call binds). */
+  constructed: boolean;
+  /** Its tools in registration order: `uri` of each is the file that registers it. */
+  tools: ToolSummary[];
+}
+export interface ServerToolsResult {
+  servers: PredictedServer[];
+  /** Imports the prediction could not follow (a computed specifier, a module that is not there): tools they load are missing. */
+  unresolved: { reason: string; uri: string; range: LspRange }[];
+}
+/**
+ * The whole server an entry starts, predicted from the source (the analysis behind `toolsmith contract <entry>`):
+ * its module graph followed, every registration on the servers it constructs. For the Servers view (a server that is
+ * not running) and the preview's whole-list token count.
+ */
+export const ServerToolsRequest = new RequestType<ServerToolsParams, ServerToolsResult, void>('toolsmith/serverTools');
 
 export interface ToolsChangedParams {
   uri: string;

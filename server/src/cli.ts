@@ -1,22 +1,25 @@
 /**
  * `toolsmith` — the same analysis headless, for CI and scripts.
  *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--untrusted]
- *   toolsmith contract <file> [--json] [--untrusted] [--max-file-size N]
+ *   toolsmith contract <entry file or folder> [--json] [--untrusted] [--max-file-size N]
  * Exit codes: 0 clean, 1 findings at error level, 2 usage or I/O error or a file not analysed (named on stderr).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { analyzeFile, type FileAnalysis } from './service';
 import { createFileHost } from './host';
-import { sourceKindOf } from './analysis/analyze';
+import { analyzeSource, sourceKindOf } from './analysis/analyze';
 import { PRESETS, type Preset, type ToolsmithSettings } from '../../common/settings';
-import type { FileHost } from './analysis/model';
+import type { FileFacts, FileHost, PromptDefinition, ResourceDefinition, Span, ToolDefinition, Unresolved } from './analysis/model';
 import { RULES } from './rules';
 import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings';
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
 import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
 import { compareLikeLocale } from './cli/collate';
-import { contractJson, promptsJson } from './cli/contract-json';
+import { contractJson, moduleRows, promptsJson, resourcesJson, serversJson } from './cli/contract-json';
+import { analyzeEntry, type ServerPrediction, type EntryAnalysis } from './analysis/entry';
+import { declaredEntries } from './analysis/entries';
+import { constructsServer, FRAMEWORKS } from '../../common/frameworks';
 import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
@@ -42,12 +45,22 @@ Usage:
       --no-cache     analyse every file again: neither read nor write the result cache (kept per working
                      directory in the user cache directory; an entry is reused only for the same file text,
                      settings and Toolsmith build, and while every file its analysis read is unchanged)
-  toolsmith contract <file> [--json] [--untrusted] [--max-file-size N]
-      Print the tools/list contract predicted from the source. With --json: {"tools": [...], "unresolved":
-      [{tool, name, part, reason, file, line, column, endLine, endColumn}], "converters": [{file, library,
-      version, source, reason?}]} — a tool listed in "unresolved" is partial (what is missing from it is not
-      known, not absent); "converters" names the SDK and zod copies the contracts were converted with.
-      --max-file-size N  analyse a file up to N MiB (default 1: a larger one, such as a bundle, exits 2)
+  toolsmith contract <entry file or folder> [--json] [--untrusted] [--max-file-size N]
+      Print the whole tools/list of the server(s) an entry starts, predicted from the source: the entry's module
+      graph is followed as the runtime runs it (TS/JS: static, side-effect and dynamic import(), require() with
+      a literal; Python: the project's absolute and relative imports, __main__.py), with every registration on
+      the servers those modules construct. A folder: the entries its package.json ("bin", "main") and
+      pyproject.toml ([project.scripts]) declare, and the files under it that construct a server; one contract
+      per server. With --json: {"tools": [...], "unresolved": [{tool, name, part, reason, file, line, column,
+      endLine, endColumn}], "converters": [{file, library, version, source, reason?}], "servers": [{name,
+      variable, framework, file, line, column, endLine, endColumn, constructed, entry, tools: [indices]}]} — a
+      tool listed in "unresolved" is partial (what is missing from it is not known, not absent); a row with
+      "tool": null and "part": "module" is an import that could not be followed (a computed specifier, a
+      module that is not there): tools it would load are not in "tools"; "converters" names the SDK and zod
+      copies the contracts were converted with; "servers" says which tools each server publishes. Prompts add
+      "prompts" and "promptsUnresolved"; resources add "resources" (resources/list), "resourceTemplates"
+      (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}].
+      --max-file-size N  analyse an entry up to N MiB (default 1: a larger one, such as a bundle, is refused)
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
                    workspace's node_modules, nor a bundle's inlined zod (by default the workspace is trusted: its
                    own installed copies are loaded, as the server would load them)
@@ -286,6 +299,37 @@ function parseMaxFileSize(value: string | undefined): number {
   return Math.round(mib * 1024 * 1024);
 }
 
+/** One entry of a `contract` run and its whole-server analysis. */
+interface EntryRun {
+  file: string;
+  analysis: EntryAnalysis;
+}
+
+/**
+ * The entries of a folder: those its package.json / pyproject.toml declare, then every source file under it that
+ * constructs a server (by its syntax tree) and is not already run by an earlier entry.
+ */
+function folderEntries(folder: string, ws: Workspace): { files: string[]; problems: string[] } {
+  const declared = declaredEntries(ws.host, folder);
+  const files = declared.entries.map((e) => e.file);
+  const found: string[] = [];
+  collectFiles(folder, found, false);
+  for (const file of found) {
+    if (files.includes(file)) continue;
+    const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
+    const kind = sourceKindOf(file);
+    if (!read.ok || !kind || !constructsServer(kind, read.text)) continue;
+    let constructs = false;
+    try {
+      constructs = analyzeSource(file, read.text, ws.host).files.some((f) => f.file === file && f.servers.length > 0);
+    } catch {
+      // A file the front-end fails on is no entry found here; as an entry it would be reported.
+    }
+    if (constructs) files.push(file);
+  }
+  return { files, problems: declared.problems };
+}
+
 function runContract(argv: string[]): number {
   // --max-file-size N (as check takes it): a bundle over the default 1 MiB is analysed only when asked.
   let maxBytes = MAX_SOURCE_BYTES;
@@ -297,42 +341,111 @@ function runContract(argv: string[]): number {
   }
   const json = args.includes('--json');
   if (args.includes('--untrusted')) setWorkspaceTrust(false);
-  const files = args.filter((a) => !a.startsWith('-'));
+  const targets = args.filter((a) => !a.startsWith('-'));
   const unknown = args.filter((a) => a.startsWith('-') && a !== '--json' && a !== '--untrusted');
   if (unknown.length) throw new UsageError(`unknown option ${unknown[0]}`);
-  if (files.length !== 1) throw new UsageError('contract takes exactly one file');
-  const file = path.resolve(files[0]);
-  if (!sourceKindOf(file)) throw new UsageError(`${files[0]} is neither a TypeScript/JavaScript nor a Python file`);
+  if (targets.length !== 1) throw new UsageError('contract takes exactly one entry file or folder');
+  const target = path.resolve(targets[0]);
+  let isFolder = false;
+  try {
+    isFolder = fs.statSync(target).isDirectory();
+  } catch {
+    // A missing path is reported by the read below (file) with its reason.
+  }
+  if (!isFolder && !sourceKindOf(target)) throw new UsageError(`${targets[0]} is neither a TypeScript/JavaScript nor a Python file, nor a folder`);
   let settings: ToolsmithSettings;
   try {
-    settings = loadSettingsFrom(path.dirname(file)).settings;
+    settings = loadSettingsFrom(isFolder ? target : path.dirname(target)).settings;
   } catch (err) {
     if (err instanceof SettingsError) throw new UsageError(err.message);
     throw err;
   }
-  const ws = openWorkspace([file], settings, maxBytes);
-  if (ws.skipped.length) throw new UsageError(`cannot read ${files[0]}: ${ws.skipped[0].message}`);
-  const analysis = ws.analyze(file, ws.texts.get(file) as string);
-  if (analysis.internalError !== undefined) throw new UsageError(`could not analyse ${files[0]}: internal error (please report):\n${analysis.internalError}`);
-  const tools = analysis.result.tools;
-  const prompts = analysis.result.prompts ?? [];
-  if (json) {
-    const textOf = (f: string) => ws.host.readFile(f);
-    const contract = contractJson(tools, textOf, analysis.result.files);
-    process.stdout.write(JSON.stringify(prompts.length ? { ...contract, ...promptsJson(prompts, textOf) } : contract, null, 2) + '\n');
-  } else {
-    if (tools.length === 0 && prompts.length === 0) process.stdout.write(`${files[0]}: no MCP tools found\n`);
-    for (const t of tools) {
-      process.stdout.write(`\n${t.name.value ?? '<unresolved name>'}${t.title?.value ? `  (${t.title.value})` : ''}\n`);
-      const description = t.description?.value;
-      process.stdout.write(`  description: ${description === undefined ? (t.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
-      const schema = t.contract.inputSchema as { properties?: Record<string, { type?: unknown; description?: unknown }>; required?: string[] } | undefined;
-      for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
-        const req = schema?.required?.includes(name) ? ' (required)' : '';
-        process.stdout.write(`  - ${name}: ${JSON.stringify(prop.type ?? 'any')}${req}${prop.description ? ` — ${String(prop.description)}` : ''}\n`);
+  const ws = openWorkspace(isFolder ? [] : [target], settings, maxBytes);
+  if (ws.skipped.length) throw new UsageError(`cannot read ${targets[0]}: ${ws.skipped[0].message}`);
+  let entries = [target];
+  let failed = false;
+  if (isFolder) {
+    const found = folderEntries(target, ws);
+    for (const p of found.problems) process.stderr.write(`toolsmith: ${p}\n`);
+    failed = found.problems.length > 0;
+    entries = found.files;
+    if (entries.length === 0)
+      throw new UsageError(`no server entry found under ${targets[0]}: no package.json "bin"/"main", no pyproject.toml [project.scripts], and no file constructing an MCP server`);
+  }
+  const runs: EntryRun[] = [];
+  for (const file of entries) {
+    // The entry itself is read with the size cap (a module of its graph that is too large is an unresolved row).
+    let text = ws.texts.get(file);
+    if (text === undefined) {
+      const read = readSourceFileSync(file, maxBytes);
+      if (!read.ok) {
+        process.stderr.write(`toolsmith: skipped ${file}: ${read.message}\n`);
+        failed = true;
+        continue;
       }
-      if (t.contract.annotations) process.stdout.write(`  annotations: ${JSON.stringify(t.contract.annotations)}\n`);
-      for (const u of t.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
+      text = read.text;
+    }
+    try {
+      runs.push({ file, analysis: analyzeEntry(file, text, ws.host) });
+    } catch (err) {
+      if (!isFolder) throw new UsageError(`could not analyse ${targets[0]}: internal error (please report):\n${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      process.stderr.write(`toolsmith: could not analyse ${file}: internal error (please report): ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      failed = true;
+    }
+  }
+  // One contract per server: a server reached from two entries (a factory both transports call) is printed once.
+  const tools: ToolDefinition[] = [];
+  const prompts: PromptDefinition[] = [];
+  const resources: ResourceDefinition[] = [];
+  const files: FileFacts[] = [];
+  const unfollowed: Unresolved[] = [];
+  const servers: { server: ServerPrediction; entry: string; offset: number }[] = [];
+  const printedServers = new Set<string>();
+  for (const { file, analysis } of runs) {
+    const { result } = analysis;
+    const offset = tools.length;
+    const own = analysis.servers.filter((s) => !printedServers.has(s.id));
+    const kept = new Set(own.flatMap((s) => s.tools));
+    const renumber = new Map<number, number>();
+    result.tools.forEach((t, i) => {
+      if (!kept.has(i)) return;
+      renumber.set(i, tools.length - offset);
+      tools.push(t);
+    });
+    for (const s of own) {
+      printedServers.add(s.id);
+      servers.push({ server: { ...s, tools: s.tools.map((i) => renumber.get(i)!) }, entry: file, offset });
+    }
+    prompts.push(...(result.prompts ?? []).filter((p) => !runs.some((r) => r.file !== file && r.analysis.result.prompts?.includes(p))));
+    resources.push(...(result.resources ?? []).filter((r) => !runs.some((o) => o.file !== file && o.analysis.result.resources?.includes(r))));
+    files.push(...result.files.filter((f) => !files.some((g) => g.file === f.file)));
+    for (const u of result.graph.unfollowed) if (!unfollowed.some((v) => v.span.file === u.span.file && v.span.start === u.span.start)) unfollowed.push(u);
+  }
+  const textOf = (f: string) => ws.host.readFile(f);
+  if (json) {
+    const contract = contractJson(tools, textOf, files);
+    const out = { ...contract, unresolved: [...contract.unresolved, ...moduleRows(unfollowed, textOf)], servers: serversJson(servers, textOf) };
+    const printed = { ...out, ...(prompts.length ? promptsJson(prompts, textOf) : {}), ...(resources.length ? resourcesJson(resources, textOf) : {}) };
+    process.stdout.write(JSON.stringify(printed, null, 2) + '\n');
+  } else {
+    const cwd = process.cwd();
+    const where = (span: Span) => `${path.relative(cwd, span.file) || span.file}:${new Positions(textOf).of(span).line}`;
+    if (tools.length === 0 && prompts.length === 0 && resources.length === 0)
+      process.stdout.write(
+        `${targets[0]}: no MCP tools found${servers.length ? ` (the server${servers.length === 1 ? ' is' : 's are'} constructed, no registration reaches ${servers.length === 1 ? 'it' : 'them'})` : ''}\n`,
+      );
+    // With several servers (or a folder), each server's tools under its own heading.
+    const headed = servers.length > 1 || isFolder;
+    for (const { server, entry } of servers) {
+      if (headed || !server.constructed) {
+        const label = server.name !== undefined ? JSON.stringify(server.name) : server.variable;
+        const framework = server.framework ? ` (${FRAMEWORKS[server.framework].name})` : '';
+        const origin = server.constructed ? `constructed at ${where(server.span)}` : `not constructed in the modules followed: tools registered on ${server.variable} (${where(server.span)})`;
+        process.stdout.write(
+          `\nserver ${label}${framework}: ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}, ${origin}${isFolder ? `, from ${path.relative(cwd, entry) || entry}` : ''}\n`,
+        );
+      }
+      for (const i of server.tools) printTool(tools[i]);
     }
     for (const p of prompts) {
       process.stdout.write(`\nprompt ${p.name.value ?? '<unresolved name>'}${p.title?.value ? `  (${p.title.value})` : ''}\n`);
@@ -341,8 +454,30 @@ function runContract(argv: string[]): number {
       for (const a of p.arguments ?? []) process.stdout.write(`  - ${a.name}${a.required ? ' (required)' : ''}${a.description ? ` — ${a.description}` : ''}\n`);
       for (const u of p.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
     }
+    for (const r of resources) {
+      const what = r.kind === 'resource' ? 'resource' : 'resource template';
+      process.stdout.write(`\n${what} ${r.uri.value ?? '<unresolved URI>'}  name: ${r.name.value ?? '<unresolved>'}${r.title?.value ? `  (${r.title.value})` : ''}\n`);
+      const description = r.description?.value;
+      process.stdout.write(`  description: ${description === undefined ? (r.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
+      if (r.mimeType?.value !== undefined) process.stdout.write(`  mimeType: ${r.mimeType.value}\n`);
+      for (const u of r.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
+    }
+    for (const u of unfollowed) process.stdout.write(`\nunresolved module (${where(u.span)}): ${u.reason}\n`);
   }
-  return 0;
+  return failed ? 2 : 0;
+}
+
+function printTool(t: ToolDefinition): void {
+  process.stdout.write(`\n${t.name.value ?? '<unresolved name>'}${t.title?.value ? `  (${t.title.value})` : ''}\n`);
+  const description = t.description?.value;
+  process.stdout.write(`  description: ${description === undefined ? (t.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
+  const schema = t.contract.inputSchema as { properties?: Record<string, { type?: unknown; description?: unknown }>; required?: string[] } | undefined;
+  for (const [name, prop] of Object.entries(schema?.properties ?? {})) {
+    const req = schema?.required?.includes(name) ? ' (required)' : '';
+    process.stdout.write(`  - ${name}: ${JSON.stringify(prop.type ?? 'any')}${req}${prop.description ? ` — ${String(prop.description)}` : ''}\n`);
+  }
+  if (t.contract.annotations) process.stdout.write(`  annotations: ${JSON.stringify(t.contract.annotations)}\n`);
+  for (const u of t.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
 }
 
 export function main(argv: string[]): number {

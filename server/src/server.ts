@@ -30,6 +30,8 @@ import {
   ToolsRequest,
   WorkspaceScannedNotification,
   WorkspaceToolsRequest,
+  ServerToolsRequest,
+  type ServerToolsResult,
   WorkspaceTrustNotification,
   type ToolsmithInitializationOptions,
   type WorkspaceScannedParams,
@@ -41,7 +43,8 @@ import { codeActions, FIX_ALL_KIND } from './lsp/codeActions';
 import { hoverAt } from './lsp/hover';
 import { codeLenses } from './lsp/codeLens';
 import { LensSync, lensKey } from './lsp/lensSync';
-import { toolSummaries } from './lsp/summaries';
+import { surfaceSummaries, toolSummaries } from './lsp/summaries';
+import { ServerToolsCache } from './lsp/serverTools';
 import { WorkspaceIndex, scanFolders } from './lsp/workspaceIndex';
 import { fileToUri, forgetDocumentFile, registerDocumentFile, uriToFile } from './lsp/paths';
 import { OnceLogger, errorText } from './lsp/log';
@@ -50,6 +53,8 @@ import { OpenDocuments, type DocumentAnalysis, type OpenDocument } from './lsp/o
 import { AnalysisPool, DEFAULT_TIME_BUDGET_SECONDS, timeBudgetMsOf, type AnalysisOutcome } from './lsp/analysisPool';
 import { ANALYSIS_WORKER_ROLE, type AnalysisJob } from './lsp/analysisJob';
 import { toolFindings } from './lsp/toolFindings';
+import { convertedOnMainThread } from './contract/typescript/libraries';
+import { setTrustedElsewhere } from './contract/typescript/trust';
 
 const connection = createGuardedConnection();
 const documents = new TextDocuments(TextDocument);
@@ -222,6 +227,9 @@ async function answeringAnalysis(doc: TextDocument): Promise<DocumentAnalysis | 
   }
 }
 
+/** Whole servers predicted from their entries (`toolsmith/serverTools`), until a workspace file changes. */
+const serverTools = new ServerToolsCache(host, () => server.settings);
+
 function mapperFor(file: string, text: string): SpanMapper {
   return new SpanMapper((f) => host.readFile(f), new Map([[file, text]]));
 }
@@ -366,7 +374,51 @@ function analyzeDisk(file: string, text = host.readFile(file)): FileAnalysis | u
   index.set({ file, uri, text, analysis, open: false });
   contribute(file, analysis.findings, mapperFor(file, text));
   notifyToolsChanged(uri, analysis);
+  convertInWorker(file, uri, text, analysis);
   return analysis;
+}
+
+/** Per closed file, the text a worker was last asked to convert (an answer for an older text is dropped). */
+const closedInWorker = new Map<string, string>();
+let closedJobVersion = 0;
+
+/**
+ * A closed file of a trusted workspace that this thread converted with the bundled copies (it never loads workspace
+ * code) while the workspace has other releases: an analysis worker analyses it again with the workspace's copies,
+ * queued behind every open document's job, and its answer replaces this one. A job stopped by the time budget or a
+ * crash is tried once more (the first job of a worker also loads the copies); after that the bundled answer stays.
+ */
+function convertInWorker(file: string, uri: string, text: string, analysis: FileAnalysis, attempt = 1): void {
+  if (!server.workspaceTrusted || !analysis.result.files.some((f) => convertedOnMainThread(f.converters))) return;
+  closedInWorker.set(file, text);
+  // Its own job key: an open document's versions never supersede it, nor it them.
+  const job: AnalysisJob = {
+    uri: `${uri}#closed`,
+    file,
+    version: ++closedJobVersion,
+    text,
+    settings: server.settings,
+    settingsGeneration: server.settingsGeneration,
+    epoch: 0,
+    workspaceTrusted: true,
+    background: true,
+  };
+  void pool.analyze(job).then((outcome) => {
+    // A closed file keeps no state in the workers.
+    if (!openDocuments.ofFile(file)) pool.forget(file);
+    if (closedInWorker.get(file) !== text || openDocuments.ofFile(file) || index.get(file)?.text !== text) return;
+    if (outcome.kind === 'over-budget' || outcome.kind === 'crashed') {
+      const why = outcome.kind === 'crashed' ? outcome.reason : `stopped after ${seconds(outcome.ms)} (time budget ${seconds(outcome.budgetMs)})`;
+      if (attempt === 1) return convertInWorker(file, uri, text, analysis, 2);
+      logger.once(`closed-worker:${file}`, `${file}: converting it with the workspace's copies in an analysis worker failed twice (${why}); it keeps the bundled copies' contract until it changes`);
+    }
+    closedInWorker.delete(file);
+    if (outcome.kind !== 'done') return;
+    for (const l of outcome.logs) logger.once(l.key, l.message);
+    index.set({ file, uri, text, analysis: outcome.analysis, open: false });
+    contribute(file, outcome.analysis.findings, mapperFor(file, text));
+    notifyToolsChanged(uri, outcome.analysis);
+  });
 }
 
 /** Re-analyses everything that imports `file` (open documents through the scheduler, closed files from disk). */
@@ -465,6 +517,7 @@ async function applySettings(pushed: unknown): Promise<void> {
     server.timeBudgetMs = timeBudgetMsOf(pushed);
   }
   server.settingsGeneration++;
+  serverTools.invalidate();
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
   for (const entry of index.all()) if (!entry.open) analyzeDisk(entry.file);
 }
@@ -478,6 +531,7 @@ connection.onInitialize((params): InitializeResult => {
   if (typeof init.diagnosticsDelayMs === 'number' && Number.isFinite(init.diagnosticsDelayMs)) scheduler.delayMs = Math.max(0, init.diagnosticsDelayMs);
   if (init.workspaceScan === false) server.workspaceScan = false;
   server.workspaceTrusted = init.workspaceTrusted === true;
+  setTrustedElsewhere(server.workspaceTrusted);
   const c = params.capabilities;
   server.capabilities = {
     pullConfiguration: !!c.workspace?.configuration,
@@ -537,9 +591,13 @@ connection.onNotification(WorkspaceTrustNotification, (params) => {
   const trusted = params?.trusted === true;
   if (trusted === server.workspaceTrusted) return;
   server.workspaceTrusted = trusted;
+  setTrustedElsewhere(trusted);
   // As a settings change: analyses made under the other trust are not reused, open documents are analysed again.
   server.settingsGeneration++;
+  serverTools.invalidate();
   for (const doc of documents.all()) scheduler.schedule(doc.uri, 0);
+  // And the closed files converted with copies of the SDK and schema libraries (the others do not depend on trust).
+  for (const entry of index.all()) if (!entry.open && entry.analysis.result.files.some((f) => f.converters)) analyzeDisk(entry.file);
 });
 
 connection.onDidChangeConfiguration((change) => {
@@ -549,6 +607,7 @@ connection.onDidChangeConfiguration((change) => {
 
 connection.onDidChangeWatchedFiles((params) =>
   inBatch(() => {
+    serverTools.invalidate();
     for (const change of params.changes) {
       const file = uriToFile(change.uri);
       if (!sourceKindOf(file) || openDocuments.ofFile(file)) continue;
@@ -568,6 +627,7 @@ documents.onDidOpen((e) => {
   openDocuments.open(e.document, fileOfDocument(e.document));
 });
 documents.onDidChangeContent((e) => {
+  serverTools.invalidate();
   const open = openDocuments.get(e.document.uri);
   if (!open?.file) return;
   open.document = e.document;
@@ -576,6 +636,7 @@ documents.onDidChangeContent((e) => {
   scheduler.schedule(e.document.uri, first ? 0 : undefined);
 });
 documents.onDidClose((e) => {
+  serverTools.invalidate();
   const uri = e.document.uri;
   const file = openDocuments.close(uri)?.file;
   lensSync.closed(uri);
@@ -609,7 +670,9 @@ connection.onRequest(ToolsRequest, async (params) => {
     const doc = documents.get(params.uri);
     if (doc) {
       const entry = await currentAnalysis(doc);
-      return { tools: entry ? toolSummaries(entry.analysis, doc.uri, mapperFor(entry.file, entry.text)) : [] };
+      if (!entry) return { tools: [] };
+      const mapper = mapperFor(entry.file, entry.text);
+      return { tools: toolSummaries(entry.analysis, doc.uri, mapper), ...surfaceSummaries(entry.analysis, doc.uri, mapper) };
     }
     const file = uriToFile(params.uri);
     if (!sourceKindOf(file)) return { tools: [] };
@@ -617,7 +680,8 @@ connection.onRequest(ToolsRequest, async (params) => {
     const text = indexed?.text ?? host.readFile(file);
     if (text === undefined) return { tools: [] };
     const analysis = indexed?.analysis ?? analyze(file, text);
-    return { tools: toolSummaries(analysis, params.uri, mapperFor(file, text)) };
+    const mapper = mapperFor(file, text);
+    return { tools: toolSummaries(analysis, params.uri, mapper), ...surfaceSummaries(analysis, params.uri, mapper) };
   } catch (err) {
     logger.once(`tools:${String(err)}`, `toolsmith/tools failed for ${params.uri}: ${errorText(err)}`);
     return { tools: [] };
@@ -652,6 +716,30 @@ connection.onRequest(WorkspaceToolsRequest, async () => {
     tools.push(...toolSummaries(analysis, entry.uri, mapperFor(entry.file, text)));
   }
   return { tools };
+});
+
+// The whole server an entry starts: the Servers view (a server that is not running) and the preview's whole-list cost.
+connection.onRequest(ServerToolsRequest, async (params) => {
+  try {
+    const file = uriToFile(params.uri);
+    if (!sourceKindOf(file)) return { servers: [], unresolved: [] };
+    const direct = serverTools.get(file);
+    const wanted = params.tool;
+    if (!wanted) return direct;
+    const holds = (r: ServerToolsResult) => r.servers.some((s) => s.constructed && s.tools.some((t) => t.uri === wanted.uri && t.name === (wanted.name ?? undefined)));
+    if (holds(direct)) return direct;
+    // The files that construct a server, as entries: the first whose whole server publishes the tool.
+    await server.scanDone;
+    for (const e of index.all()) {
+      if (e.file === file || !e.analysis.result.files.some((f) => f.file === e.file && f.servers.length > 0)) continue;
+      const r = serverTools.get(e.file);
+      if (holds(r)) return r;
+    }
+    return direct;
+  } catch (err) {
+    logger.once(`serverTools:${String(err)}`, `toolsmith/serverTools failed for ${params.uri}: ${errorText(err)}`);
+    return { servers: [], unresolved: [] };
+  }
 });
 
 connection.onHover(async (params) => {

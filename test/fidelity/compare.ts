@@ -51,6 +51,64 @@ export async function liveTools(file: string, server: ServerCommand): Promise<To
   }
 }
 
+/** What one session of a server lists: its tools as the client reads them, its other lists as they crossed the pipe. */
+export interface LiveLists {
+  tools: Tool[];
+  /** The raw results (tapped at the transport: the client's parse drops keys its schema does not know). */
+  prompts: Tool[];
+  resources: Tool[];
+  resourceTemplates: Tool[];
+  /** A list the server declares but could not answer (a low-level handler missing, a database not reachable): its message. */
+  errors: string[];
+}
+
+/**
+ * Starts the server of `file` once and reads tools/list (as liveTools does), then prompts/list, resources/list and
+ * resources/templates/list when the server declares them (else empty).
+ */
+export async function liveLists(file: string, server: ServerCommand): Promise<LiveLists> {
+  const transport = new StdioClientTransport({ ...server, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = new Client({ name: 'toolsmith-fidelity', version: '1.0.0' });
+  let last: Record<string, unknown> | undefined;
+  try {
+    await client.connect(transport);
+    const onmessage = transport.onmessage!;
+    transport.onmessage = (message) => {
+      const m = message as { result?: Record<string, unknown> };
+      if (m.result) last = m.result;
+      onmessage(message);
+    };
+    const errors: string[] = [];
+    const raw = async (call: () => Promise<unknown>, key: string): Promise<Tool[]> => {
+      last = undefined;
+      try {
+        await call();
+      } catch (err) {
+        errors.push(`${key}: ${err instanceof Error ? err.message : String(err)}`);
+        return [];
+      }
+      const list = last?.[key];
+      if (!Array.isArray(list)) throw new Error(`the ${key} result was not seen on the transport`);
+      return list;
+    };
+    const caps = client.getServerCapabilities() ?? {};
+    const { tools } = await client.listTools();
+    return {
+      tools,
+      prompts: caps.prompts ? await raw(() => client.listPrompts(), 'prompts') : [],
+      resources: caps.resources ? await raw(() => client.listResources(), 'resources') : [],
+      resourceTemplates: caps.resources ? await raw(() => client.listResourceTemplates(), 'resourceTemplates') : [],
+      errors,
+    };
+  } catch (err) {
+    throw new Error(`${path.relative(root, file)} did not answer its lists: ${err instanceof Error ? err.message : String(err)}\n${stderr}`, { cause: err });
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
 /** The contract the bundled CLI predicts for `file`. */
 export function predictedTools(file: string): Tool[] {
   const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8', cwd: root });

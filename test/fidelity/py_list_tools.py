@@ -99,7 +99,8 @@ def list_tools(path: str, protocol: str) -> dict:
 def main() -> None:
     protocol, files = sys.argv[1], sys.argv[2:]
     real_stdout = sys.stdout
-    for framework in ("mcp.server", "fastmcp"):
+    # fastmcp 3.x imports its server lazily (about 700 modules on first use): import it here, outside the timeout.
+    for framework in ("mcp.server", "mcp.server.stdio", "fastmcp", "fastmcp.server.server", "fastmcp.tools"):
         try:
             __import__(framework)
         except ImportError:

@@ -145,7 +145,8 @@ function classify(entry: MatrixEntry, files: string[], live: Record<string, { to
       r.figures.failing++;
       if (process.env.PY_MATRIX_DIFF) fs.appendFileSync(process.env.PY_MATRIX_DIFF, JSON.stringify({ version: `${entry.pkg} ${entry.version}`, file: rel, error: got?.error ?? 'no answer' }) + '\n');
       for (const t of predicted.tools) {
-        if (predicted.unresolved.has(String(t.name))) r.figures.unresolved++;
+        // A tool whose name is unresolved has no name in the JSON; its rows carry `name: null`.
+        if (predicted.unresolved.has(String(t.name ?? null))) r.figures.unresolved++;
         else {
           r.figures.wrong++;
           r.wrong.push(`${rel} ${String(t.name)}: the server fails at ${entry.pkg} ${entry.version} (${got?.error ?? 'no answer'}) but the prediction says nothing`);

@@ -66,10 +66,16 @@ async function liveAndPredicted(files: string[], interpreter: string): Promise<F
 test('static contracts equal the live tools/list of the real Python frameworks', { timeout: 600_000 }, async () => {
   const files = servers();
   assert.ok(files.length >= 12, `expected at least 12 fixture servers, found ${files.length}`);
-  const { exact, total, failures } = compareTools(await liveAndPredicted(files, python), { order: false });
+  const results = await liveAndPredicted(files, python);
+  const { exact, total, failures } = compareTools(results, { order: false });
   console.log(`fidelity: ${exact}/${total} tools exact (${files.length} Python servers)`);
   assert.ok(total >= 60, `expected at least 60 tools, found ${total}`);
   assert.deepEqual(failures, [], failures.join('\n'));
+  // Composed servers: the parent's own tools first, then each mounted server's, in mount order.
+  const composed = results.filter((r) => /^fast_compose_/.test(path.basename(r.file)));
+  assert.ok(composed.length >= 1, 'expected a fast_compose_*.py fixture');
+  const ordered = compareTools(composed, { order: true });
+  assert.deepEqual(ordered.failures, [], ordered.failures.join('\n'));
 });
 
 test('mcp 1.x: the removed `mcp.server.fastmcp` import, predicted for the pinned 1.30.0, equals its live tools/list', { timeout: 600_000 }, async () => {

@@ -7,9 +7,9 @@
  */
 import { before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ensureFixtureDeps } from '../../scripts/ensure-fixture-deps.mjs';
 import { compareTools, fixtureServers, liveTools as startAndList, predictedTools, root, type Tool } from './compare';
 
 const fixtures = path.join(root, 'test/fixtures/ts');
@@ -17,20 +17,7 @@ const fixtures = path.join(root, 'test/fixtures/ts');
 const entries = (): string[] => fixtureServers(fixtures);
 
 /** Folders pinning their own packages (the zod 3 fixture) get them installed once into an ignored node_modules. */
-before(() => {
-  for (const e of fs.readdirSync(fixtures, { withFileTypes: true })) {
-    const dir = path.join(fixtures, e.name);
-    if (!e.isDirectory() || !fs.existsSync(path.join(dir, 'package.json'))) continue;
-    const pkg = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    const missing = Object.entries(pkg.dependencies ?? {}).some(([name, version]) => {
-      const installed = path.join(dir, 'node_modules', name, 'package.json');
-      return !fs.existsSync(installed) || (JSON.parse(fs.readFileSync(installed, 'utf8')) as { version: string }).version !== version;
-    });
-    if (missing) {
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-package-lock', '--ignore-scripts'], { cwd: dir, stdio: 'inherit', timeout: 300_000 });
-    }
-  }
-});
+before(() => ensureFixtureDeps());
 
 /** `env` given: the whole environment plus those variables; otherwise the SDK's default one for stdio servers. */
 function liveTools(entry: string, env?: Record<string, string>): Promise<Tool[]> {

@@ -47,10 +47,12 @@ import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   ToolsRequest,
   WorkspaceToolsRequest,
+  ServerToolsRequest,
   WorkspaceScannedNotification,
   ToolsChangedNotification,
   type ToolsResult,
   type WorkspaceToolsResult,
+  type ServerToolsResult,
   type WorkspaceScannedParams,
   type ToolsmithInitializationOptions,
 } from '../../common/protocol';
@@ -304,6 +306,10 @@ export class LspClient {
 
   workspaceTools(): Promise<WorkspaceToolsResult> {
     return this.connection.sendRequest(WorkspaceToolsRequest, {});
+  }
+
+  serverTools(uri: string): Promise<ServerToolsResult> {
+    return this.connection.sendRequest(ServerToolsRequest, { uri });
   }
 
   /**

@@ -86,8 +86,13 @@ test('cli: toolsmith contract --json prints the unresolved rows (dist/cli.js)', 
   fs.writeFileSync(file, TS);
   const r = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  const printed = JSON.parse(r.stdout) as ReturnType<typeof contractJson>;
+  const { servers, ...printed } = JSON.parse(r.stdout) as ReturnType<typeof contractJson> & { servers: { name: string; tools: number[] }[] };
   assert.deepEqual(printed, analyse(file, TS));
+  // The whole-server field: the one server of the file publishes the three tools.
+  assert.deepEqual(
+    servers.map((s) => [s.name, s.tools]),
+    [['demo', [0, 1, 2]]],
+  );
 });
 
 test('contract JSON: prompts are a separate field, printed only for a file that registers prompts, with their unresolved rows', (t) => {
@@ -109,7 +114,7 @@ test('contract JSON: prompts are a separate field, printed only for a file that 
     assert.equal(r.status, 0, r.stderr);
     return JSON.parse(r.stdout) as Record<string, unknown>;
   };
-  assert.deepEqual(Object.keys(run(toolsOnly)), ['tools', 'unresolved', 'converters'], 'the tools/list shape is unchanged without prompts');
+  assert.deepEqual(Object.keys(run(toolsOnly)), ['tools', 'unresolved', 'converters', 'servers'], 'the tools/list shape is unchanged without prompts');
   const printed = run(withPrompts) as { tools: unknown[]; prompts: unknown[]; promptsUnresolved: { prompt: number; name: string; part: string }[] };
   assert.equal(printed.tools.length, 3);
   assert.deepEqual(printed.prompts, [

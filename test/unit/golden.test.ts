@@ -64,6 +64,10 @@ function dumpFile(file: string, text: string, root: string) {
       })),
       // Only files that register prompts get the key: the other entries stay as they were.
       ...(a.result.prompts?.length ? { prompts: a.result.prompts.map((p) => ({ framework: p.framework, server: p.server.variable, contract: p.contract, unresolved: p.unresolved })) } : {}),
+      // Likewise resources and resource templates.
+      ...(a.result.resources?.length
+        ? { resources: a.result.resources.map((r) => ({ framework: r.framework, server: r.server.variable, kind: r.kind, contract: r.contract, unresolved: r.unresolved })) }
+        : {}),
       findings: a.findings
         .map((f) => ({ ruleId: f.ruleId, severity: f.severity, message: f.message, span: f.span, tool: f.tool, fixes: f.fixes }))
         .sort((x, y) => x.span.file.localeCompare(y.span.file) || x.span.start - y.span.start || x.ruleId.localeCompare(y.ruleId) || x.message.localeCompare(y.message)),

@@ -194,9 +194,18 @@ export async function fill(page: Page, p: string, text: string): Promise<void> {
  * move with the arrow keys and press Enter (long lists scroll inside the element's own scroll box).
  */
 export async function choose(select: Locator, label: string): Promise<void> {
-  await select.click();
   const options = select.locator('li[role=option]');
-  await options.first().waitFor();
+  // A click can land while the webview re-renders the picker (a list_changed refresh): the list then stays closed, as
+  // it would for a person, who clicks again. Three tries, then the usual timeout error.
+  for (let attempt = 1; ; attempt++) {
+    await select.click();
+    try {
+      await options.first().waitFor({ timeout: attempt < 3 ? 10_000 : 30_000 });
+      break;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
   const texts = (await options.allTextContents()).map((t) => t.trim());
   const target = texts.indexOf(label);
   if (target < 0) throw new Error(`no option "${label}" in [${texts.join(', ')}]`);

@@ -7,7 +7,8 @@ import { openPreview, type PreviewPage } from './preview-harness';
 import { buildPreview, type PreviewTool } from '../../common/preview-model';
 import { compareContracts } from '../../common/contract-diff';
 import { getTokenizer } from '../../client/src/preview/tokens';
-import { liveContracts, registerSearchDocs } from '../unit/preview/sdk-contracts';
+import { liveContracts, liveSurfaces, registerSearchDocs } from '../unit/preview/sdk-contracts';
+import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { JsonSchema } from '../../server/src/analysis/model';
 
 let p: PreviewPage;
@@ -189,6 +190,64 @@ test('unresolved parts are marked in the reading and listed with a way to them',
   await p.clearPosted();
   await p.page.click('[data-action="reveal-unresolved"]');
   assert.deepEqual(await p.posted(), [{ type: 'reveal', uri: 'file:///work/examples/ts/server.ts', range: range(11) }]);
+});
+
+test('the prompts and resources of the server are listed as data, with their unresolved parts', async () => {
+  const file = 'file:///work/examples/ts/server.ts';
+  const surfaces = await liveSurfaces((server) => {
+    server.registerPrompt('review_code', { title: 'Code review', description: 'Review a snippet.', argsSchema: { code: z.string().describe('The code'), focus: z.string().optional() } }, () => ({
+      messages: [],
+    }));
+    server.registerPrompt('summarize', { description: HOSTILE }, () => ({ messages: [] }));
+    server.registerResource('readme', 'docs://readme', { title: 'README', mimeType: 'text/markdown', description: 'The project README.' }, async () => ({ contents: [] }));
+    server.registerResource('user', new ResourceTemplate('users://{id}', { list: undefined }), { description: HOSTILE }, async () => ({ contents: [] }));
+    server.registerResource('logs', 'logs://today', {}, async () => ({ contents: [] }));
+  });
+  const unresolved = [{ part: 'list', reason: "resources/list also holds what this template's list callback returns at run time", uri: file, range: range(40) }];
+  const view = buildPreview({
+    tool: tool(contracts[0]),
+    serverContracts: contracts,
+    findings: [],
+    prompts: [
+      ...surfaces.prompts.map((contract, i) => ({ name: contract.name as string, uri: file, range: range(20 + i), contract, unresolved: [], serverId: 'server' })),
+      // A prompt of another server in the same file is not this tool's server's.
+      { name: 'elsewhere', uri: file, range: range(30), contract: { name: 'elsewhere' }, unresolved: [], serverId: 'other' },
+    ],
+    resources: [
+      ...surfaces.resources.map((contract, i) => ({ kind: 'resource' as const, name: contract.name as string, uri: file, range: range(32 + i), contract, unresolved: [], serverId: 'server' })),
+      ...surfaces.resourceTemplates.map((contract) => ({ kind: 'template' as const, name: contract.name as string, uri: file, range: range(40), contract, unresolved, serverId: 'server' })),
+    ],
+  });
+  await p.send({ type: 'render', view });
+  const { page } = p;
+  await page.waitForSelector('vscode-collapsible[data-section="prompts"]');
+  const cells = (selector: string) => page.$$eval(`${selector} > td`, (tds) => tds.map((td) => td.textContent?.trim()));
+  assert.deepEqual(await page.$$eval('tr[data-prompt]', (rows) => rows.map((r) => r.getAttribute('data-prompt'))), ['review_code', 'summarize']);
+  const review = await cells('tr[data-prompt="review_code"]');
+  assert.equal(review[0], 'review_codeCode review');
+  assert.equal(review[1], 'Review a snippet.');
+  assert.equal(review[2], 'code (required) — The codefocus (optional)');
+  assert.equal(await page.textContent('tr[data-prompt="summarize"] td.prompt-description'), HOSTILE);
+  assert.deepEqual(await page.$$eval('tr[data-resource]', (rows) => rows.map((r) => `${r.getAttribute('data-kind')} ${r.getAttribute('data-resource')}`)), [
+    'resource docs://readme',
+    'resource logs://today',
+    'template users://{id}',
+  ]);
+  assert.deepEqual(await cells('tr[data-resource="docs://readme"]'), ['docs://readmeresource', 'readmeREADME', 'text/markdown', 'The project README.', 'server.ts:33:3']);
+  assert.match((await cells('tr[data-resource="logs://today"]'))[3] ?? '', /^no description$/);
+  assert.match((await page.textContent('tr[data-resource="users://{id}"] td.resource-description')) ?? '', /unresolved: resources\/list also holds/);
+  // Contract text stays text: no element from the hostile descriptions, nothing ran.
+  assert.equal(await page.$$eval('main img, main script, main b', (els) => els.length), 0);
+  assert.equal(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  await page.locator('vscode-collapsible[data-section="resources"]').scrollIntoViewIfNeeded();
+  await p.screenshot('preview-webview-resources.png');
+  await p.clearPosted();
+  await page.click('tr[data-prompt="summarize"] [data-action="reveal-prompt"]');
+  await page.click('tr[data-resource="users://{id}"] [data-action="reveal-unresolved"]');
+  assert.deepEqual(await p.posted(), [
+    { type: 'reveal', uri: file, range: range(21) },
+    { type: 'reveal', uri: file, range: range(40) },
+  ]);
 });
 
 test('no CSP violation and no page error in all of the above', async () => {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { LanguageClient } from 'vscode-languageclient/node';
-import { WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
+import { ServerToolsRequest, WorkspaceToolsRequest, type ToolSummary } from '../../../common/protocol';
 import type { HostToWebview, WebviewToHost } from '../../../common/playground-messages';
 import { candidateConfigs, describeLaunch, detectCandidate, discoverConfigured, LaunchCancelled, type DiscoveryResult, type ServerConfig, type WorkspaceReader } from '../servers/discovery';
 import { LaunchRefused, ServerManager } from '../servers/manager';
@@ -91,7 +91,15 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     return ch;
   };
   logSessions(manager, channel);
-  const tree = new ServersTree(manager, () => vscode.workspace.isTrusted);
+  const lsp = () => (typeof deps.client === 'function' ? deps.client() : deps.client);
+  // A stopped server shows the tools predicted for its script by the language server (toolsmith/serverTools).
+  const tree = new ServersTree(
+    manager,
+    () => vscode.workspace.isTrusted,
+    async (file) => lsp()?.sendRequest(ServerToolsRequest, { uri: vscode.Uri.file(file).toString() }),
+  );
+  // A saved source file may change what a stopped server is predicted to list.
+  context.subscriptions.push(vscode.workspace.onDidSaveTextDocument(() => tree.refresh()));
   context.subscriptions.push(vscode.window.registerTreeDataProvider('toolsmith.servers', tree));
   const discovery = watchDiscovery(context, deps.log, manager, tree);
   const pg: Playground = {
@@ -100,7 +108,7 @@ export function registerPlayground(context: vscode.ExtensionContext, deps: Playg
     tree,
     channel,
     refreshing: discovery.refreshing,
-    lsp: () => (typeof deps.client === 'function' ? deps.client() : deps.client),
+    lsp,
     panels: new Map(),
   };
   ref.pg = pg;

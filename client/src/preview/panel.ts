@@ -10,6 +10,7 @@ import { CodeActionKind, CodeActionRequest, CodeActionTriggerKind, type CodeActi
 import {
   ToolsRequest,
   WorkspaceToolsRequest,
+  ServerToolsRequest,
   ToolFindingsRequest,
   ToolsChangedNotification,
   type ToolSummary,
@@ -61,6 +62,8 @@ export class PreviewPanel implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private ready = false;
   private refreshing: Promise<void> = Promise.resolve();
+  /** The whole tools/list of the followed tool's server (`serverContracts`); stale after a save. */
+  private wholeServer: { key: string; stale: boolean; tools: ToolSummary[] | undefined } | undefined;
 
   static show(deps: PreviewDeps, tool: ToolSummary): PreviewPanel {
     if (PreviewPanel.current) {
@@ -98,6 +101,7 @@ export class PreviewPanel implements vscode.Disposable {
         if (this.watches(e.document.uri.toString())) this.schedule();
       }),
       vscode.workspace.onDidSaveTextDocument((d) => {
+        if (this.wholeServer) this.wholeServer.stale = true;
         if (this.watches(d.uri.toString())) this.schedule();
       }),
       deps.client.onNotification(ToolsChangedNotification, (p) => {
@@ -140,7 +144,7 @@ export class PreviewPanel implements vscode.Disposable {
   private async doRefresh(): Promise<void> {
     const previous = this.tool;
     if (!previous) return;
-    const { tools } = await this.deps.client.sendRequest(ToolsRequest, { uri: previous.uri });
+    const { tools, prompts, resources } = await this.deps.client.sendRequest(ToolsRequest, { uri: previous.uri });
     // Same name; else (renamed while typing) the tool registered at the same place.
     const tool =
       tools.find((t) => t.name === previous.name && t.serverId === previous.serverId) ??
@@ -158,16 +162,42 @@ export class PreviewPanel implements vscode.Disposable {
     this.risk = risk;
     const view = buildPreview({
       tool,
-      serverContracts: tools.filter((t) => t.serverId === tool.serverId).map((t) => t.contract),
+      serverContracts: await this.serverContracts(tool, tools),
       findings: this.findings,
       risk: this.risk,
       tokenizer: await getTokenizer(),
+      prompts,
+      resources,
     });
     // A server that already runs (the playground's, say) is compared at once: no "Start the server" for it.
     if (!this.live || this.live.state === 'running') this.live = await this.compare(false);
     view.live = this.live;
     this.view = view;
     if (this.ready) this.post({ type: 'render', view });
+  }
+
+  /**
+   * The contracts of the whole tools/list of the tool's server, for the "whole list" token count: the server predicted
+   * from its entry (`toolsmith/serverTools`, the tools of every module it imports), asked again when another tool is
+   * followed or a file is saved; while typing, the followed tool's own contract is replaced in it. Without an answer
+   * (an older language server), the tools of its file on the same server.
+   */
+  private async serverContracts(tool: ToolSummary, fileTools: ToolSummary[]): Promise<JsonSchema[]> {
+    const key = `${tool.uri}\u0000${tool.name ?? ''}`;
+    if (this.wholeServer?.key !== key || this.wholeServer.stale) {
+      let tools: ToolSummary[] | undefined;
+      try {
+        const { entry } = await this.serverFiles();
+        const r = await this.deps.client.sendRequest(ServerToolsRequest, { uri: vscode.Uri.file(entry).toString(), tool: { uri: tool.uri, name: tool.name ?? null } });
+        tools = r.servers.find((s) => s.tools.some((t) => t.uri === tool.uri && t.name === tool.name))?.tools;
+      } catch (err) {
+        this.deps.log.appendLine(`toolsmith/serverTools unavailable (${String(err)}); counting the tools of the file`);
+      }
+      this.wholeServer = { key, stale: false, tools };
+    }
+    const whole = this.wholeServer.tools;
+    if (!whole) return fileTools.filter((t) => t.serverId === tool.serverId).map((t) => t.contract);
+    return whole.map((t) => (t.uri === tool.uri && t.name === tool.name ? tool.contract : t.contract));
   }
 
   private async findingsOf(tool: ToolSummary): Promise<ToolFindingsResult> {

@@ -8,8 +8,12 @@ import type { ServerConfig } from './discovery';
 import { describeLaunch } from './discovery';
 import { maskText } from './secrets';
 import { sessionFailure, type StartFailure } from './startFailure';
+import type { ServerToolsResult } from '../../../common/protocol';
 import {
   groupChildren,
+  predictedChildren,
+  predictedToolText,
+  serverScript,
   groupText,
   promptText,
   resourceSubscription,
@@ -20,6 +24,7 @@ import {
   templateText,
   toolText,
   type GroupChild,
+  type PredictedChild,
   type ServerAction,
   type ServerChild,
 } from './treeModel';
@@ -30,7 +35,11 @@ export type Node =
   | Extract<ServerChild, { kind: 'group' }>
   | Exclude<GroupChild, { kind: 'note' }>
   | ServerAction
+  | Extract<PredictedChild, { kind: 'predicted' }>
   | { kind: 'message'; text: string; tooltip?: string; icon?: string; command?: vscode.Command };
+
+/** Asks the language server for the whole server a workspace file starts (`toolsmith/serverTools`); undefined without it. */
+export type PredictServer = (file: string) => Promise<ServerToolsResult | undefined>;
 
 /** Origins that are an mcp.json file: with none, the view offers to write one from the detected servers. */
 const MCP_JSON_ORIGINS = new Set(['.vscode/mcp.json', '.mcp.json', 'mcp.json']);
@@ -60,8 +69,22 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
   constructor(
     private readonly manager: ServerManager,
     private readonly isTrusted: () => boolean,
+    /** A server that is not running shows the tools predicted for its script (none without a language server). */
+    private readonly predict?: PredictServer,
   ) {
     manager.on('changed', () => this.emitter.fire(undefined));
+  }
+
+  /** The tools predicted for a stopped server whose command runs a workspace file (its live list once it runs). */
+  private async predictedRows(c: ServerConfig): Promise<Node[]> {
+    const s = this.manager.existingSession(c.id);
+    const root = c.watchRoot || vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+    const script = this.predict && root && !s?.running ? serverScript(c, root, (f) => fs.existsSync(f)) : undefined;
+    if (!script || !this.predict) return [];
+    const prediction = await this.predict(script).catch(() => undefined);
+    return predictedChildren(c, script, prediction, !!s?.running).map((r): Node =>
+      r.kind === 'note' ? { kind: 'message', text: r.text, tooltip: r.tooltip, icon: r.error ? 'warning' : 'lightbulb' } : r,
+    );
   }
 
   refresh(): void {
@@ -78,7 +101,7 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
     return [...serverActions(c, s, this.isTrusted(), this.failure(c)), ...serverChildren(c, s)];
   }
 
-  getChildren(node?: Node): Node[] {
+  getChildren(node?: Node): Node[] | Promise<Node[]> {
     if (!node) {
       const out: Node[] = [];
       if (!this.isTrusted()) {
@@ -108,7 +131,11 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       // Nothing at all: the welcome view (contributes.viewsWelcome) offers to create .vscode/mcp.json.
       return out;
     }
-    if (node.kind === 'server') return this.serverRows(node.config);
+    if (node.kind === 'server') {
+      const rows = this.serverRows(node.config);
+      if (this.manager.existingSession(node.config.id)?.running) return rows;
+      return this.predictedRows(node.config).then((predicted) => [...rows, ...predicted]);
+    }
     if (node.kind === 'group') {
       return groupChildren(node.config, this.manager.existingSession(node.config.id), node.group).map((c): Node =>
         c.kind === 'note' ? { kind: 'message', text: c.text, icon: c.error ? 'warning' : 'info' } : c,
@@ -205,6 +232,18 @@ export class ServersTree implements vscode.TreeDataProvider<Node> {
       }
       // A click opens the playground on it: a resource is read there, a prompt is got there (once its arguments are given).
       item.command = { title: node.kind === 'resource' ? 'Read in Playground' : 'Open in Playground', command: 'toolsmith.openPlayground', arguments: [node] };
+      return item;
+    }
+    if (node.kind === 'predicted') {
+      const text = predictedToolText(node.tool, node.server);
+      const item = new vscode.TreeItem(text.label, vscode.TreeItemCollapsibleState.None);
+      item.id = `predicted:${node.config.id}:${node.tool.uri}:${node.tool.name ?? node.tool.range.start.line}`;
+      item.description = text.description;
+      item.tooltip = new vscode.MarkdownString(text.tooltip);
+      item.iconPath = new vscode.ThemeIcon('symbol-method');
+      item.contextValue = 'toolsmith.predictedTool';
+      // Not running: a click previews the predicted contract (the playground needs the server).
+      item.command = { title: 'Preview Contract', command: 'toolsmith.previewContract', arguments: [{ uri: node.tool.uri, toolName: node.tool.name ?? null }] };
       return item;
     }
     const text = toolText(node.tool);

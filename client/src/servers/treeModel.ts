@@ -8,6 +8,7 @@ import { templateVariables } from './templates';
 import * as path from 'node:path';
 import { assessRisk, type RiskAssessment } from '../../../common/risk';
 import { CAUSE_LABEL, type StartFailure } from './startFailure';
+import type { ServerToolsResult, ToolSummary } from '../../../common/protocol';
 
 /** The part of a McpSession the tree reads. */
 export interface CatalogSource {
@@ -202,4 +203,75 @@ export function promptText(p: Prompt): ItemText {
   const description = [p.title ? p.name : undefined, args ? `(${args})` : undefined].filter(Boolean).join(' ') || undefined;
   const tooltip = [`**${label}**`, p.description, args ? `Arguments: ${args} (* required)` : undefined].filter(Boolean).join('\n\n');
   return { label, description, tooltip };
+}
+
+/** Files a server command may run from source: the language server predicts the whole server from them. */
+const SCRIPT = /\.(?:[cm]?[jt]sx?|py)$/i;
+
+/**
+ * The workspace file a server's command runs, for the prediction shown while it is not running: a detected server's
+ * source file; else the first argument (or the command) naming a script (`node dist/index.js`, `npx tsx src/server.ts`,
+ * `uv run server.py`, `${workspaceFolder}/...`), or `python -m pkg.module` (its `pkg/module.py` or `__main__.py`),
+ * resolved against the server's cwd. Undefined when the command names none that exists (`npx some-package`, a URL).
+ */
+export function serverScript(c: ServerConfig, root: string, exists: (file: string) => boolean): string | undefined {
+  if (c.detected) return c.detected.sourceFile;
+  if (c.url) return undefined;
+  const withRoot = (a: string) => a.replace(/\$\{(?:workspaceFolder|workspaceRoot)\}/g, root);
+  const cwd = c.cwd ? path.resolve(root, withRoot(c.cwd)) : root;
+  const words = [c.command, ...c.args].map(withRoot);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i];
+    if (w === '-m' && words[i + 1]) {
+      const stem = path.resolve(cwd, ...words[i + 1].split('.'));
+      for (const f of [`${stem}.py`, path.join(stem, '__main__.py'), path.join(root, 'src', ...words[i + 1].split('.')) + '.py', path.join(root, 'src', ...words[i + 1].split('.'), '__main__.py')])
+        if (exists(f)) return f;
+      return undefined;
+    }
+    if (w.startsWith('-') || !SCRIPT.test(w)) continue;
+    const file = path.resolve(cwd, w);
+    if (exists(file)) return file;
+  }
+  return undefined;
+}
+
+/** A row of the prediction shown under a server that is not running. */
+export type PredictedChild = { kind: 'predicted'; config: ServerConfig; tool: ToolSummary; server?: string } | { kind: 'note'; text: string; error: boolean; tooltip?: string };
+
+/**
+ * The rows under a stopped server whose script is a workspace file: a heading saying the list is predicted from the
+ * source (not what a running server lists), then every tool of the server(s) that script starts, then each import
+ * the prediction could not follow. None while it runs (a running server shows its live list), nor when the
+ * prediction sees no server in the script.
+ */
+export function predictedChildren(c: ServerConfig, script: string, prediction: ServerToolsResult | undefined, running: boolean): PredictedChild[] {
+  // No server seen in the script (not an MCP server, or one whose form is not read): nothing claimed either way.
+  if (running || !prediction || (prediction.servers.length === 0 && prediction.unresolved.length === 0)) return [];
+  const tools = prediction.servers.flatMap((s) => s.tools.map((tool) => ({ tool, server: prediction.servers.length > 1 ? (s.name ?? s.variable) : undefined })));
+  const out: PredictedChild[] = [
+    {
+      kind: 'note',
+      text: `Predicted: ${tools.length} tool${tools.length === 1 ? '' : 's'} (not running)`,
+      error: false,
+      tooltip: `What ${path.basename(script)} registers, predicted from the source through its imports (toolsmith contract ${path.basename(script)}). Start the server to see what it really lists.`,
+    },
+  ];
+  for (const { tool, server } of tools) out.push({ kind: 'predicted', config: c, tool, ...(server ? { server } : {}) });
+  for (const u of prediction.unresolved) out.push({ kind: 'note', text: `Not followed: ${u.reason.split(':')[0]}`, error: true, tooltip: u.reason });
+  return out;
+}
+
+/** A predicted tool row: its name, the risk of its predicted annotations (assumed where undeclared), "predicted". */
+export function predictedToolText(t: ToolSummary, server?: string): ItemText {
+  const risk = assessRisk((t.contract as { annotations?: Tool['annotations'] }).annotations);
+  const unresolved = t.unresolved.length ? ' · partly unresolved' : '';
+  return {
+    label: t.name ?? '<unresolved name>',
+    description: `predicted · ${risk.level}${risk.assumed ? ' (assumed)' : ''}${unresolved}${server ? ` · ${server}` : ''}`,
+    tooltip: [
+      `**${t.name ?? '<unresolved name>'}** (predicted from the source)`,
+      typeof t.contract.description === 'string' ? t.contract.description : '(no description)',
+      ...t.unresolved.map((u) => `unresolved ${u.part}: ${u.reason}`),
+    ].join('\n\n'),
+  };
 }

@@ -4,11 +4,19 @@ import type { AnalysisResult, FileHost } from './model';
 // The front-ends are loaded on first use: the TypeScript one carries the whole TypeScript compiler and zod, which a
 // Python-only run (or `toolsmith --version`) should not pay for at start-up.
 type FrontEnd = (file: string, text: string, host: FileHost) => AnalysisResult;
-let typescriptFrontEnd: FrontEnd | undefined;
+let typescriptFrontEnd: typeof import('./typescript').analyzeTypeScript | undefined;
 let pythonFrontEnd: FrontEnd | undefined;
-function loadTypeScript(): FrontEnd {
+function loadTypeScript(): typeof import('./typescript').analyzeTypeScript {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (typescriptFrontEnd ??= (require('./typescript') as typeof import('./typescript')).analyzeTypeScript);
+}
+
+/**
+ * A TypeScript/JavaScript file as a server's entry: its whole module graph run (analysis/entry.ts). Through this
+ * module, so the CLI loads the front-end as its own bundle on first use (esbuild.mjs), as for analyzeSource.
+ */
+export function analyzeTypeScriptEntry(file: string, text: string, host: FileHost): AnalysisResult {
+  return loadTypeScript()(file, text, host, { wholeServer: true });
 }
 function loadPython(): FrontEnd {
   // eslint-disable-next-line @typescript-eslint/no-require-imports

@@ -119,6 +119,10 @@ export interface ErrorLeak {
   kind: 'stack' | 'stringified-error' | 'traceback';
   span: Span;
   ownException?: boolean;
+  /** Optional (Python): the exception is bound by a catch-all clause (`except Exception as e`, `BaseException`). */
+  catchAll?: boolean;
+  /** Optional (Python): the literal text of the f-string the exception is formatted into (`f"Unexpected error: {e}"` -> `Unexpected error: `). */
+  text?: string;
 }
 
 /** A `return` (or the implicit final expression) of the handler. */
@@ -314,11 +318,67 @@ export interface PromptDefinition {
   unresolved: Unresolved[];
 }
 
+/** One key of a resource's metadata object as written (`cacheHint: { ttlMs: -1 }`, `annotations: {...}`), for rules. */
+export interface ResourceMetadataEntry {
+  key: string;
+  /** The JSON value, undefined when not statically known. */
+  value: JsonValue | undefined;
+  span: Span;
+  /** Its entries when it is an object literal (annotations, cacheHint). */
+  entries?: AnnotationEntry[];
+}
+
+/**
+ * A resource registration (TS `registerResource(name, uriOrTemplate, config, cb)` on both SDK lines, 1.x
+ * `resource(name, uriOrTemplate, [metadata], cb)`): a static URI is one resources/list entry, a `ResourceTemplate` one
+ * resources/templates/list entry (and, with a `list` callback, resources/list entries known only at run time).
+ */
+export interface ResourceDefinition {
+  language: Language;
+  framework: Framework;
+  frameworkVersion?: string;
+  file: string;
+  server: ToolDefinition['server'];
+  registration: { kind: 'registerResource' | 'resource'; span: Span; calleeSpan: Span; configSpan?: Span };
+  /** `resource`: a static URI (resources/list); `template`: a ResourceTemplate (resources/templates/list). */
+  kind: 'resource' | 'template';
+  name: Located<string>;
+  /** The URI (a resource) or the URI template (a template), where it is written. */
+  uri: Located<string>;
+  title?: Located<string>;
+  description?: Located<string>;
+  mimeType?: Located<string>;
+  /** The metadata keys as written (config of registerResource, metadata of resource()), when it is an object literal. */
+  metadata: ResourceMetadataEntry[];
+  /** A template's `list` callback: resources/list also holds what it returns at run time (listed in `unresolved`). */
+  listCallback?: Span;
+  /** What the SDK throws on at this registration (the server does not start): an invalid `cacheHint` (v2), a URI template it cannot parse. */
+  throws?: { part: 'cacheHint' | 'uriTemplate'; message: string; span: Span }[];
+  /** The exact object resources/list (or resources/templates/list) returns for it. Undefined parts are listed in `unresolved`. */
+  contract: { [key: string]: JsonValue };
+  unresolved: Unresolved[];
+}
+
 export interface AnalysisResult {
   tools: ToolDefinition[];
   files: FileFacts[];
   /** The prompts registered in the file (TypeScript front-end; absent where prompts are not analysed). */
   prompts?: PromptDefinition[];
+  /** The resources and resource templates registered in the file, in registration order (TypeScript front-end). */
+  resources?: ResourceDefinition[];
+  /**
+   * Only from a whole-server analysis (`analysis/entry.ts`): the modules the entry's module graph ran, in the order
+   * the runtime runs them; the imports it could not follow (part `module`, with the reason and where); and the
+   * servers those modules construct.
+   */
+  graph?: ModuleGraphFacts;
+}
+
+/** What a whole-server analysis followed from its entry (AnalysisResult.graph). */
+export interface ModuleGraphFacts {
+  modules: string[];
+  unfollowed: Unresolved[];
+  servers: FileFacts['servers'];
 }
 
 /** Reads other workspace files (imports across files); returns undefined when the file does not exist. */

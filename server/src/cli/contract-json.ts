@@ -1,10 +1,11 @@
-import type { FileFacts, JsonSchema, JsonValue, PromptDefinition, ToolDefinition } from '../analysis/model';
+import type { FileFacts, JsonSchema, JsonValue, PromptDefinition, ResourceDefinition, ToolDefinition, Unresolved } from '../analysis/model';
+import type { ServerPrediction } from '../analysis/entry';
 import { Positions, type Located1 } from './rows';
 
 /** One part of one tool that the analysis could not resolve, as `toolsmith contract --json` prints it. */
 export interface UnresolvedRow extends Located1 {
-  /** Index of the tool in `tools`. */
-  tool: number;
+  /** Index of the tool in `tools`; null for a row about the server as a whole (part `module`: an import not followed). */
+  tool: number | null;
   /** The tool's name, null when the name itself is unresolved. */
   name: string | null;
   /** Which part of the contract: `name`, `description`, `inputSchema`, `tool` (the whole entry)... */
@@ -62,4 +63,91 @@ export function promptsJson(prompts: PromptDefinition[], textOf: (file: string) 
     for (const u of p.unresolved) promptsUnresolved.push({ prompt: i, name: p.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
   });
   return { prompts: prompts.map((p) => p.contract), promptsUnresolved };
+}
+
+/** One part of one resource or template that the analysis could not resolve (a row of `resourcesUnresolved`). */
+export interface ResourceUnresolvedRow extends Located1 {
+  /** `resources` (a resource, or resources a template's list callback adds at run time) or `resourceTemplates`. */
+  list: 'resources' | 'resourceTemplates';
+  /** Index of the entry in that list; null for resources/list entries known only at run time (a template's list callback). */
+  index: number | null;
+  /** The registration's name, null when unresolved. */
+  name: string | null;
+  part: string;
+  reason: string;
+  file: string;
+}
+
+/**
+ * The resources part of `toolsmith contract --json`, printed only when the file registers resources: `resources` is
+ * the predicted resources/list (static resources; what a template's list callback returns is a run-time value, a
+ * row with `index: null`), `resourceTemplates` the predicted resources/templates/list, `resourcesUnresolved` the
+ * unresolved parts of both.
+ */
+export function resourcesJson(
+  resources: ResourceDefinition[],
+  textOf: (file: string) => string | undefined,
+): { resources: { [key: string]: JsonValue }[]; resourceTemplates: { [key: string]: JsonValue }[]; resourcesUnresolved: ResourceUnresolvedRow[] } {
+  const positions = new Positions(textOf);
+  const out = { resources: [] as { [key: string]: JsonValue }[], resourceTemplates: [] as { [key: string]: JsonValue }[], resourcesUnresolved: [] as ResourceUnresolvedRow[] };
+  for (const r of resources) {
+    const list = r.kind === 'resource' ? out.resources : out.resourceTemplates;
+    const index = list.length;
+    list.push(r.contract);
+    for (const u of r.unresolved) {
+      // A template's list callback adds resources/list entries, not a part of the template's own entry.
+      const runTime = u.part === 'list' && r.kind === 'template';
+      out.resourcesUnresolved.push({
+        list: r.kind === 'resource' || runTime ? 'resources' : 'resourceTemplates',
+        index: runTime ? null : index,
+        name: r.name.value ?? null,
+        part: u.part,
+        reason: u.reason,
+        file: u.span.file,
+        ...positions.of(u.span),
+      });
+    }
+  }
+  return out;
+}
+
+/** One server of `toolsmith contract --json`'s `servers`: which of `tools` it publishes, and where it is built. */
+export interface ServerRow extends Located1 {
+  /** The name it gives itself (`new McpServer({ name })`, `FastMCP("name")`), null when not written literally. */
+  name: string | null;
+  /** The variable (or parameter) holding it where its tools are registered. */
+  variable: string;
+  framework: string | null;
+  /** Where it is constructed (or, when `constructed` is false, the variable its tools are registered on). */
+  file: string;
+  /**
+   * False when no module of the entry's graph constructs it: its tools are registered on a parameter (or an imported
+   * name) no followed call binds to a server, so the group may belong to a server the analysis did not see.
+   */
+  constructed: boolean;
+  /** The entry file the server was predicted from (the file given, or one found in the folder). */
+  entry: string;
+  /** Indices into `tools`, in registration order: this server's whole tools/list. */
+  tools: number[];
+}
+
+/** The `servers` field: each server predicted from its entry, `offset` added to its tool indices (several entries). */
+export function serversJson(servers: { server: ServerPrediction; entry: string; offset: number }[], textOf: (file: string) => string | undefined): ServerRow[] {
+  const positions = new Positions(textOf);
+  return servers.map(({ server: s, entry, offset }) => ({
+    name: s.name ?? null,
+    variable: s.variable,
+    framework: s.framework ?? null,
+    file: s.span.file,
+    ...positions.of(s.span),
+    constructed: s.constructed,
+    entry,
+    tools: s.tools.map((i) => i + offset),
+  }));
+}
+
+/** Imports a whole-server prediction could not follow, as rows of `unresolved` (`tool` and `name` null, part `module`). */
+export function moduleRows(unfollowed: Unresolved[], textOf: (file: string) => string | undefined): UnresolvedRow[] {
+  const positions = new Positions(textOf);
+  return unfollowed.map((u) => ({ tool: null, name: null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) }));
 }

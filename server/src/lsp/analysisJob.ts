@@ -26,6 +26,8 @@ export interface AnalysisJob {
    * (contract/typescript/libraries.ts). A change of trust comes with a new settings generation (fresh states).
    */
   workspaceTrusted?: boolean;
+  /** A closed file's analysis (server.ts convertInWorker): queued behind every open document's job. */
+  background?: boolean;
   /**
    * The job whose answer (for this document, from this worker) the main thread holds, split per tool: the worker may
    * answer with an AnalysisDelta from it. Unset: answer in full.

@@ -125,7 +125,11 @@ export class AnalysisPool {
       }
     }
     return new Promise((resolve) => {
-      this.queue.push({ id: this.nextId++, job, resolve });
+      const queued = { id: this.nextId++, job, resolve };
+      // An open document's job goes before the closed files' (background) ones, in order among its own kind.
+      const firstBackground = job.background ? -1 : this.queue.findIndex((q) => q.job.background);
+      if (firstBackground < 0) this.queue.push(queued);
+      else this.queue.splice(firstBackground, 0, queued);
       this.pump();
     });
   }
@@ -224,7 +228,8 @@ export class AnalysisPool {
     const ms = performance.now() - r.started;
     if (!('delta' in message)) {
       const { analysis, perTool } = message;
-      if (perTool && perTool.length === analysis.result.tools.length) {
+      // A closed file's answer is no base: nothing on the main thread holds it for a delta.
+      if (perTool && perTool.length === analysis.result.tools.length && !r.job.background) {
         let at = 0;
         slot.bases.set(file, { job: r.id, tools: analysis.result.tools, perTool: perTool.map((n) => analysis.findings.slice(at, (at += n))) });
       } else slot.bases.delete(file);
@@ -319,7 +324,7 @@ export class AnalysisPool {
       budget: setTimeout(() => this.overBudget(slot, running, budgetMs), budgetMs),
     };
     slot.running = running;
-    const baseJob = slot.bases.get(q.job.file)?.job;
+    const baseJob = q.job.background ? undefined : slot.bases.get(q.job.file)?.job;
     slot.worker.postMessage({ kind: 'analyze', id: q.id, job: baseJob === undefined ? q.job : { ...q.job, baseJob } });
   }
 }

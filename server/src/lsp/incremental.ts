@@ -154,6 +154,8 @@ export function analyzeIncremental(
 ): { analysis: FileAnalysis; state: IncrementalState; change: IncrementalChange } | undefined {
   const { file, result } = prev;
   if (settings !== prev.settings || result.tools.length < MIN_TOOLS) return undefined;
+  // Prompts and resources are not re-analysed per tool: a file that registers them takes the full path (else they would drop out).
+  if (result.prompts?.length || result.resources?.length) return undefined;
   const language = result.tools[0]?.language;
   if (result.tools.some((t) => t.language !== language)) return undefined;
   if (result.files.some((f) => f.syntaxErrors.length > 0)) return undefined;

@@ -1,4 +1,4 @@
-import type { ToolSummary } from '../../../common/protocol';
+import type { PromptSummary, ResourceSummary, ToolSummary } from '../../../common/protocol';
 import type { FileAnalysis } from '../service';
 import type { SpanMapper } from './spans';
 import { fileToUri } from './paths';
@@ -25,4 +25,25 @@ export function toolSummaries(analysis: FileAnalysis, uri: string, mapper: SpanM
       findings: counts,
     };
   });
+}
+
+/** The prompts and resources of one analysed file, for the preview (`toolsmith/tools`); absent when there are none. */
+export function surfaceSummaries(analysis: FileAnalysis, uri: string, mapper: SpanMapper): { prompts?: PromptSummary[]; resources?: ResourceSummary[] } {
+  const unresolvedOf = (rows: { part: string; reason: string; span: { file: string; start: number; end: number } }[]) =>
+    rows.map((u) => ({ part: u.part, reason: u.reason, uri: fileToUri(u.span.file), range: mapper.range(u.span) }));
+  const out: { prompts?: PromptSummary[]; resources?: ResourceSummary[] } = {};
+  const { prompts, resources } = analysis.result;
+  if (prompts?.length)
+    out.prompts = prompts.map((p) => ({ name: p.name.value, uri, range: mapper.range(p.registration.span), contract: p.contract, unresolved: unresolvedOf(p.unresolved), serverId: p.server.id }));
+  if (resources?.length)
+    out.resources = resources.map((r) => ({
+      kind: r.kind,
+      name: r.name.value,
+      uri,
+      range: mapper.range(r.registration.span),
+      contract: r.contract,
+      unresolved: unresolvedOf(r.unresolved),
+      serverId: r.server.id,
+    }));
+  return out;
 }

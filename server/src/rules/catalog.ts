@@ -13,6 +13,10 @@ import { descriptionTooLong } from './description-too-long';
 import { descriptionPlaceholder } from './description-placeholder';
 import { descriptionHiddenInstructions } from './description-hidden-instructions';
 import { promptDescriptionMissing } from './prompt-description-missing';
+import { resourceDescriptionMissing } from './resource-description-missing';
+import { resourceUriUnreadable } from './resource-uri-unreadable';
+import { resourceCacheHintInvalid } from './resource-cache-hint-invalid';
+import { resourceUriTemplateInvalid } from './resource-uri-template-invalid';
 import { paramDescriptionMissing } from './param-description-missing';
 import { docstringArgsNotInSchema } from './docstring-args-not-in-schema';
 import { docstringArgsMismatch } from './docstring-args-mismatch';
@@ -88,6 +92,7 @@ export const RULE_AREAS: readonly RuleArea[] = [
       descriptionHiddenInstructions,
       destructiveToolWithoutWarning,
       promptDescriptionMissing,
+      resourceDescriptionMissing,
     ],
   },
   {
@@ -131,6 +136,10 @@ export const RULE_AREAS: readonly RuleArea[] = [
   {
     title: 'Server level',
     rules: [tooManyTools],
+  },
+  {
+    title: 'Resources',
+    rules: [resourceUriUnreadable, resourceUriTemplateInvalid, resourceCacheHintInvalid],
   },
   {
     title: 'Framework and migration',

@@ -32,6 +32,11 @@ function runsModelProgram(tool: ToolDefinition): boolean {
   });
 }
 
+/** A catch-all whose message says the error was not expected: not the program's error, whatever failed. */
+function unexpected(l: ErrorLeak): boolean {
+  return !!l.catchAll && /\b(unexpected|unhandled|internal)\b/i.test(l.text ?? '');
+}
+
 export const errorLeaksInternals: Rule = {
   id: 'error-leaks-internals',
   defaultSeverity: 'warning',
@@ -52,8 +57,11 @@ export const errorLeaksInternals: Rule = {
     return (
       leaks
         // The text of the project's own exceptions is a message its author wrote; the error of the model's own
-        // query is what the model needs to correct it. A traceback or a stack is never either.
-        .filter((l) => l.kind !== 'stringified-error' || (!l.ownException && !program))
+        // query is what the model needs to correct it — not what a catch-all the author calls unexpected gets
+        // (mcp-clickhouse: `except Exception as e: raise RuntimeError(f"Unexpected error during query execution:
+        // {str(e)}")`, after the query's own errors were handled): the connection's host and credentials errors.
+        // A traceback or a stack is never either.
+        .filter((l) => l.kind !== 'stringified-error' || (!l.ownException && (!program || unexpected(l))))
         .map((l) =>
           finding(
             tool,

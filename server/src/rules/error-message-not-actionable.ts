@@ -19,6 +19,9 @@ export const errorMessageNotActionable: Rule = {
     const out: RuleFinding[] = [];
     for (const r of h.returns) {
       if (r.isError !== true && !r.looksLikeError) continue;
+      // `{"title": title, "summary": None, "error": summary}` (wikipedia-mcp get_summary): the message is the
+      // variable `summary`, not one of the dict's keys; with no quote in it, no literal message was written.
+      if (r.errorMessageSpan && !/["'`]/.test(spanText(ctx, r.errorMessageSpan) ?? '"')) continue;
       const vague = r.texts.find((t) => isVagueErrorMessage(t));
       if (vague === undefined || r.texts.some((t) => !isVagueErrorMessage(t))) continue;
       out.push(

@@ -1,4 +1,4 @@
-import type { AnalysisResult, FileFacts, PromptDefinition, Span, ToolDefinition } from '../analysis/model';
+import type { AnalysisResult, FileFacts, PromptDefinition, ResourceDefinition, Span, ToolDefinition } from '../analysis/model';
 import type { Edit, Finding, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { RULES } from './catalog';
 import { memoByText, withRuleMemo } from './util/memo';
@@ -49,6 +49,7 @@ interface FileGroup {
   tools: ToolDefinition[];
   facts: FileFacts[];
   prompts: PromptDefinition[];
+  resources: ResourceDefinition[];
   /** Built on first use (by the first server-level rule). */
   servers?: { id: string; tools: ToolDefinition[] }[];
 }
@@ -61,7 +62,7 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
   const groupOf = (file: string): FileGroup => {
     let g = byFile.get(file);
     if (!g) {
-      g = { file, language: undefined, tools: [], facts: [], prompts: [] };
+      g = { file, language: undefined, tools: [], facts: [], prompts: [], resources: [] };
       byFile.set(file, g);
       groups.push(g);
     }
@@ -70,6 +71,7 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
   for (const f of result.files) groupOf(f.file).facts.push(f);
   for (const t of result.tools) groupOf(t.file).tools.push(t);
   for (const p of result.prompts ?? []) groupOf(p.file).prompts.push(p);
+  for (const r of result.resources ?? []) groupOf(r.file).resources.push(r);
   for (const g of groups) g.language = languageOfFile(g.file, result);
   for (const rule of rules) {
     const setting = ctx.settings.rules[rule.id];
@@ -77,12 +79,13 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
     if (setting === undefined && !inPreset(rule, ctx.settings.preset)) continue;
     const severity = setting ?? rule.defaultSeverity;
     for (const group of groups) {
-      const { language, tools, facts, prompts } = group;
+      const { language, tools, facts, prompts, resources } = group;
       if (!language || !rule.languages.includes(language)) continue;
       const out: RuleFinding[] = [];
       try {
         if (rule.checkTool) for (const tool of tools) pushAll(out, rule.checkTool(tool, ctx));
         if (rule.checkPrompt) for (const prompt of prompts) pushAll(out, rule.checkPrompt(prompt, ctx));
+        if (rule.checkResource) for (const resource of resources) pushAll(out, rule.checkResource(resource, ctx));
         if (rule.checkServer) {
           group.servers ??= groupByServer(tools, facts);
           for (const server of group.servers) pushAll(out, rule.checkServer(server.tools, facts, ctx));

@@ -12,6 +12,10 @@ type Kind = 'date-time' | 'date' | 'email' | 'url' | 'uuid';
 /** What format the description (or an unmistakable name) promises. */
 export function promisedFormat(name: string, description: string | undefined): Kind | undefined {
   const d = description ?? '';
+  // "Message shown to the user before opening the URL", "Column header or field, e.g. 'Months (Date)' for a date
+  // group": the description says what the parameter is first, a text or a name, and the format word is only what it
+  // talks about.
+  if (TEXT_OR_NAME.test(d)) return undefined;
   if (/\b(date[- ]?time|timestamp|horodatage)\b|\bISO[- ]?8601\b[^.]*\b(time|heure|T\d|\d{2}:\d{2})|\d{4}-\d{2}-\d{2}T\d{2}|\bdate (and|et) (time|heure)\b/i.test(d)) return 'date-time';
   if (/\b(date|YYYY-MM-DD|ISO[- ]?8601)\b/i.test(d)) return 'date';
   if (/\b(e-?mail( address)?|courriel|adresse (e-?mail|électronique))\b/i.test(d) || /^e-?mail$/i.test(name)) return 'email';
@@ -19,6 +23,8 @@ export function promisedFormat(name: string, description: string | undefined): K
   if (/\b(uuid|guid)\b/i.test(d) || /^uuid$/i.test(name)) return 'uuid';
   return undefined;
 }
+
+const TEXT_OR_NAME = /^\s*(the |a |an )?(message|text|title|name|column|field|header|label|comment|note|caption|body|prompt|instructions?)\b/i;
 
 const ZOD4: Record<Kind, string> = { 'date-time': 'iso.datetime()', date: 'iso.date()', email: 'email()', url: 'url()', uuid: 'uuid()' };
 const ZOD3: Record<Kind, string> = { 'date-time': '.datetime()', date: '.date()', email: '.email()', url: '.url()', uuid: '.uuid()' };

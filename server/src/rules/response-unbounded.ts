@@ -2,6 +2,10 @@ import type { ToolDefinition } from '../analysis/model';
 import type { Rule } from './types';
 import { finding, toolSpan } from './util/finding';
 import { nameTokens, snakeCase } from './util/names';
+import { nameIntent } from './util/tool-intent';
+import { inputSchemaOf, mainType } from './util/json-schema';
+
+const WRITES = new Set(['write', 'destructive']);
 
 const LIST_VERBS = new Set(['list', 'search', 'find', 'query', 'browse', 'scan', 'grep', 'lookup', 'filter', 'enumerate']);
 const COLLECTION_VERBS = new Set(['get', 'fetch', 'read', 'retrieve', 'load', 'export', 'show', 'view']);
@@ -13,11 +17,21 @@ const BOUND = /^(limit|max|max_\w+|\w+_limit|top|top_?k|top_?n|count|n|k|page|pa
 
 function isListTool(tool: ToolDefinition): boolean {
   const words = nameTokens(tool.name.value ?? '');
+  // A write whose name mentions a list or a search (`insert_numbered_list_near_text`, `search_and_replace`) returns
+  // its status, not the list.
+  if (words[1] === 'and' || words[1] === 'or' || WRITES.has(nameIntent(words[0] ?? '').kind ?? '')) return false;
   const i = words.findIndex((w) => LIST_VERBS.has(w) || COLLECTION_VERBS.has(w));
   if (i >= 0 && LIST_VERBS.has(words[i])) return true;
   if (i >= 0 && words.slice(i + 1).some((w) => isPlural(w) || COLLECTION_WORDS.has(w))) return true;
   const ret = tool.handler?.returnAnnotation?.trim() ?? '';
   return /^(list|List|Sequence|typing\.List)\[/.test(ret);
+}
+
+/** A read of several things the caller lists: `read_multiple_files(paths: string[])`, `get_many_issues(ids)`. */
+function isPerItemRead(tool: ToolDefinition): boolean {
+  const words = nameTokens(tool.name.value ?? '');
+  if (!words.some((w) => w === 'multiple' || w === 'many' || w === 'batch' || w === 'bulk')) return false;
+  return tool.parameters.some((p) => p.required && mainType(p.schema, inputSchemaOf(tool)) === 'array');
 }
 
 export const responseUnbounded: Rule = {
@@ -29,6 +43,8 @@ export const responseUnbounded: Rule = {
   checkTool(tool: ToolDefinition) {
     if (!isListTool(tool)) return [];
     if (tool.parameters.some((p) => BOUND.test(snakeCase(p.name)))) return [];
+    // One result per thing the caller names (`read_multiple_files(paths)`): the caller's array bounds it.
+    if (isPerItemRead(tool)) return [];
     if (tool.unresolved.some((u) => u.part === 'inputSchema' || u.part.startsWith('inputSchema.properties'))) return [];
     // No quick fix: a `limit` parameter the handler ignores still returns everything. Applying it is the handler's work.
     return [

@@ -3,9 +3,10 @@ import type { Rule, RuleContext, RuleFinding } from './types';
 import { finding } from './util/finding';
 import { ACTION_VERBS, formatSuggestion, isVagueName, nameFromDescription, nameTokens } from './util/names';
 import { renameEdit } from './util/string-literals';
+import { nameIntent } from './util/tool-intent';
 
 // prettier-ignore
-const SELF_CONTAINED_VERBS = new Set(['echo', 'ping', 'fetch', 'search', 'find', 'lookup', 'calculate', 'compute', 'evaluate', 'greet', 'add', 'sum', 'translate', 'summarize', 'summarise', 'convert', 'wait', 'sleep', 'think']);
+const SELF_CONTAINED_VERBS = new Set(['echo', 'ping', 'fetch', 'search', 'find', 'lookup', 'calculate', 'compute', 'evaluate', 'greet', 'add', 'sum', 'translate', 'summarize', 'summarise', 'convert', 'wait', 'sleep', 'think', 'geocode']);
 
 export const toolNameNotVerbObject: Rule = {
   id: 'tool-name-not-verb-object',
@@ -22,11 +23,29 @@ export const toolNameNotVerbObject: Rule = {
       if (first && !ACTION_VERBS.has(first)) firsts.set(first, (firsts.get(first) ?? 0) + 1);
     }
     const namespaces = new Set([...firsts].filter(([, n]) => n >= 2 && n * 2 >= tools.length).map(([w]) => w));
-    return tools.flatMap((t) => checkName(t, ctx, namespaces));
+    // Object first, then the verb (`item_delete`, `password_generate_memorable`, `op_check_ref`) is a whole name in
+    // a server that never puts the verb first: the 1Password server names every tool that way, one tool per file.
+    const objectFirst = tools.every((t) => !ACTION_VERBS.has(nameTokens(t.name.value ?? '')[0] ?? ''));
+    return tools.flatMap((t) => checkName(t, ctx, namespaces, objectFirst));
   },
 };
 
-function checkName(tool: ToolDefinition, ctx: RuleContext, namespaces: Set<string>): RuleFinding[] {
+/**
+ * After a namespace, a noun names the endpoint or command it reads (`maps_elevation`, `git_status`,
+ * `airbnb_listing_details`), when the description opens with a read ("Get the elevation…", "Shows the working tree
+ * status"): the Maps API, git and Airbnb call them that, and the model knows them by that name.
+ */
+function namesWhatItReads(tool: ToolDefinition, rest: readonly string[]): boolean {
+  const verb = nameFromDescription(tool.description?.value)?.[0];
+  if (verb === undefined || nameIntent(verb).kind !== 'read') return false;
+  // The noun is what the description reads ("elevation", "status", "branches"), not a placeholder (`tool_0`).
+  const said = new Set((tool.description?.value?.toLowerCase().match(/[a-z]+/g) ?? []).map(singular));
+  return rest.some((w) => /^[a-z]{3,}$/.test(w) && said.has(singular(w)));
+}
+
+const singular = (w: string) => (w.endsWith('ies') ? w.slice(0, -3) + 'y' : w.endsWith('es') && /(ch|sh|x|s)es$/.test(w) ? w.slice(0, -2) : w.endsWith('s') && !w.endsWith('ss') ? w.slice(0, -1) : w);
+
+function checkName(tool: ToolDefinition, ctx: RuleContext, namespaces: Set<string>, objectFirst: boolean): RuleFinding[] {
   const name = tool.name.value;
   // A vague name gets its own, stronger finding.
   if (!name || isVagueName(name, tool.description?.value)) return [];
@@ -46,8 +65,8 @@ function checkName(tool: ToolDefinition, ctx: RuleContext, namespaces: Set<strin
     const namespaced = tokens.length > 1 && namespaces.has(tokens[0]);
     const head = (tokens[0] === 'auto' || namespaced) && tokens.length > 1 ? 1 : 0;
     ok = namespaced
-      ? ACTION_VERBS.has(tokens[1]) || SELF_CONTAINED_VERBS.has(tokens[tokens.length - 1])
-      : ACTION_VERBS.has(tokens[head] ?? '') && (tokens.length >= 2 || SELF_CONTAINED_VERBS.has(tokens[0]));
+      ? ACTION_VERBS.has(tokens[1]) || SELF_CONTAINED_VERBS.has(tokens[tokens.length - 1]) || namesWhatItReads(tool, tokens.slice(1))
+      : (ACTION_VERBS.has(tokens[head] ?? '') && (tokens.length >= 2 || SELF_CONTAINED_VERBS.has(tokens[0]))) || (objectFirst && tokens.length >= 2 && ACTION_VERBS.has(tokens[1]));
     const verbAt = tokens.findIndex((w) => ACTION_VERBS.has(w));
     if (!ok && verbAt > 0) words = [tokens[verbAt], ...tokens.filter((_, i) => i !== verbAt)];
   }

@@ -9,6 +9,7 @@ import type { FileFacts, Span, ToolDefinition } from '../analysis/model';
 import type { Edit, Fix, Rule, RuleContext, RuleFinding } from './types';
 import { finding } from './util/finding';
 import { replace } from './util/source';
+import { zodMajorNear } from './util/zod';
 import { TS_SDK_V2_MODELLED } from '../../../common/frameworks';
 
 type V2Package = '@modelcontextprotocol/server' | '@modelcontextprotocol/client';
@@ -121,30 +122,14 @@ function dependencyFix(ctx: RuleContext, file: string, packages: V2Package[]): F
   if (!m) return undefined;
   const [, indent, comma, , eol] = m;
   const at = m.index + m[0].length - m[4].length - m[3].length - m[2].length;
-  const added = missing.map((p) => `${indent}"${p}": "^${TS_SDK_V2_MODELLED}"`).join(`,${eol}`);
+  const added = missing.map((p) => `${indent}"${p}": "^${TS_SDK_V2_MODELLED.to}"`).join(`,${eol}`);
   // After the sdk entry: a comma ends it, then the new entries, then the comma it had (if it was not the last).
   const edit: Edit = { span: { file: manifest.path, start: at, end: at + comma.length }, newText: `,${eol}${added}${comma}` };
-  return { title: `Add ${missing.map((p) => `${p} ^${TS_SDK_V2_MODELLED}`).join(' and ')} to package.json (keeping @modelcontextprotocol/sdk until nothing imports it)`, edits: [edit], safe: false };
-}
-
-/**
- * The zod major installed next to the file (the nearest node_modules/zod/package.json), else the one its nearest
- * package.json asks for; undefined when neither says.
- */
-function zodMajorNear(file: string, ctx: RuleContext): number | undefined {
-  let dir = path.dirname(file);
-  for (let i = 0; i < 30; i++) {
-    const installed = ctx.textOf(path.join(dir, 'node_modules/zod/package.json'));
-    const v = installed && /"version"\s*:\s*"(\d+)\./.exec(installed);
-    if (v) return Number(v[1]);
-    const manifest = ctx.textOf(path.join(dir, 'package.json'));
-    const range = manifest && /"zod"\s*:\s*"[^\d"]*(\d+)/.exec(manifest);
-    if (range) return Number(range[1]);
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-  }
-  return undefined;
+  return {
+    title: `Add ${missing.map((p) => `${p} ^${TS_SDK_V2_MODELLED.to}`).join(' and ')} to package.json (keeping @modelcontextprotocol/sdk until nothing imports it)`,
+    edits: [edit],
+    safe: false,
+  };
 }
 
 export const tsSdkV1Import: Rule = {
@@ -191,7 +176,7 @@ export const tsSdkV1Import: Rule = {
       return finding(
         null,
         imp.moduleSpan ?? imp.span,
-        `\`${imp.module}\` is the TypeScript SDK 1.x. Its stable line is v2 (\`@modelcontextprotocol/server\` ${TS_SDK_V2_MODELLED}), the only line that can serve the 2026-07-28 protocol revision (an opt-in there: \`serveStdio\` / \`createMcpHandler\`). ` +
+        `\`${imp.module}\` is the TypeScript SDK 1.x. Its stable line is v2 (\`@modelcontextprotocol/server\` ${TS_SDK_V2_MODELLED.to}), the only line that can serve the 2026-07-28 protocol revision (an opt-in there: \`serveStdio\` / \`createMcpHandler\`). ` +
           `${what} The rest is in the official guide (docs/migration/upgrade-to-v2.md of the typescript-sdk repository): \`server.tool(...)\` -> \`registerTool\` (deprecated-server-tool fixes it), ` +
           '`setRequestHandler(Schema, ...)` -> the method string, the handler’s `extra` -> `ctx` (`extra.signal` -> `ctx.mcpReq.signal`), zod >= 4.2.',
         fixes,

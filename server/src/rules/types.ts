@@ -1,4 +1,4 @@
-import type { FileFacts, PromptDefinition, Span, ToolDefinition } from '../analysis/model';
+import type { FileFacts, PromptDefinition, ResourceDefinition, Span, ToolDefinition } from '../analysis/model';
 import type { Severity, ToolsmithSettings } from '../../../common/settings';
 
 /** A text edit expressed on source offsets (converted to LSP/CLI positions by the caller). */
@@ -51,6 +51,8 @@ export interface Rule {
   checkTool?(tool: ToolDefinition, ctx: RuleContext): RuleFinding[];
   /** Per-prompt check (prompts/list entries; TypeScript). Its findings name no tool. */
   checkPrompt?(prompt: PromptDefinition, ctx: RuleContext): RuleFinding[];
+  /** Per-resource check (resources/list and resources/templates/list entries; TypeScript). Its findings name no tool. */
+  checkResource?(resource: ResourceDefinition, ctx: RuleContext): RuleFinding[];
   /** Per-server check (all tools registered on one server instance, plus the file facts). */
   checkServer?(tools: ToolDefinition[], files: FileFacts[], ctx: RuleContext): RuleFinding[];
   /**

@@ -11,7 +11,7 @@ const READS_FILE_URLS = /^(urllib\.request\.(urlopen|Request)|urllib2\.urlopen|u
 
 /** HTTP client calls (Python requests / httpx / aiohttp / urllib3, TS fetch / axios / got / undici / ky). */
 const HTTP_CALL =
-  /^(requests|httpx|aiohttp|urllib3|niquests)(\.[\w]+)*\.(get|post|put|patch|delete|head|request|stream|urlopen)$|^(fetch|node-fetch|cross-fetch|undici\.(fetch|request)|axios|got|ky|superagent)(\.(get|post|put|patch|delete|head|request))?$|(^|\.)(client|session|http|httpClient|http_client)\.(get|post|put|patch|delete|head|request|stream)$/i;
+  /^(requests|httpx|aiohttp|urllib3|niquests)(\.[\w]+)*\.(get|post|put|patch|delete|head|request|stream|urlopen)$|^(fetch|node-fetch|cross-fetch|undici\.(fetch|request)|axios|got|got-scraping\.gotScraping|gotScraping|ky|superagent)(\.(get|post|put|patch|delete|head|request))?$|(^|\.)(client|session|http|httpClient|http_client)\.(get|post|put|patch|delete|head|request|stream)$/i;
 
 function isUrlParam(p: ParameterDefinition, root: ReturnType<typeof inputSchemaOf>): boolean {
   if (enumValues(p, root)) return false;

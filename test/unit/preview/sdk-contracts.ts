@@ -38,3 +38,19 @@ export function registerSearchDocs(server: McpServer): void {
     async () => ({ content: [], structuredContent: { hits: [] } }),
   );
 }
+
+/** The prompts/list, resources/list and resources/templates/list entries of a real McpServer, read by the SDK's Client. */
+export async function liveSurfaces(register: (server: McpServer) => void): Promise<{ prompts: JsonSchema[]; resources: JsonSchema[]; resourceTemplates: JsonSchema[] }> {
+  const server = new McpServer({ name: 'test', version: '1.0.0' });
+  register(server);
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await Promise.all([server.connect(a), client.connect(b)]);
+  const caps = client.getServerCapabilities() ?? {};
+  const prompts = caps.prompts ? (await client.listPrompts()).prompts : [];
+  const resources = caps.resources ? (await client.listResources()).resources : [];
+  const resourceTemplates = caps.resources ? (await client.listResourceTemplates()).resourceTemplates : [];
+  await client.close();
+  await server.close();
+  return JSON.parse(JSON.stringify({ prompts, resources, resourceTemplates })) as { prompts: JsonSchema[]; resources: JsonSchema[]; resourceTemplates: JsonSchema[] };
+}

@@ -24,7 +24,7 @@ test('catalogue: every rule in exactly one area, with a unique id, a summary and
     assert.match(r.id, /^[a-z0-9]+(-[a-z0-9]+)*$/, r.id);
     assert.ok(r.summary.length > 10, `${r.id}: a summary`);
     assert.ok(r.languages.length > 0, `${r.id}: languages`);
-    assert.ok(r.checkTool !== undefined || r.checkPrompt !== undefined || r.checkServer !== undefined || r.checkFile !== undefined, `${r.id}: a check`);
+    assert.ok(r.checkTool !== undefined || r.checkPrompt !== undefined || r.checkResource !== undefined || r.checkServer !== undefined || r.checkFile !== undefined, `${r.id}: a check`);
   }
 });
 

@@ -180,6 +180,49 @@ test('description-no-usage-guidance: only where a sibling names the same action 
   assert.deepEqual(findingsOf('/tmp/ug2.py', prefixed, 'description-no-usage-guidance'), []);
 });
 
+test('description-no-usage-guidance: siblings alike by description (a condition added) or by target (same update/run, same parameters)', () => {
+  // wikipedia-mcp 2.0.1: the general summary and two conditioned ones; github's reviews / review comments, IAM's
+  // delete_user / delete_access_key and office-word's outline / raw XML insert words into the object: other objects.
+  const src = pyServer(
+    pyTool('get_summary', 'Get a summary of a Wikipedia article.', '', 'title: str') +
+      pyTool('summarize_article_section', 'Get a summary of a specific section of a Wikipedia article.', '', 'title: str, section_title: str') +
+      pyTool('summarize_article_for_query', 'Get a summary of a Wikipedia article tailored to a specific query.', '', 'title: str, query: str') +
+      pyTool('get_pull_request_reviews', 'Get the reviews on a pull request.', '', 'number: int') +
+      pyTool('get_pull_request_comments', 'Get the review comments on a pull request.', '', 'number: int') +
+      pyTool('delete_user', 'Delete an IAM user.', '', 'user_name: str') +
+      pyTool('delete_access_key', 'Delete an access key for an IAM user.', '', 'user_name: str') +
+      pyTool('create_entities', 'Create multiple new entities in the knowledge graph.', '', 'entities: list[str]') +
+      pyTool('create_relations', 'Create multiple new relations between entities in the knowledge graph.', '', 'relations: list[str]') +
+      // mcp-clickhouse 0.7.0: two ways to run one SQL text; 1password-mcp 4.0.2: two updates of one item.
+      pyTool('run_query', 'Run a SELECT query on the ClickHouse server.', '', 'query: str') +
+      pyTool('run_chdb_select_query', 'Run SQL in chDB, an in-process ClickHouse engine.', '', 'query: str') +
+      pyTool('item_edit', 'Edit an existing 1Password item: title, notes, tags, fields.', '', 'vault_id: str, item_id: str') +
+      pyTool('password_update', 'Update (rotate) a password or concealed field on an existing 1Password item.', '', 'vault_id: str, item_id: str, new_password: str') +
+      pyTool('item_delete', 'Delete an item.', '', 'vault_id: str, item_id: str') +
+      pyTool('item_archive', 'Archive an item.', '', 'vault_id: str, item_id: str') +
+      // the same function under two names (wikipedia_get_links next to get_links): nothing to choose
+      pyTool('get_links', 'Get the links contained within a Wikipedia article.', '', 'title: str') +
+      pyTool('wikipedia_get_links', 'Get the links contained within a Wikipedia article.', '', 'title: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/ug3.py', src, 'description-no-usage-guidance').sort(), [
+    'get_summary',
+    'item_edit',
+    'password_update',
+    'run_chdb_select_query',
+    'run_query',
+    'summarize_article_for_query',
+    'summarize_article_section',
+  ]);
+  // Updates of different targets (an item, a vault) are not twins; reads of one record are facets, not twins.
+  const facets = pyServer(
+    pyTool('item_update', 'Update an item.', '', 'item_id: str') +
+      pyTool('vault_update', 'Update a vault.', '', 'vault_id: str') +
+      pyTool('get_sections', 'Get the sections of a Wikipedia article.', '', 'title: str') +
+      pyTool('get_coordinates', 'Get the coordinates of a Wikipedia article.', '', 'title: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/ug4.py', facets, 'description-no-usage-guidance'), []);
+});
+
 test('description-no-return-info: read tools only (a write returns a status line), behind a server prefix too', () => {
   const ro = 'annotations=ToolAnnotations(readOnlyHint=True)';
   const src = pyServer(
@@ -217,9 +260,15 @@ test("error-leaks-internals: not the text of the project's own exceptions nor th
     handler('fetch_sheet', 'url: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
     handler('execute_query', 'query: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
     handler('search_sheets', 'query: str', 'except Exception as e', 'return f"Error: {str(e)}"') +
-    handler('run_report', 'query: str', 'except Exception as e', 'import traceback; return traceback.format_exc()');
+    handler('run_report', 'query: str', 'except Exception as e', 'import traceback; return traceback.format_exc()') +
+    // mcp-clickhouse 0.7.0: the catch-all after the query's own errors, which its author calls unexpected, carries
+    // the connection's errors (host, credentials), not the feedback on the SQL; one catching the driver's error class
+    // or saying nothing more than "Error" stays the query's feedback.
+    handler('run_select_query', 'query: str', 'except Exception as e', 'raise RuntimeError(f"Unexpected error during query execution: {str(e)}")') +
+    handler('run_chdb_query', 'query: str', 'except Exception as e', 'return {"status": "error", "message": f"Unexpected error: {e}"}') +
+    handler('execute_sql', 'query: str', 'except ValueError as e', 'return f"Unexpected error: {e}"');
   // The file sits in the sheetkit package: sheetkit.errors is its own module.
-  assert.deepEqual(findingsOf('/tmp/sheetkit/server.py', src, 'error-leaks-internals').sort(), ['fetch_sheet', 'open_sheet', 'run_report', 'search_sheets']);
+  assert.deepEqual(findingsOf('/tmp/sheetkit/server.py', src, 'error-leaks-internals').sort(), ['fetch_sheet', 'open_sheet', 'run_chdb_query', 'run_report', 'run_select_query', 'search_sheets']);
   // Outside that package, sheetkit.errors is a library: its messages are not the author's.
   assert.ok(findingsOf('/tmp/other/server.py', src, 'error-leaks-internals').includes('rename_sheet'));
 });
@@ -229,4 +278,60 @@ test('param-range-not-in-schema: a bare range in parentheses is a stated range',
   assert.deepEqual(statedBounds('Heading level (1-9)'), { min: 1, max: 9 });
   assert.deepEqual(statedBounds('Number of results (1-20, default 10)'), { min: 1, max: 20 });
   assert.deepEqual(statedBounds('Date of the report (e.g. 2024-01-31)'), {});
+});
+
+test('strict info kills of the last round: each pattern of the labelled set stays silent, its true positive stays', () => {
+  // param-name-ambiguous: a described `a` / `q` (get-sum, github search_code) is not ambiguous; an undescribed `data` is.
+  const sum = pyServer(
+    pyTool('get_sum', 'Adds two numbers. Use for arithmetic. Returns the sum.', '', 'a: Annotated[float, Field(description="First number")], b: Annotated[float, Field(description="Second number")]') +
+      pyTool('add_table', 'Adds a table. Use when asked. Returns a status.', '', 'filename: Annotated[str, Field(description="Document file")], data: list[list[str]]'),
+  ).replace('from mcp.types', 'from typing import Annotated\nfrom pydantic import Field\nfrom mcp.types');
+  assert.deepEqual(findingsOf('/tmp/k1.py', sum, 'param-name-ambiguous'), ['add_table']);
+  // tool-name-not-verb-object: a server naming every tool object first (1password-mcp, one tool per file), and a
+  // namespaced noun whose description reads (maps_elevation, git_status); a noun name that reads nothing stays.
+  assert.deepEqual(findingsOf('/tmp/k2.py', pyServer(pyTool('item_delete', 'Delete an item.')), 'tool-name-not-verb-object'), []);
+  const maps = pyServer(pyTool('maps_elevation', 'Get the elevation of locations.') + pyTool('maps_geocode', 'Geocode an address.') + pyTool('maps_directory_tree', 'A tree of the folders.'));
+  assert.deepEqual(findingsOf('/tmp/k3.py', maps, 'tool-name-not-verb-object'), ['maps_directory_tree']);
+  // response-unbounded: a write whose name says list/search returns a status; reading the files the caller lists is bounded by that list.
+  const lists = pyServer(
+    pyTool('insert_numbered_list_near_text', 'Insert a numbered list.', '', 'filename: str') +
+      pyTool('search_and_replace', 'Search and replace text.', '', 'filename: str') +
+      pyTool('read_multiple_files', 'Read several files.', '', 'paths: list[str]') +
+      pyTool('list_directory', 'List a directory.', '', 'path: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/k4.py', lists, 'response-unbounded'), ['list_directory']);
+  // error-message-not-actionable: `{"title": title, "error": summary}` quotes no message (the error is a variable).
+  const err = pyServer(
+    '@mcp.tool()\ndef get_summary(title: str) -> dict:\n    """Gets a summary. Use when asked. Returns it."""\n    summary = fetch(title)\n    return {"title": title, "summary": None, "error": summary}\n\n' +
+      '@mcp.tool()\ndef get_page(title: str) -> dict:\n    """Gets a page. Use when asked. Returns it."""\n    return {"error": "Invalid"}\n',
+  );
+  assert.deepEqual(findingsOf('/tmp/k5.py', err, 'error-message-not-actionable'), ['get_page']);
+  // param-format-hint-missing: a message about a URL, a field name whose example is a date group.
+  const fmt = pyServer(
+    pyTool(
+      'add_slicer',
+      'Adds a slicer. Use when asked. Returns a status.',
+      '',
+      `field: Annotated[str, Field(description="Column header or field, e.g. 'Months (Date)' for a date group.")], message: Annotated[str, Field(description="Message shown before opening the URL")], since: Annotated[str, Field(description="Start date (YYYY-MM-DD)")]`,
+    ),
+  ).replace('from mcp.types', 'from typing import Annotated\nfrom pydantic import Field\nfrom mcp.types');
+  assert.deepEqual(
+    analyse('/tmp/k6.py', fmt, STRICT_SETTINGS)
+      .findings.filter((f) => f.ruleId === 'param-format-hint-missing')
+      .map((f) => /"(\w+)"/.exec(f.message)?.[1]),
+    ['since'],
+  );
+  // risky-tool-without-dry-run: find_cells(query) lists what replace_cells(query) would change.
+  const cells = (withPreview: boolean) =>
+    pyServer(
+      (withPreview ? pyTool('find_cells', 'Find cells. Use when asked. Returns them.', 'annotations=ToolAnnotations(readOnlyHint=True)', 'query: str') : '') +
+        pyTool('replace_cells', 'Replace cells. Use when asked. Returns a count.', 'annotations=ToolAnnotations(destructiveHint=True)', 'query: str, replacement: str'),
+    );
+  assert.deepEqual(findingsOf('/tmp/k7.py', cells(true), 'risky-tool-without-dry-run'), []);
+  assert.deepEqual(findingsOf('/tmp/k8.py', cells(false), 'risky-tool-without-dry-run'), ['replace_cells']);
+});
+
+test('description-no-return-info: an outputSchema naming fields (output_schema= of a response model) says what comes back', () => {
+  const src = `from fastmcp import FastMCP\n\nserver = FastMCP("w")\nSCHEMA = {"type": "object", "properties": {"title": {"type": "string"}, "summary": {"type": "string"}}}\n\n@server.tool(output_schema=SCHEMA)\ndef get_summary(title: str):\n    """Get a summary of a Wikipedia article."""\n    return {"title": title, "summary": ""}\n\n@server.tool()\ndef get_links(title: str):\n    """Get the links of a Wikipedia article."""\n    return {"title": title}\n`;
+  assert.deepEqual(findingsOf('/tmp/k9.py', src, 'description-no-return-info'), ['get_links']);
 });

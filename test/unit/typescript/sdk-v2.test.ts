@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { analyze } from './helpers';
+import { FRAMEWORKS, tsV2ContractTraits, TS_SDK_V2_VERIFIED } from '../../../common/frameworks';
 
 const V2_HEAD = `import { McpServer } from "@modelcontextprotocol/server";\nimport * as z from "zod/v4";\nconst server = new McpServer({ name: "demo", version: "1.0.0" });\n`;
 const V1_HEAD = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport * as z from "zod/v4";\nconst server = new McpServer({ name: "demo", version: "1.0.0" });\n`;
@@ -58,7 +59,7 @@ test('a helper that takes the server as a parameter is predicted for the SDK its
 
 test('a v2 version newer than the one modelled, or a 1.x server package, leaves the contract unresolved naming package and version', () => {
   for (const [version, pattern] of [
-    ['2.5.0', /@modelcontextprotocol\/server 2\.5\.0: the contract is modelled on @modelcontextprotocol\/server 2\.4\.0/],
+    ['2.5.0', /@modelcontextprotocol\/server 2\.5\.0: the contract is modelled for 2\.0\.0 to 2\.4\.0 .*not predicted for 2\.5\.0/],
     ['3.0.0', /@modelcontextprotocol\/server 3\.0\.0: only 2\.x of this package is modelled/],
   ] as const) {
     const t = analyze({ 'main.ts': V2_HEAD + TOOL, 'node_modules/@modelcontextprotocol/server/package.json': pkg('@modelcontextprotocol/server', version) }).tool('search');
@@ -139,4 +140,50 @@ test('v2: Valibot converts through toStandardJsonSchema; a bare Valibot schema i
     /"valibot" does not implement StandardJSONSchemaV1/,
   );
   assert.equal(tool('bare').contract.inputSchema, undefined);
+});
+
+test('v2 releases: each verified or read release is predicted as itself; a prerelease, a later release or an open range is named unresolved', () => {
+  const caveat = (v: string | undefined) => FRAMEWORKS['ts-sdk-v2'].versionCaveat(v);
+  for (const v of [...TS_SDK_V2_VERIFIED, '2.3.0', '^2.0.0', '~2.3.0', undefined]) assert.equal(caveat(v), undefined, v);
+  assert.equal(tsV2ContractTraits('2.0.0').release, '@modelcontextprotocol/server 2.0.0');
+  assert.equal(tsV2ContractTraits('^2.1.0').release, '@modelcontextprotocol/server 2.4.0');
+  assert.equal(tsV2ContractTraits('~2.3.0').release, '@modelcontextprotocol/server 2.3.x');
+  assert.match(caveat('2.0.0-beta.5') ?? '', /2\.0\.0-beta\.5, a prerelease: .*not predicted/);
+  assert.match(caveat('^2.5.0') ?? '', /modelled for 2\.0\.0 to 2\.4\.0 .*not predicted for \^2\.5\.0/);
+  assert.match(caveat('>=2.0.0 <2.3.0') ?? '', /release it runs is not known; predicted as @modelcontextprotocol\/server 2\.4\.0/);
+  // The one tools/list difference between the releases: a root $ref to an object definition is an object from 2.4.0.
+  assert.equal(tsV2ContractTraits('2.3.1').outputRootFollowsRef, false);
+  assert.equal(tsV2ContractTraits('2.4.0').outputRootFollowsRef, true);
+  assert.equal(tsV2ContractTraits(undefined).outputRootFollowsRef, true);
+});
+
+test('v2 releases: a root $ref output is an object from 2.4.0; before, it is wrapped for 2025-era clients with its pointers moved under the wrapper', () => {
+  const src =
+    V2_HEAD +
+    `const Category = z.object({ name: z.string(), children: z.array(z.lazy(() => Category)) });\n` +
+    `server.registerTool("tree", { outputSchema: Category.optional() }, async () => ({ content: [] }));\n` +
+    `server.registerTool("list", { outputSchema: z.array(Category) }, async () => ({ content: [] }));\n`;
+  const at = (version: string) => analyze({ 'main.ts': src, 'node_modules/@modelcontextprotocol/server/package.json': pkg('@modelcontextprotocol/server', version) });
+  const definition = {
+    type: 'object',
+    properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#/$defs/__schema0' } } },
+    required: ['name', 'children'],
+    additionalProperties: false,
+  };
+  const $schema = 'https://json-schema.org/draft/2020-12/schema';
+  const now = at('2.4.0');
+  assert.deepEqual(now.tool('tree').unresolved, []);
+  assert.deepEqual(now.tool('tree').contract.outputSchema, { type: 'object', $schema, $ref: '#/$defs/__schema0', $defs: { __schema0: definition } });
+  const before = at('2.3.1');
+  assert.deepEqual(before.tool('tree').unresolved, []);
+  const moved = { ...definition, properties: { ...definition.properties, children: { type: 'array', items: { $ref: '#/properties/result/$defs/__schema0' } } } };
+  assert.deepEqual(before.tool('tree').contract.outputSchema, {
+    $schema,
+    type: 'object',
+    properties: { result: { $schema, $ref: '#/properties/result/$defs/__schema0', $defs: { __schema0: moved } } },
+    required: ['result'],
+  });
+  // A non-object root is wrapped at every release, the same way.
+  assert.deepEqual(now.tool('list').contract.outputSchema, before.tool('list').contract.outputSchema);
+  assert.deepEqual((before.tool('list').contract.outputSchema as { properties: { result: { items: unknown } } }).properties.result.items, { $ref: '#/properties/result/$defs/__schema0' });
 });

@@ -2,7 +2,7 @@
  * Renders a PreviewView into DOM nodes. Every string that comes from a tool contract (names, descriptions, defaults,
  * messages) is set with textContent — never parsed as HTML — so a hostile description cannot inject markup.
  */
-import type { PreviewView, FieldView, LiveView, FindingView } from '../../../common/preview-model';
+import type { PreviewView, FieldView, LiveView, FindingView, PromptView, ResourceView, UnresolvedView } from '../../../common/preview-model';
 import type { PreviewToHost, ClientTarget } from '../../../common/preview-messages';
 
 export type Post = (m: PreviewToHost) => void;
@@ -150,6 +150,89 @@ export function renderLive(live: LiveView | undefined, post: Post): HTMLElement 
   return box;
 }
 
+/** The unresolved parts of a prompt or resource, each with a way to its source. */
+function unresolvedNotes(rows: UnresolvedView[], post: Post): HTMLElement | undefined {
+  if (!rows.length) return undefined;
+  return h(
+    'ul',
+    { class: 'unresolved-list' },
+    ...rows.map((u) =>
+      h(
+        'li',
+        { 'data-part': u.part, class: 'unresolved' },
+        h('code', {}, u.part),
+        ` — unresolved: ${u.reason} `,
+        button(u.location, () => post({ type: 'reveal', uri: u.uri, range: u.range }), { secondary: true, icon: 'go-to-file', id: 'reveal-unresolved' }),
+      ),
+    ),
+  );
+}
+
+const missing = (what: string) => h('span', { class: 'missing' }, what);
+
+function promptsSection(prompts: PromptView[], post: Post, open: boolean): HTMLElement {
+  const rows = prompts.map((p) =>
+    h(
+      'tr',
+      { 'data-prompt': p.name ?? '', class: p.unresolved.length ? 'is-unresolved' : undefined },
+      h('td', {}, p.name !== undefined ? h('code', {}, p.name) : missing('name not resolved'), p.title ? h('div', { class: 'muted' }, p.title) : undefined),
+      h('td', { class: 'prompt-description' }, p.description ?? missing('no description'), unresolvedNotes(p.unresolved, post)),
+      h(
+        'td',
+        { class: 'prompt-arguments' },
+        p.arguments.length
+          ? h(
+              'ul',
+              { class: 'arguments' },
+              ...p.arguments.map((a) =>
+                h('li', { 'data-argument': a.name }, h('code', {}, a.name), a.required ? ' (required)' : ' (optional)', a.description !== undefined ? ` — ${a.description}` : ''),
+              ),
+            )
+          : h('span', { class: 'muted' }, 'none'),
+      ),
+      h(
+        'td',
+        {},
+        button(p.location, () => post({ type: 'reveal', uri: p.uri, range: p.range }), { secondary: true, icon: 'go-to-file', id: 'reveal-prompt' }),
+      ),
+    ),
+  );
+  return section(
+    'prompts',
+    'Prompts of this server',
+    open,
+    String(prompts.length),
+    h('p', { class: 'muted' }, 'What prompts/list publishes: a client shows them in its prompt picker (a slash-command menu) with their title and description.'),
+    h('table', { class: 'prompts' }, h('thead', {}, h('tr', {}, ...['Prompt', 'Description', 'Arguments', 'Source'].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', {}, ...rows)),
+  );
+}
+
+function resourcesSection(resources: ResourceView[], post: Post, open: boolean): HTMLElement {
+  const rows = resources.map((r) =>
+    h(
+      'tr',
+      { 'data-resource': r.address ?? '', 'data-kind': r.kind, class: r.unresolved.length ? 'is-unresolved' : undefined },
+      h('td', {}, r.address !== undefined ? h('code', {}, r.address) : missing('URI not resolved'), h('div', { class: 'muted' }, r.kind === 'template' ? 'template' : 'resource')),
+      h('td', {}, r.name !== undefined ? r.name : missing('name not resolved'), r.title ? h('div', { class: 'muted' }, r.title) : undefined),
+      h('td', {}, r.mimeType !== undefined ? h('code', {}, r.mimeType) : h('span', { class: 'muted' }, '—')),
+      h('td', { class: 'resource-description' }, r.description ?? missing('no description'), unresolvedNotes(r.unresolved, post)),
+      h(
+        'td',
+        {},
+        button(r.location, () => post({ type: 'reveal', uri: r.uri, range: r.range }), { secondary: true, icon: 'go-to-file', id: 'reveal-resource' }),
+      ),
+    ),
+  );
+  return section(
+    'resources',
+    'Resources of this server',
+    open,
+    String(resources.length),
+    h('p', { class: 'muted' }, 'What resources/list (a resource) and resources/templates/list (a template) publish: the client, not the model, picks which to read.'),
+    h('table', { class: 'resources' }, h('thead', {}, h('tr', {}, ...['URI', 'Name', 'MIME type', 'Description', 'Source'].map((t) => h('th', { scope: 'col' }, t)))), h('tbody', {}, ...rows)),
+  );
+}
+
 const TARGET_LABELS: { target: ClientTarget; label: string }[] = [
   { target: 'vscode', label: 'VS Code' },
   { target: 'claude', label: 'Claude Desktop' },
@@ -284,6 +367,9 @@ export function renderView(view: PreviewView, post: Post, collapsed: ReadonlySet
       )
     : undefined;
 
+  const prompts = view.prompts?.length ? promptsSection(view.prompts, post, open('prompts')) : undefined;
+  const resources = view.resources?.length ? resourcesSection(view.resources, post, open('resources')) : undefined;
+
   const live = section('live', 'Live comparison', open('live'), view.live?.diff?.status, h('div', { id: 'live-slot' }, renderLive(view.live, post)));
 
   const jsonBlock = section('json', 'tools/list JSON', open('json'), 'exact', h('pre', { class: 'json contract-json', tabindex: '0' }, view.json));
@@ -298,6 +384,8 @@ export function renderView(view: PreviewView, post: Post, collapsed: ReadonlySet
     findings,
     ...(unresolved ? [unresolved] : []),
     ...(tokens ? [tokens] : []),
+    ...(prompts ? [prompts] : []),
+    ...(resources ? [resources] : []),
     live,
     jsonBlock,
     ...(other ? [other] : []),

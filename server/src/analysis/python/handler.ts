@@ -4,7 +4,7 @@
  * internals), raises and path containment checks.
  */
 import type { SyntaxNode } from '@lezer/common';
-import type { CallFact, HandlerDefinition, ReturnFact } from '../model';
+import type { CallFact, ErrorLeak, HandlerDefinition, ReturnFact } from '../model';
 import type { PyModule } from './module';
 import { argsOf, child, children, dottedName, kwargsWithNames, meaningful, stringValue } from './syntax';
 
@@ -255,13 +255,13 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
   if (receiver && receiver.name !== 'CallExpression' && callee.lastChild?.name === 'PropertyName') for (const p of locals.paramsIn(receiver)) reached.add(p);
   const positional = args.filter((a) => !a.name);
   const urlArg = args.find((a) => a.name === 'url')?.value ?? positional[/(^|\.)request$/.test(q) ? 1 : 0]?.value;
-  const inUrl = urlArg ? locals.paramsIn(urlArg) : [];
-  const helper = callee.name === 'VariableName' ? mod.functions.get(mod.src(callee)) : undefined;
+  const inUrl = urlArg && !fixedOrigin(mod, urlArg) ? locals.paramsIn(urlArg) : [];
+  const helper = reached.size > 0 ? helperFunction(mod, callee) : undefined;
   const joined = new Set<string>();
-  if (helper && reached.size > 0) for (const i of joinsUncheckedPath(mod, helper)) if (positional[i]) for (const p of locals.paramsIn(positional[i].value)) joined.add(p);
+  if (helper) for (const i of joinsUncheckedPath(helper.mod, helper.fn)) if (positional[i]) for (const p of locals.paramsIn(positional[i].value)) joined.add(p);
   const viaHelper: { callee: string; params: string[] }[] = [];
-  if (helper && reached.size > 0)
-    for (const inner of urlArgsInHelper(mod, helper)) {
+  if (helper)
+    for (const inner of urlArgsInHelper(helper.mod, helper.fn)) {
       const params = new Set<string>();
       for (const at of inner.at) {
         const a = args.find((x) => x.name === at.name) ?? positional[at.position];
@@ -279,6 +279,64 @@ function callFact(mod: PyModule, c: SyntaxNode, locals: Locals): CallFact | unde
     ...(inUrl.length ? { paramsInUrlArg: inUrl } : {}),
     ...(viaHelper.length ? { urlArgInHelper: viaHelper } : {}),
   };
+}
+
+/**
+ * `f"https://mirror.example.org/fetch?u={url}"`, `"https://api.x.com/" + name`: the scheme and host are the author's;
+ * what the caller passes lands in the path or the query, not in the destination.
+ */
+function fixedOrigin(mod: PyModule, value: SyntaxNode): boolean {
+  let head = value;
+  while (head.name === 'BinaryExpression' && head.firstChild && head.firstChild.nextSibling && mod.src(head.firstChild.nextSibling) === '+') head = head.firstChild;
+  if (head === value && head.name !== 'FormatString') return false;
+  if (head.name !== 'String' && head.name !== 'FormatString') return false;
+  return /^[a-zA-Z]*("""|'''|"|')[a-z][a-z0-9+.-]*:\/\/[^/?#\s{]+[/?#]/i.test(mod.src(head));
+}
+
+/**
+ * The module-level function a callee names, with the module it is defined in: a function of this module
+ * (`get_excel_path(name)`), one imported from a module of the project (`from .paths import get_excel_path`,
+ * `from excel_mcp.paths import ...` inside the excel_mcp package), or a function of an imported project module
+ * (`paths.get_excel_path(name)` after `from . import paths`). Library modules are never read.
+ */
+function helperFunction(mod: PyModule, callee: SyntaxNode): { mod: PyModule; fn: SyntaxNode } | undefined {
+  if (callee.name === 'VariableName') {
+    const name = mod.src(callee);
+    const local = mod.functions.get(name);
+    if (local) return { mod, fn: local };
+    const imp = mod.imports.get(name);
+    if (!imp || imp.qualified === imp.module) return undefined;
+    const target = projectModule(mod, imp.level ? '.'.repeat(imp.level) + imp.module : imp.module);
+    const fn = target?.functions.get(imp.qualified.split('.').pop() ?? '');
+    return target && fn ? { mod: target, fn } : undefined;
+  }
+  if (callee.name !== 'MemberExpression') return undefined;
+  const parts = children(callee);
+  const owner = parts[0];
+  const prop = parts[parts.length - 1];
+  if (owner?.name !== 'VariableName' || prop?.name !== 'PropertyName' || parts.length !== 3) return undefined;
+  const imp = mod.imports.get(mod.src(owner));
+  if (!imp) return undefined;
+  // `from . import paths` (qualified `.paths`) or `import pkg.paths as paths` (qualified `pkg.paths`): a module.
+  const target = projectModule(mod, imp.qualified);
+  const fn = target?.functions.get(mod.src(prop));
+  return target && fn ? { mod: target, fn } : undefined;
+}
+
+/**
+ * A module of the project this file belongs to, never a library: a relative import, a module of the package the
+ * file is in (`excel_mcp.paths` from excel_mcp/server.py), or of a package next to the file (`server.py` beside
+ * `docsrv/`).
+ */
+function projectModule(mod: PyModule, name: string): PyModule | undefined {
+  if (!name.startsWith('.')) {
+    const top = name.split('.')[0];
+    const folders = mod.file.split(/[\\/]/).slice(0, -1);
+    const dir = folders.join('/');
+    const host = mod.program.host;
+    if (!folders.includes(top) && !host.fileExists(`${dir}/${top}/__init__.py`) && !host.fileExists(`${dir}/${top}.py`)) return undefined;
+  }
+  return mod.program.resolveModule(name, mod.file);
 }
 
 type HelperUrlArg = { callee: string; at: { name: string; position: number }[] };
@@ -554,14 +612,15 @@ function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['l
       if ((q === 'str' || q === 'repr') && c) {
         const a = argsOf(child(n.node, 'ArgList'));
         if (a.length === 1 && a[0].value.name === 'VariableName' && locals.errorVars.has(mod.src(a[0].value))) {
-          leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(a[0].value)) });
+          leaks.push({ kind: 'stringified-error', span: mod.span(n), ...caughtException(mod, n.node, mod.src(a[0].value)) });
           return false;
         }
       }
     }
     if (n.name === 'FormatReplacement') {
       const inner = meaningful(n.node).filter((x) => x.name !== '{' && x.name !== '}');
-      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0]))) leaks.push({ kind: 'stringified-error', span: mod.span(n), ...ownException(mod, n.node, mod.src(inner[0])) });
+      if (inner[0]?.name === 'VariableName' && locals.errorVars.has(mod.src(inner[0])))
+        leaks.push({ kind: 'stringified-error', span: mod.span(n), ...caughtException(mod, n.node, mod.src(inner[0])) });
     }
     if (n.name === 'MemberExpression') {
       const d = dottedName(n.node, mod.text);
@@ -573,21 +632,26 @@ function leaksIn(mod: PyModule, node: SyntaxNode, locals: Locals): ReturnFact['l
 }
 
 /**
- * `{ ownException: true }` when the exception `name` stringified at `node` is bound by an `except X as name` clause
- * whose every class is the project's own: defined in this module, imported relatively, or imported from the
- * package this file is in (`from excel_mcp.exceptions import ValidationError` in excel_mcp/server.py). Their text
- * is what the author wrote for the caller; a builtin or a library's exception carries whatever failed.
+ * What the except clause binding the exception `name` stringified at `node` says about it:
+ * - `ownException` when every class it catches is the project's own: defined in this module, imported relatively, or
+ *   imported from the package this file is in (`from excel_mcp.exceptions import ValidationError` in
+ *   excel_mcp/server.py). Their text is what the author wrote for the caller; a builtin or a library's exception
+ *   carries whatever failed.
+ * - `catchAll` when it catches `Exception` / `BaseException`: anything that failed, connection errors included.
+ * - `text`: the literal text of the f-string the exception is formatted into (`f"Unexpected error: {e}"`).
  */
-function ownException(mod: PyModule, node: SyntaxNode, name: string): { ownException?: true } {
+function caughtException(mod: PyModule, node: SyntaxNode, name: string): Pick<ErrorLeak, 'ownException' | 'catchAll' | 'text'> {
+  const text = formatText(mod, node);
+  const out: Pick<ErrorLeak, 'ownException' | 'catchAll' | 'text'> = text !== undefined ? { text } : {};
   // The except clause whose body holds `node`: the Body child of a TryStatement, after `except <classes> as name`.
   let body: SyntaxNode | null = node;
   while (body && !(body.name === 'Body' && body.parent?.name === 'TryStatement')) body = body.parent;
-  if (!body) return {};
+  if (!body) return out;
   const as = body.prevSibling;
   const bound = as?.name === 'VariableName' ? as : undefined;
-  if (!bound || mod.src(bound) !== name || bound.prevSibling?.name !== 'as') return {};
+  if (!bound || mod.src(bound) !== name || bound.prevSibling?.name !== 'as') return out;
   const caught = bound.prevSibling.prevSibling;
-  if (!caught) return {};
+  if (!caught) return out;
   const classes = caught.name === 'TupleExpression' || caught.name === 'ParenthesizedExpression' ? meaningful(caught).filter((x) => x.name !== '(' && x.name !== ')' && x.name !== ',') : [caught];
   const packages = new Set(mod.file.split(/[\\/]/).slice(0, -1));
   const own = (c: SyntaxNode) => {
@@ -598,7 +662,27 @@ function ownException(mod: PyModule, node: SyntaxNode, name: string): { ownExcep
     if (q === d) return false; // a builtin, or a name this module neither defines nor imports
     return q.startsWith('.') || packages.has(q.split('.')[0]);
   };
-  return classes.length > 0 && classes.every(own) ? { ownException: true } : {};
+  if (classes.length > 0 && classes.every(own)) out.ownException = true;
+  if (classes.some((c) => /^(Exception|BaseException)$/.test(mod.qualifyName(dottedName(c, mod.text) ?? '')))) out.catchAll = true;
+  return out;
+}
+
+/** The literal text of the f-string `node` is formatted into, its replacement fields left out. */
+function formatText(mod: PyModule, node: SyntaxNode): string | undefined {
+  let f: SyntaxNode | null = node;
+  while (f && f.name !== 'FormatString') {
+    if (f.name === 'Body' || f.name.endsWith('Statement')) return undefined;
+    f = f.parent;
+  }
+  if (!f) return undefined;
+  let text = '';
+  let at = f.from;
+  for (const r of children(f)) {
+    if (r.name !== 'FormatReplacement') continue;
+    text += mod.text.slice(at, r.from);
+    at = r.to;
+  }
+  return (text + mod.text.slice(at, f.to)).replace(/^[a-zA-Z]*("""|'''|"|')|("""|'''|"|')$/g, '');
 }
 
 /** The literal texts inside `node` (string values; the raw text of what cannot be decoded). */
@@ -653,6 +737,17 @@ const nameLengths = new WeakMap<PyModule, number[]>();
  * Same answer as "some same-file function name followed by `(` occurs in src", without a scan of the body per
  * function (200 tools in a file made that quadratic): the text right before each `(` is looked up by length.
  */
+/** Some name this module imports (a function, or a module whose function is called) is called in `src`. */
+function callsImportedName(mod: PyModule, src: string): boolean {
+  for (const name of mod.imports.keys()) {
+    for (let i = src.indexOf(name); i >= 0; i = src.indexOf(name, i + 1)) {
+      const next = src[i + name.length];
+      if (next === '(' || next === '.') return true;
+    }
+  }
+  return false;
+}
+
 function callsSameFileFunction(mod: PyModule, src: string): boolean {
   if (!mod.functions.size) return false;
   let lengths = nameLengths.get(mod);
@@ -678,7 +773,7 @@ function hasContainmentCheck(mod: PyModule, fn: SyntaxNode, depth: number): bool
   if (!body) return false;
   const src = mod.text.slice(body.from, body.to);
   // Cheap exit for the common handler: no check word and no call to a same-file function.
-  if (!/relative_to|commonpath|startswith/.test(src) && !(depth < 2 && callsSameFileFunction(mod, src))) return false;
+  if (!/relative_to|commonpath|startswith/.test(src) && !(depth < 2 && (callsSameFileFunction(mod, src) || callsImportedName(mod, src)))) return false;
   const normalized = new Set<string>();
   const isNormalizing = (call: SyntaxNode): boolean => {
     const callee = call.firstChild;
@@ -719,9 +814,9 @@ function hasContainmentCheck(mod: PyModule, fn: SyntaxNode, depth: number): bool
     if (prop === 'is_relative_to' || prop === 'relative_to') found = true;
     else if (/^(os\.path|posixpath|ntpath)\.commonpath$/.test(mod.qualifyName(dottedName(callee, mod.text) ?? ''))) found = true;
     else if (prop === 'startswith' && callee.firstChild && carriesNormalized(callee.firstChild)) found = true;
-    else if (depth < 2 && callee.name === 'VariableName') {
-      const helper = mod.functions.get(mod.src(callee));
-      if (helper && helper !== fn && hasContainmentCheck(mod, helper, depth + 1)) found = true;
+    else if (depth < 2 && (callee.name === 'VariableName' || callee.name === 'MemberExpression')) {
+      const helper = helperFunction(mod, callee);
+      if (helper && helper.fn !== fn && hasContainmentCheck(helper.mod, helper.fn, depth + 1)) found = true;
     }
     return found ? false : undefined;
   });

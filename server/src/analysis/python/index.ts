@@ -11,10 +11,11 @@ import type { FieldInfo, PyType } from './pytypes';
 import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg, type LiteralResult } from './syntax';
 import { cleanLineSpan, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
 import { handlerFacts } from './handler';
-import { frameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
+import { frameworkVersion, installedFrameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
 import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
 import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
+import { composedInto, composeServers, type Composition } from './compose';
 
 interface ServerVar {
   id: string;
@@ -51,8 +52,10 @@ interface PyAnalysis {
   tools: ToolDefinition[];
   /** The framework of each server the file constructs, by server id (facts.servers does not carry it). */
   serverFrameworks: Map<string, Framework>;
-  /** The framework version the workspace pins (read once per framework). */
+  /** The release of a framework the contracts are predicted for: the one installed beside an installed package, else the workspace's pin (read once per framework). */
   versionOf(fw: Framework): string | undefined;
+  /** The framework version the workspace pins (a range as written): the tools' `frameworkVersion`, what rules about the pin read. */
+  pinnedVersionOf(fw: Framework): string | undefined;
   /** The Python version deciding what `__doc__` holds (read on first use). */
   py(): PythonVersionFact;
   /** What other workspace modules hold, read only when a name of this file leads there; shared by every step. */
@@ -61,8 +64,20 @@ interface PyAnalysis {
   boundFunctions: Set<SyntaxNode>;
   /** Servers whose tools, registered in the module holding them, are already in `tools`. */
   pulled: Set<string>;
-  /** Tools that make their server fail at the pinned version (PyContractResult.serverFailure): the others it takes down are marked at the end. */
-  failures: { tool: ToolDefinition; failure: NonNullable<PyContractResult['serverFailure']> }[];
+  /**
+   * What makes a server fail at the pinned version: a tool (PyContractResult.serverFailure) or a composing call the
+   * release does not have (`tool` absent). The tools it takes down are marked at the end.
+   */
+  failures: ServerFailure[];
+  /** Servers mounted on, imported into or renamed by others (compose.ts applies them once the walk is done). */
+  compositions: Composition[];
+}
+
+interface ServerFailure {
+  tool?: ToolDefinition;
+  serverId: string;
+  file: string;
+  failure: NonNullable<PyContractResult['serverFailure']>;
 }
 
 /** Per-analysis memo of the cross-module lookups (each module's servers and tools are read once). */
@@ -106,9 +121,14 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   }
 
   const versions = new Map<Framework, string | undefined>();
-  const versionOf = (fw: Framework) => {
+  const pinnedVersionOf = (fw: Framework) => {
     if (!versions.has(fw)) versions.set(fw, frameworkVersion(host, file, FRAMEWORKS[fw].versionPackage));
     return versions.get(fw);
+  };
+  const installed = new Map<Framework, string | undefined>();
+  const versionOf = (fw: Framework) => {
+    if (!installed.has(fw)) installed.set(fw, installedFrameworkVersion(host, file, FRAMEWORKS[fw].versionPackage));
+    return installed.get(fw) ?? pinnedVersionOf(fw);
   };
   // The Python version decides what `__doc__` holds (3.13+ strips indentation); read lazily, once per analysis.
   let pyFact: PythonVersionFact | undefined;
@@ -121,10 +141,24 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   };
 
   const crossModule: CrossModule = { servers: new Map(), tools: new Map([[file, null]]) };
-  const analysis: PyAnalysis = { mod, facts, tools: [], serverFrameworks: new Map(), versionOf, py, crossModule, boundFunctions: new Set(), pulled: new Set(), failures: [] };
+  const analysis: PyAnalysis = {
+    mod,
+    facts,
+    tools: [],
+    serverFrameworks: new Map(),
+    versionOf,
+    pinnedVersionOf,
+    py,
+    crossModule,
+    boundFunctions: new Set(),
+    pulled: new Set(),
+    failures: [],
+    compositions: [],
+  };
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
   walkScope(analysis, children(mod.tree.topNode), moduleScope, '', 0);
 
+  analysis.tools = composeServers(analysis.tools, analysis.compositions);
   const { tools, serverFrameworks } = analysis;
   markServerFailures(analysis);
   const frameworks = new Set(facts.servers.map((s) => serverFrameworks.get(s.id)).filter(Boolean) as Framework[]);
@@ -143,11 +177,17 @@ export function analyzePython(file: string, text: string, host: FileHost, option
  * registers, at tools/list every tool of that server. Each gets the reason as an unresolved `contract` part.
  */
 function markServerFailures(a: PyAnalysis): void {
-  for (const { tool, failure } of a.failures) {
+  // A tool and its copies on the servers composing its own share the registration and the name's span.
+  const sameRegistration = (t: ToolDefinition, tool: ToolDefinition) =>
+    t === tool || (t.registration.span.file === tool.registration.span.file && t.registration.span.start === tool.registration.span.start && t.name.span.start === tool.name.span.start);
+  for (const { tool, serverId, file, failure } of a.failures) {
+    // The servers listing the failing tool: its own, and those it is mounted on or imported into (its copies).
+    const servers = new Set([serverId]);
+    if (tool) for (const t of a.tools) if (sameRegistration(t, tool)) servers.add(t.server.id);
     for (const t of a.tools) {
-      if (t === tool) continue;
-      if (t.server.id !== tool.server.id && !(failure.when === 'import' && t.file === tool.file)) continue;
-      const reason = `${tool.name.value ?? 'another tool'}: ${failure.reason}`;
+      if (tool && sameRegistration(t, tool)) continue;
+      if (!servers.has(t.server.id) && !(failure.when === 'import' && t.file === file)) continue;
+      const reason = tool ? `${tool.name.value ?? 'another tool'}: ${failure.reason}` : failure.reason;
       if (!t.unresolved.some((u) => u.reason === reason)) t.unresolved.push({ part: 'contract', reason, span: failure.span });
     }
   }
@@ -195,10 +235,11 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
           const nameArg = args.find((a) => a.name === 'name') ?? args.find((a) => !a.name && !a.spread);
           const name = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
           const id = `${mod.file}#${scopeName ? scopeName + '.' : ''}${variable}`;
-          const sv: ServerVar = { id, variable, framework: fw, name, span: mod.span(target), constructorSpan: mod.span(value) };
+          const sv = subclassCaveats(a, mod, { id, variable, framework: fw, name, span: mod.span(target), constructorSpan: mod.span(value) }, value.firstChild);
           scope.servers.set(variable, sv);
           a.serverFrameworks.set(id, fw);
           facts.servers.push({ id, variable, name, span: sv.span, constructorSpan: sv.constructorSpan });
+          constructorCompositions(a, sv, value, scope);
         } else if (value.firstChild.name === 'VariableName') {
           // `mcp = create_server()` where the factory returns a server it built: alias the factory's server.
           const factory = functionOf(a, scope, mod.src(value.firstChild));
@@ -236,8 +277,14 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
         } else tools.push(...customDecoratorTools(a, dec, scope, stmt, def));
       }
     } else if (stmt.name === 'ExpressionStatement') {
-      const call = stmt.firstChild;
+      const expr = stmt.firstChild;
+      // `await parent.import_server(child)` (in an async setup function), `asyncio.run(parent.import_server(child))`.
+      const awaited = expr?.name === 'AwaitExpression' ? child(expr, 'CallExpression') : undefined;
+      if (awaited) compositionCall(a, awaited, scope);
+      const call = awaited ? undefined : expr;
       if (call?.name === 'CallExpression') {
+        const ran = runArgument(mod, call);
+        if (compositionCall(a, ran ?? call, scope)) continue;
         const reg = callRegistration(a, call, scope);
         if (reg) {
           const t = buildTool(a, { ...reg, stmt: call });
@@ -255,7 +302,8 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
     const def = stmt.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
     if (def?.name !== 'FunctionDefinition' || a.boundFunctions.has(def)) continue;
     const body = child(def, 'Body');
-    if (!body || !(containsToolRegistration(mod, body) || DECORATOR_CALL.test(mod.text.slice(body.from, body.to)))) continue;
+    const bodyText = body ? mod.text.slice(body.from, body.to) : '';
+    if (!body || !(containsToolRegistration(mod, body) || DECORATOR_CALL.test(bodyText) || COMPOSING_CALL.test(bodyText))) continue;
     const n = child(def, 'VariableName');
     const innerName = `${scopeName ? scopeName + '.' : ''}${n ? mod.src(n) : '<fn>'}`;
     const inner: Scope = { servers: parameterServers(a, def, body, innerName), functions: new Map(), parent: scope };
@@ -437,8 +485,7 @@ function lowLevelTool(a: PyAnalysis, server: ServerVar, node: SyntaxNode, unread
 
 /** The framework whose server class `callee` constructs (`FastMCP(...)`, generic `MCPServer[State](...)`). */
 function constructorFramework(mod: PyModule, callee: SyntaxNode): Framework | undefined {
-  const parts = callee.name === 'MemberExpression' ? children(callee) : [];
-  const klass = parts[1]?.name === '[' ? parts[0] : callee;
+  const klass = genericBase(callee);
   const q = mod.qualify(klass);
   const known = q ? frameworkOfConstructor(q) : undefined;
   return known ?? (klass.name === 'VariableName' ? subclassFramework(mod, mod.src(klass), 0) : undefined);
@@ -454,11 +501,72 @@ function subclassFramework(mod: PyModule, name: string, depth: number): Framewor
   if (!d || !bases) return undefined;
   for (const base of argsOf(bases)) {
     if (base.name || base.spread) continue;
-    const q = d.mod.qualify(base.value);
-    const fw = (q && frameworkOfConstructor(q)) ?? (base.value.name === 'VariableName' ? subclassFramework(d.mod, d.mod.src(base.value), depth + 1) : undefined);
+    const klass = genericBase(base.value);
+    const q = d.mod.qualify(klass);
+    const fw = (q && frameworkOfConstructor(q)) ?? (klass.name === 'VariableName' ? subclassFramework(d.mod, d.mod.src(klass), depth + 1) : undefined);
     if (fw) return fw;
   }
   return undefined;
+}
+
+/** The class of a generic subscript (`FastMCP[State]` -> `FastMCP`), else the expression itself. */
+function genericBase(node: SyntaxNode): SyntaxNode {
+  const parts = node.name === 'MemberExpression' ? children(node) : [];
+  return parts[1]?.name === '[' ? parts[0] : node;
+}
+
+/** Server methods that decide what a tool publishes, or which tools are listed: a subclass overriding one runs its own code there. */
+const REGISTERING_METHODS = new Set(['tool', 'add_tool']);
+const LISTING_METHODS = new Set(['list_tools', '_list_tools', '_list_tools_mcp', '_mcp_list_tools', '_list_tools_middleware', 'get_tools']);
+
+/**
+ * The first registering and listing methods a workspace subclass of a server class overrides (`class
+ * AtlassianMCP(ErrorPreservingFastMCP)` overriding `_list_tools_mcp`, its base overriding `tool`), with the class.
+ */
+function serverClassOverrides(mod: PyModule, callee: SyntaxNode, depth = 0): { registering?: string; listing?: string } {
+  const klass = genericBase(callee);
+  if (depth > 3 || klass.name !== 'VariableName') return {};
+  const q = mod.qualify(klass);
+  if (q && frameworkOfConstructor(q)) return {};
+  const name = mod.src(klass);
+  const d = mod.classes.has(name) ? { mod, name } : importedDefinition(mod, name);
+  const stmt = d?.mod.classes.get(d.name);
+  const cls = stmt?.name === 'DecoratedStatement' ? stmt.lastChild : stmt;
+  const body = cls ? child(cls, 'Body') : undefined;
+  if (!d || !cls || !body) return {};
+  const out: { registering?: string; listing?: string } = {};
+  for (const member of flattenBlocks(children(body))) {
+    const f = member.name === 'DecoratedStatement' ? member.lastChild : member;
+    const n = f?.name === 'FunctionDefinition' ? child(f, 'VariableName') : undefined;
+    const method = n ? d.mod.src(n) : '';
+    if (REGISTERING_METHODS.has(method)) out.registering ??= `${name}.${method}`;
+    if (LISTING_METHODS.has(method)) out.listing ??= `${name}.${method}`;
+  }
+  for (const base of argsOf(child(cls, 'ArgList'))) {
+    if (base.name || base.spread) continue;
+    const inherited = serverClassOverrides(d.mod, base.value, depth + 1);
+    out.registering ??= inherited.registering;
+    out.listing ??= inherited.listing;
+  }
+  return out;
+}
+
+/**
+ * A server of a workspace subclass overriding what registers or lists tools: each tool it registers says so (the
+ * ServerVar's `unresolved`), and every tool it lists (its own and mounted ones) carries the listing override.
+ */
+function subclassCaveats(a: PyAnalysis, mod: PyModule, sv: ServerVar, callee: SyntaxNode): ServerVar {
+  const o = serverClassOverrides(mod, callee);
+  if (o.listing && !a.compositions.some((c) => c.span.file === sv.constructorSpan.file && c.span.start === sv.constructorSpan.start)) {
+    const traits = FRAMEWORKS[sv.framework].contractTraits?.(a.versionOf(sv.framework));
+    const reason = `the server class overrides ${o.listing}(): the list it publishes (which tools, their schemas) is that code's, not modelled`;
+    if (traits) a.compositions.push({ kind: 'namespace', span: sv.constructorSpan, parent: toolServer(sv), prefix: '', traits, opaque: { part: 'contract', reason, span: sv.constructorSpan } });
+  }
+  if (!o.registering || sv.unresolved) return sv;
+  return {
+    ...sv,
+    unresolved: { part: 'contract', reason: `the server class overrides ${o.registering}(): what a registration publishes runs through that code, not modelled`, span: sv.constructorSpan },
+  };
 }
 
 /**
@@ -596,7 +704,8 @@ function moduleServer(a: PyAnalysis, mod: PyModule, name: string, depth: number)
       const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
       const nameArg = args.find((x) => x.name === 'name') ?? args.find((x) => !x.name && !x.spread);
       const serverName = nameArg ? stringValue(nameArg.value, mod.text) : undefined;
-      found = { server: { id: key, variable: name, framework, ...(serverName !== undefined ? { name: serverName } : {}), span: mod.span(targetNode), constructorSpan: mod.span(value) }, home: mod };
+      const server: ServerVar = { id: key, variable: name, framework, ...(serverName !== undefined ? { name: serverName } : {}), span: mod.span(targetNode), constructorSpan: mod.span(value) };
+      found = { server: subclassCaveats(a, mod, server, value.firstChild), home: mod };
     } else if (value.firstChild.name === 'VariableName') {
       const factoryName = mod.src(value.firstChild);
       const local = mod.functions.get(factoryName);
@@ -616,7 +725,10 @@ function moduleServer(a: PyAnalysis, mod: PyModule, name: string, depth: number)
 function pullTools(a: PyAnalysis, home: PyModule, id: string): void {
   if (a.pulled.has(id)) return;
   a.pulled.add(id);
-  a.tools.push(...moduleTools(a, home).filter((t) => t.server.id === id));
+  const registered = moduleTools(a, home);
+  // Servers that module mounts on this one (read with it) are listed through it.
+  const ids = composedInto(id, a.compositions);
+  a.tools.push(...registered.filter((t) => ids.has(t.server.id) && !a.tools.includes(t)));
 }
 
 /** The tools a module registers at import time, on any server (an import cycle reads as none). */
@@ -628,6 +740,230 @@ function moduleTools(a: PyAnalysis, mod: PyModule): ToolDefinition[] {
   walkScope(sub, children(mod.tree.topNode), { servers: new Map(), functions: new Map() }, '', 1);
   memo.set(mod.file, sub.tools);
   return sub.tools;
+}
+
+/** A call of a method composing FastMCP servers (a function whose body has one is walked like a factory). */
+const COMPOSING_CALL = /\.(?:mount|import_server|add_provider|add_transform)\s*\(/;
+
+/** `asyncio.run(parent.import_server(child))`: the call run. */
+function runArgument(mod: PyModule, call: SyntaxNode): SyntaxNode | undefined {
+  if (!call.firstChild || mod.qualify(call.firstChild) !== 'asyncio.run') return undefined;
+  const args = argsOf(child(call, 'ArgList'));
+  return args.length === 1 && !args[0].name && args[0].value.name === 'CallExpression' ? args[0].value : undefined;
+}
+
+function toolServer(sv: ServerVar): ToolDefinition['server'] {
+  return { id: sv.id, variable: sv.variable, ...(sv.name !== undefined ? { name: sv.name } : {}), span: sv.span };
+}
+
+/** What a composing call passes as the server or provider: a server this analysis sees built, or why its tools are unseen. */
+type Composed = { server: ServerVar } | { unseen: string };
+
+function composedServer(a: PyAnalysis, scope: Scope, node: SyntaxNode, depth = 0): Composed {
+  const { mod } = a;
+  const text = mod.src(node).replace(/\s+/g, ' ').slice(0, 60);
+  const unseen = { unseen: `\`${text}\` is not a server Toolsmith sees constructed: the tools it adds are not known` };
+  if (node.name === 'VariableName' || node.name === 'MemberExpression') {
+    const d = dottedName(node, mod.text);
+    const named = d ? serverNamed(a, scope, d) : undefined;
+    if (named) return { server: named };
+    // `patient.router` where `patient` is a workspace module (`from app.tools import patient`).
+    const parts = node.name === 'MemberExpression' ? children(node) : [];
+    const imp = parts.length === 3 && parts[0].name === 'VariableName' ? mod.imports.get(mod.src(parts[0])) : undefined;
+    const home = imp ? mod.program.resolveModule(imp.qualified, mod.file) : undefined;
+    const held = home ? moduleServer(a, home, mod.src(parts[2]), 0) : undefined;
+    if (!held) return unseen;
+    pullTools(a, held.home, held.server.id);
+    return { server: { ...held.server, variable: d ?? held.server.variable } };
+  }
+  if (node.name !== 'CallExpression' || !node.firstChild || depth > 2) return unseen;
+  const callee = dottedName(node.firstChild, mod.text) ?? '';
+  const klass = callee.slice(callee.lastIndexOf('.') + 1);
+  const args = kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text);
+  const first = args.find((x) => !x.name && !x.spread)?.value;
+  // `FastMCPProvider(server)` is what mount() builds; a proxy of a server of this process lists what it lists.
+  if ((klass === 'FastMCPProvider' || klass === 'as_proxy' || klass === 'create_proxy') && first) {
+    const inner = composedServer(a, scope, first, depth + 1);
+    if ('server' in inner || klass === 'FastMCPProvider') return inner;
+    return { unseen: `a proxy of ${mod.src(first).slice(0, 60)}: its tools are what that server lists at run time` };
+  }
+  if (klass === 'FileSystemProvider') return { unseen: `FileSystemProvider(...) imports the Python files of a directory at run time and lists their @tool functions: not read statically` };
+  if (/OpenAPI|from_openapi|from_fastapi/.test(callee)) return { unseen: `${klass}(...) builds its tools from an OpenAPI description at run time: not read statically` };
+  if (/Proxy/.test(klass)) return { unseen: `${klass}(...) lists the tools of another server at run time: not read statically` };
+  return { unseen: `${klass || text}(...) is a provider Toolsmith does not model: the tools it adds are not known` };
+}
+
+/** A literal prefix (None and "" are none), or why it is unknown. */
+function compositionPrefix(mod: PyModule, node: SyntaxNode | undefined, what: string): { prefix: string | undefined; prefixUnresolved?: Unresolved } {
+  if (!node || node.name === 'None') return { prefix: '' };
+  const v = stringValue(node, mod.text);
+  if (v !== undefined) return { prefix: v };
+  const span = mod.span(node);
+  return { prefix: undefined, prefixUnresolved: { part: 'name', reason: `the ${what} ${mod.src(node).slice(0, 40)} is computed at run time: the published names are not known`, span } };
+}
+
+/**
+ * `parent.mount(child, prefix)`, `await parent.import_server(child, prefix)`, `parent.add_provider(child, namespace=)`,
+ * `parent.add_transform(Namespace("x"))` on a server of this scope: recorded for compose.ts, or, where the pinned
+ * release has no such call or keyword, the failure that takes the server down. True when `call` is one.
+ */
+function compositionCall(a: PyAnalysis, call: SyntaxNode | undefined, scope: Scope): boolean {
+  const { mod } = a;
+  const callee = call?.firstChild;
+  const d = callee?.name === 'MemberExpression' ? dottedName(callee, mod.text) : undefined;
+  const m = d ? /^([A-Za-z_][\w.]*)\.(mount|import_server|add_provider|add_transform)$/.exec(d) : null;
+  const parent = m ? serverNamed(a, scope, m[1]) : undefined;
+  if (!call || !m || !parent) return false;
+  const span = mod.span(call);
+  if (
+    a.compositions.some((c) => c.span.file === span.file && c.span.start === span.start) ||
+    a.failures.some((f) => !f.tool && f.failure.span.file === span.file && f.failure.span.start === span.start)
+  )
+    return true;
+  const method = m[2];
+  const traits = FRAMEWORKS[parent.framework].contractTraits?.(a.versionOf(parent.framework));
+  const composition = traits?.composition;
+  const release = traits?.release ?? FRAMEWORKS[parent.framework].name;
+  const fail = (reason: string) => a.failures.push({ serverId: parent.id, file: mod.file, failure: { when: 'import', reason: `${reason}: the server lists no tools`, span } });
+  if (!traits || !composition) {
+    fail(`${release}'s server class has no ${method}() (server composition is standalone FastMCP's): AttributeError`);
+    return true;
+  }
+  const args = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text);
+  const positional = args.filter((x) => !x.name && !x.spread);
+  const keyword = (k: string) => args.find((x) => x.name === k)?.value;
+  if (args.some((x) => x.spread)) {
+    fail(`${method}(${args.find((x) => x.spread)!.spread}...) arguments are not resolved`);
+    return true;
+  }
+  const record = (c: Omit<Composition, 'span' | 'parent' | 'traits'>, node: SyntaxNode | undefined) =>
+    composeInto(a, parent, node ? composedServer(a, scope, node) : { unseen: `${method}() without a server` }, { ...c, span, parent: toolServer(parent), traits }, node ?? call);
+  let serverArg = positional[0]?.value ?? keyword('server') ?? keyword('provider');
+  // `mount("prefix", server)`, the order before fastmcp 2.9 (swapped with a warning until 2.13).
+  if (serverArg && (serverArg.name === 'String' || serverArg.name === 'FormatString') && (method === 'mount' || method === 'import_server')) {
+    if (!composition.prefixFirst || positional.length < 2) {
+      fail(`${release}'s ${method}() takes the server first: ${method}(prefix, server), the order before fastmcp 2.9, was dropped in 2.14 (AttributeError on the string)`);
+      return true;
+    }
+    const [prefix, server] = [positional[0], positional[1]];
+    positional.splice(0, 2, server, prefix);
+    serverArg = server.value;
+  }
+  if (method === 'mount') {
+    const params = composition.mountParameters;
+    const bad = args.find((x) => x.name && x.name !== 'server' && !params.includes(x.name));
+    if (bad || positional.length - 1 > params.length) {
+      fail(`${release}'s mount() takes ${bad ? `no ${bad.name}= keyword` : `at most ${params.length + 1} positional arguments`} (it takes ${['server', ...params].join(', ')}): TypeError at import`);
+      return true;
+    }
+    const bound = (p: string) => keyword(p) ?? (params.includes(p) ? positional[params.indexOf(p) + 1]?.value : undefined);
+    const prefixNode = bound('namespace') ?? bound('prefix');
+    const namesNode = bound('tool_names');
+    const toolNames = namesNode && namesNode.name !== 'None' ? toolNamesMap(mod, namesNode, composition.toolNames) : undefined;
+    record({ kind: 'mount', ...compositionPrefix(mod, prefixNode, 'mount prefix'), ...(toolNames ? { toolNames } : {}) }, serverArg);
+  } else if (method === 'import_server') {
+    if (!composition.importServer) fail(`${release} has no import_server() (removed in fastmcp 4.0 for mount()): AttributeError`);
+    else if (args.some((x) => x.name && x.name !== 'server' && x.name !== 'prefix') || positional.length > 2) fail(`${release}'s import_server() takes (server, prefix): TypeError`);
+    else record({ kind: 'import', ...compositionPrefix(mod, keyword('prefix') ?? positional[1]?.value, 'import prefix') }, serverArg);
+  } else if (!composition.providers) {
+    fail(`${release} has no ${method}() (providers and transforms came with fastmcp 3.0): AttributeError`);
+  } else if (method === 'add_provider') {
+    record({ kind: 'mount', ...compositionPrefix(mod, keyword('namespace'), 'provider namespace') }, serverArg);
+  } else {
+    transformComposition(a, parent, serverArg, span, traits);
+  }
+  return true;
+}
+
+/**
+ * Records that `parent` lists `target`'s tools. A server or provider whose tools are not seen becomes a stand-in
+ * server holding one tool whose every part is unresolved (the reason), listed where that server's tools would be.
+ */
+function composeInto(a: PyAnalysis, parent: ServerVar, target: Composed, c: Omit<Composition, 'childId'>, node: SyntaxNode): void {
+  if (!('unseen' in target) && target.server.framework === 'fastmcp') {
+    a.compositions.push({ ...c, childId: target.server.id });
+    return;
+  }
+  const reason = 'unseen' in target ? target.unseen : `${target.server.variable} is a ${FRAMEWORKS[target.server.framework].name} server: composing it into a FastMCP server is not modelled`;
+  const standIn: ServerVar = { ...parent, id: `${parent.id}@${c.span.start}` };
+  a.tools.push(lowLevelTool(a, standIn, node, reason));
+  a.compositions.push({ ...c, childId: standIn.id });
+}
+
+/** `tool_names={"old": "new"}`: a dict literal of strings, else every name of that mount is unknown. */
+function toolNamesMap(mod: PyModule, node: SyntaxNode, mode: 'replaces' | 'before-namespace'): NonNullable<Composition['toolNames']> {
+  const v = literalValue(node, mod.text, (n) => mod.enumMemberValue(n));
+  if (v.ok && v.value && typeof v.value === 'object' && !Array.isArray(v.value) && Object.values(v.value).every((x) => typeof x === 'string'))
+    return { map: new Map(Object.entries(v.value as Record<string, string>)), mode };
+  return {
+    map: undefined,
+    mode,
+    unresolved: { part: 'name', reason: `tool_names=${mod.src(node).slice(0, 40)} is not a literal dict of names: the renamed tools are not known`, span: mod.span(node) },
+  };
+}
+
+/** `Namespace("x")` renames every tool the server lists; another transform is named on each of them, not modelled. */
+function transformComposition(a: PyAnalysis, parent: ServerVar, node: SyntaxNode | undefined, span: Span, traits: NonNullable<ReturnType<NonNullable<FrameworkProfile['contractTraits']>>>): void {
+  const { mod } = a;
+  const callee = node?.name === 'CallExpression' && node.firstChild ? (mod.qualify(node.firstChild) ?? '') : '';
+  const args = node?.name === 'CallExpression' ? kwargsWithNames(argsOf(child(node, 'ArgList')), mod.text) : [];
+  const prefixNode = args.find((x) => x.name === 'prefix')?.value ?? args.find((x) => !x.name && !x.spread)?.value;
+  const base = { kind: 'namespace' as const, span, parent: toolServer(parent), traits };
+  if (/(^|\.)Namespace$/.test(callee) && prefixNode) a.compositions.push({ ...base, ...compositionPrefix(mod, prefixNode, 'namespace') });
+  else
+    a.compositions.push({
+      ...base,
+      prefix: '',
+      opaque: {
+        part: 'contract',
+        reason: `the transform ${node ? mod.src(node).slice(0, 60) : '?'} rewrites the tools the server lists at run time: not modelled`,
+        span: node ? mod.span(node) : span,
+      },
+    });
+}
+
+/** `FastMCP(..., providers=[...], transforms=[...])`: composed like add_provider()/add_transform() calls, in order. */
+function constructorCompositions(a: PyAnalysis, sv: ServerVar, value: SyntaxNode, scope: Scope): void {
+  const { mod } = a;
+  const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).filter((x) => x.name === 'providers' || x.name === 'transforms');
+  if (!args.length) return;
+  const traits = FRAMEWORKS[sv.framework].contractTraits?.(a.versionOf(sv.framework));
+  for (const arg of args) {
+    const span = mod.span(arg.value);
+    if (!traits?.composition?.providers) {
+      a.failures.push({
+        serverId: sv.id,
+        file: mod.file,
+        failure: {
+          when: 'import',
+          reason: `${traits?.release ?? FRAMEWORKS[sv.framework].name}'s server takes no ${arg.name}= (providers and transforms came with fastmcp 3.0): TypeError at import: the server lists no tools`,
+          span,
+        },
+      });
+      continue;
+    }
+    const items = arg.value.name === 'ArrayExpression' ? meaningful(arg.value) : undefined;
+    if (!items) {
+      a.compositions.push({
+        kind: 'namespace',
+        span,
+        parent: toolServer(sv),
+        traits,
+        prefix: '',
+        opaque: { part: 'contract', reason: `${arg.name}=${mod.src(arg.value).slice(0, 40)} is not a list literal: what it adds or changes is not known`, span },
+      });
+      continue;
+    }
+    for (const item of items) {
+      const itemSpan = mod.span(item);
+      if (arg.name === 'transforms') {
+        transformComposition(a, sv, item, itemSpan, traits);
+        continue;
+      }
+      if (!a.compositions.some((c) => c.span.file === itemSpan.file && c.span.start === itemSpan.start))
+        composeInto(a, sv, composedServer(a, scope, item), { kind: 'mount', span: itemSpan, parent: toolServer(sv), prefix: '', traits }, item);
+    }
+  }
 }
 
 /** A decorator called with arguments on a nested def (`@register_tool("x")`, `@tools.reader("X")`): maybe a registration factory. */
@@ -1474,7 +1810,8 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   const tool: ToolDefinition = {
     language: 'python',
     framework,
-    ...(version ? { frameworkVersion: version } : {}),
+    // What the workspace pins (rules about the pin read it); the contract is the installed release's when there is one.
+    ...(a.pinnedVersionOf(framework) ? { frameworkVersion: a.pinnedVersionOf(framework) } : {}),
     file: mod.file,
     server: { id: reg.server.id, variable: reg.server.variable, ...(reg.server.name !== undefined ? { name: reg.server.name } : {}), span: reg.server.span },
     registration: {
@@ -1501,7 +1838,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
     unresolved,
     unrepresentable: [],
   };
-  if (failure) a.failures.push({ tool, failure });
+  if (failure) a.failures.push({ tool, serverId: tool.server.id, file: tool.file, failure });
   return tool;
 }
 

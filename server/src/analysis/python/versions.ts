@@ -28,6 +28,20 @@ export function frameworkVersion(host: FileHost, file: string, pkg: string): str
 }
 
 /**
+ * The release of `pkg` installed beside a file of an installed distribution (`site-packages/<top>/…`): its
+ * `<pkg>-<version>.dist-info` in that site-packages. What runs there, whatever range the package declares (which
+ * `frameworkVersion` reads: the workspace's pin, what rules about the range judge).
+ */
+export function installedFrameworkVersion(host: FileHost, file: string, pkg: string): string | undefined {
+  const parts = file.split(/[\\/]/);
+  const at = parts.lastIndexOf('site-packages');
+  if (at < 0 || at + 2 > parts.length - 1 || !host.listDir) return undefined;
+  const sitePackages = parts.slice(0, at + 1).join(path.sep) || path.sep;
+  const installed = host.listDir(sitePackages)?.find((d) => d.endsWith('.dist-info') && normalize(d.replace(/-[^-]*\.dist-info$/, '')) === normalize(pkg));
+  return installed ? /-([^-]*)\.dist-info$/.exec(installed)?.[1] : undefined;
+}
+
+/**
  * A file of an installed distribution (`site-packages/<top>/…`): its pins are the `Requires-Dist` lines of its
  * `<name>-<version>.dist-info/METADATA` (what pip read from its pyproject.toml when it installed it).
  */

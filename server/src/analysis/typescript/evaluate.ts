@@ -13,7 +13,7 @@ import type { Span } from '../model';
 import type { Framework } from '../../../../common/frameworks';
 import { isFunctionLikeKind, isReassigned, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
-import type { TsLibraries, ZodEntry } from '../../contract/typescript/libraries';
+import type { SchemaLibrary, TsLibraries, ZodEntry } from '../../contract/typescript/libraries';
 import { inlinedZod, inlinedZodModule } from './bundles';
 
 /** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
@@ -614,9 +614,19 @@ const ZOD_MODULES: Record<string, 3 | 4 | 'bare' | 'mini'> = {
 const ARKTYPE_MODULE = 'arktype';
 /** Loaded on the first file that imports ArkType: its start-up (~0.3 s, it compiles its own scope) is not every contract's. */
 let arktypeExports: { type: unknown } | undefined;
-function arktypeExportsLoaded(): { type: unknown } {
+function arktypeExportsLoaded(ctx: EvalContext): { type: unknown } {
+  // The workspace's own copy when trusted (libraries.ts); one object per copy, like the bundled one.
+  const own = ctx.libraries?.schemaLibrary('arktype');
+  if (own) return schemaLibraryExports(own, ['type']);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return (arktypeExports ??= { type: (require('arktype') as typeof import('arktype')).type });
+}
+const ownExports = new WeakMap<object, Record<string, unknown>>();
+/** The named exports of a workspace module, as one stable object (ZodFn calls them with it as `this`). */
+function schemaLibraryExports(mod: Record<string, unknown>, names?: string[]): Record<string, unknown> & { type: unknown } {
+  let out = ownExports.get(mod);
+  if (!out) ownExports.set(mod, (out = names ? Object.fromEntries(names.map((n) => [n, mod[n]])) : mod));
+  return out as Record<string, unknown> & { type: unknown };
 }
 // prettier-ignore
 const ARKTYPE_METHODS = new Set(['describe', 'array', 'or', 'and', 'optional', 'default', 'merge', 'omit', 'pick', 'partial', 'required', 'atLeastLength', 'atMostLength', 'moreThan', 'lessThan', 'atLeast', 'atMost', 'divisibleBy', 'matching', 'configure', 'brand', 'onUndeclaredKey']);
@@ -630,7 +640,9 @@ const VALIBOT_FUNCTIONS = new Set(['object', 'strictObject', 'looseObject', 'str
 const VALIBOT_ALLOWED: Record<string, Set<string>> = { valibot: VALIBOT_FUNCTIONS, '@valibot/to-json-schema': new Set(['toStandardJsonSchema']) };
 /** The modules above, each loaded on the first file that imports it (like ArkType). */
 const valibotModules: Record<string, Record<string, unknown> | undefined> = {};
-function valibotModule(module: string): Record<string, unknown> {
+function valibotModule(module: string, ctx: EvalContext): Record<string, unknown> {
+  const own = ctx.libraries?.schemaLibrary(module as SchemaLibrary);
+  if (own) return schemaLibraryExports(own, module === 'valibot' ? undefined : ['toStandardJsonSchema']);
   return (valibotModules[module] ??=
     module === 'valibot'
       ? // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -644,9 +656,10 @@ export class LibNs {
   constructor(readonly module: string) {}
 }
 
-function valibotFn(module: string, name: string, at: ts.Node, pf: ParsedFile): ZodFn {
-  if (!VALIBOT_ALLOWED[module].has(name) || typeof valibotModule(module)[name] !== 'function') return fail(`\`${name}\` of ${module} is not a supported function`, at, pf);
-  return new ZodFn(valibotModule(module), name, 4, true, 'valibot');
+function valibotFn(module: string, name: string, at: ts.Node, pf: ParsedFile, ctx: EvalContext): ZodFn {
+  const exports = valibotModule(module, ctx);
+  if (!VALIBOT_ALLOWED[module].has(name) || typeof exports[name] !== 'function') return fail(`\`${name}\` of ${module} is not a supported function`, at, pf);
+  return new ZodFn(exports, name, 4, true, 'valibot');
 }
 
 /** An ArkType Type (a callable carrying `~standard` with vendor "arktype"). */
@@ -755,10 +768,10 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       }
       if (Object.prototype.hasOwnProperty.call(VALIBOT_ALLOWED, d.module)) {
         if (d.imported === '*') return new LibNs(d.module);
-        return valibotFn(d.module, d.imported, at, pf);
+        return valibotFn(d.module, d.imported, at, pf, ctx);
       }
       if (d.module === ARKTYPE_MODULE) {
-        if (d.imported === 'type') return new ZodFn(arktypeExportsLoaded(), 'type', 4, true, 'arktype');
+        if (d.imported === 'type') return new ZodFn(arktypeExportsLoaded(ctx), 'type', 4, true, 'arktype');
         return fail(`\`${d.imported}\` of arktype is not supported (only \`type(...)\`)`, at, pf);
       }
       const kind = ZOD_MODULES[d.module];
@@ -928,7 +941,7 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
     }
     return fail(`\`.${name}\` is not a supported zod ${zodMajorOf(target)} method`, node, pf);
   }
-  if (target instanceof LibNs) return valibotFn(target.module, name, node, pf);
+  if (target instanceof LibNs) return valibotFn(target.module, name, node, pf, ctx);
   if (isArkType(target)) {
     if (ARKTYPE_METHODS.has(name) && typeof target[name] === 'function') return new ZodFn(target, name, 4, false, 'arktype');
     return fail(`\`.${name}\` is not a supported ArkType method`, node, pf);

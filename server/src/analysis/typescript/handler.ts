@@ -6,7 +6,7 @@
 import ts from './ts';
 import type { CallFact, HandlerDefinition, JsonSchema, ReturnFact, Span } from '../model';
 import { evaluateDetached, type EvalContext } from './evaluate';
-import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type ParsedFile } from './project';
+import { isFunctionLikeKind, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 
 /** Calls that look at a URL (given a parameter): a validator named for URLs or hosts. */
 const URL_CHECK = /valid\w*ur[li]|ur[li]\w*valid|safe\w*ur[li]|check\w*ur[li]|allowed\w*(host|domain|url)/i;
@@ -230,15 +230,19 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     }
     // The URL an HTTP client / a browser reads: `fetch(url)`, `axios.post(url, body)`, `x.request(method, url)`, `axios({ url })`.
     const urlParams = new Set<string>();
-    const urlArg = n.arguments[/(^|\.)request$/.test(callee) && n.arguments.length > 1 ? 1 : 0];
-    if (urlArg) {
-      const obj = skipOuter(urlArg);
-      if (ts.isObjectLiteralExpression(obj)) {
-        for (const p of obj.properties) if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === 'url') sourcesInto(p, urlParams);
-      } else sourcesInto(urlArg, urlParams);
-    }
+    const urlArg = urlArgument(n, callee);
+    if (urlArg) sourcesInto(urlArg, urlParams);
     const joined = new Set<string>();
-    if (params.size > 0 && ts.isIdentifier(n.expression)) for (const i of joinsUncheckedPath(n.expression, pf)) if (n.arguments[i]) sourcesInto(n.arguments[i], joined);
+    const viaHelper: { callee: string; params: string[] }[] = [];
+    const helper = params.size > 0 ? calleeFunction(n.expression, pf, ctx) : undefined;
+    if (helper) {
+      for (const i of joinsUncheckedPath(helper)) if (n.arguments[i]) sourcesInto(n.arguments[i], joined);
+      for (const inner of urlArgsInHelper(helper, ctx)) {
+        const reach = new Set<string>();
+        for (const i of inner.at) if (n.arguments[i]) sourcesInto(n.arguments[i], reach);
+        if (reach.size) viaHelper.push({ callee: inner.callee, params: [...reach] });
+      }
+    }
     let parent = n.parent;
     while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
     if (/(^|\.)(resolve|normalize|realpath|realpathSync)$/.test(callee)) hasResolve = true;
@@ -256,6 +260,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
       awaited: !!parent && ts.isAwaitExpression(parent),
       ...(urlParams.size ? { paramsInUrlArg: [...urlParams] } : {}),
       ...(joined.size ? { joinsUncheckedPath: [...joined] } : {}),
+      ...(viaHelper.length ? { urlArgInHelper: viaHelper } : {}),
     };
   };
   if (body) {
@@ -279,21 +284,113 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
 
 const joinsMemo = new WeakMap<ts.Node, number[]>();
 
-/**
- * Is `callee` a function of this file (`function resolvePath(p)` / `const resolvePath = (p) => ...`) that returns
- * `path.join(ROOT, p)` / `path.resolve(ROOT, p)` of some of its parameters (directly or through a local) and never
- * tests the result (`startsWith` / `path.relative` after a resolve, or a validator named for paths)? The positions of
- * those parameters.
- */
-function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): number[] {
-  const d = lookupName(callee.text, callee, pf);
-  let fn: ts.FunctionLikeDeclaration | undefined;
-  if (d?.kind === 'function' && d.pf === pf) fn = d.node;
-  else if (d?.kind === 'var' && d.pf === pf && d.node.initializer) {
+type HelperFn = { fn: ts.FunctionLikeDeclaration; pf: ParsedFile; name: string };
+// Per analysis (one Project each): an edit of the imported file is read by the next analysis.
+const importedHelpers = new WeakMap<Project, Map<string, HelperFn | null>>();
+const importedClasses = new WeakMap<Project, Map<string, Decl | null>>();
+
+/** A function declaration, or a const holding an arrow / function expression. */
+function helperOf(d: Decl | undefined, name: string): HelperFn | undefined {
+  if (d?.kind === 'function' && d.node.body) return { fn: d.node, pf: d.pf, name };
+  if (d?.kind === 'var' && d.node.initializer) {
     const init = skipOuter(d.node.initializer);
-    if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) fn = init;
+    if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: d.pf, name };
   }
-  if (!fn?.body || VALIDATOR_CALLEE.test(callee.text)) return [];
+  return undefined;
+}
+
+/**
+ * The function a call's callee stands for, when its body can be read: a function (or a const arrow) of this file or
+ * of a workspace file it imports (`import { resolvePath } from "./paths.js"`), a method of the class the call is
+ * written in (`this.resolvePath(p)`), or a static method of a class of this or an imported file
+ * (`Fetcher.html(args)`). Package imports stay unread.
+ */
+function calleeFunction(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): HelperFn | undefined {
+  const e = skipOuter(expr);
+  if (ts.isIdentifier(e)) {
+    // An imported name is resolved once per file: following the import parses the other file.
+    const d0 = lookupName(e.text, e, pf);
+    if (d0?.kind === 'import') {
+      let byName = importedHelpers.get(ctx.project);
+      if (!byName) importedHelpers.set(ctx.project, (byName = new Map()));
+      const key = `${pf.file}\u0000${e.text}`;
+      if (!byName.has(key)) byName.set(key, helperOf(ctx.project.resolveImport(d0), e.text) ?? null);
+      return byName.get(key) ?? undefined;
+    }
+    return helperOf(d0, e.text);
+  }
+  if (!ts.isPropertyAccessExpression(e)) return undefined;
+  const member = e.name.text;
+  const receiver = skipOuter(e.expression);
+  let cls: ts.ClassLikeDeclaration | undefined;
+  let file = pf;
+  let isStatic = false;
+  if (receiver.kind === SK.ThisKeyword) {
+    for (let n: ts.Node | undefined = e.parent; n; n = n.parent)
+      if (ts.isClassDeclaration(n) || ts.isClassExpression(n)) {
+        cls = n;
+        break;
+      }
+  } else if (ts.isIdentifier(receiver)) {
+    let d = lookupName(receiver.text, receiver, pf);
+    if (d?.kind === 'import') {
+      let byName = importedClasses.get(ctx.project);
+      if (!byName) importedClasses.set(ctx.project, (byName = new Map()));
+      const key = `${pf.file}\u0000${receiver.text}`;
+      if (!byName.has(key)) byName.set(key, ctx.project.resolveImport(d) ?? null);
+      d = byName.get(key) ?? undefined;
+    }
+    if (d?.kind === 'class') {
+      cls = d.node;
+      file = d.pf;
+      isStatic = true;
+    }
+  }
+  if (!cls) return undefined;
+  for (const m of cls.members) {
+    if (!m.name || !ts.isIdentifier(m.name) || m.name.text !== member) continue;
+    if (isStatic !== (ts.canHaveModifiers(m) && !!ts.getModifiers(m)?.some((x) => x.kind === SK.StaticKeyword))) continue;
+    if (ts.isMethodDeclaration(m) && m.body) return { fn: m, pf: file, name: `${cls.name?.text ?? 'this'}.${member}` };
+    if (ts.isPropertyDeclaration(m) && m.initializer) {
+      const init = skipOuter(m.initializer);
+      if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: file, name: `${cls.name?.text ?? 'this'}.${member}` };
+    }
+  }
+  return undefined;
+}
+
+/** The argument an HTTP client / a browser reads the URL from: `fetch(url)`, `x.request(method, url)`, `axios({ url })`. */
+function urlArgument(n: ts.CallExpression, callee: string): ts.Node | undefined {
+  const arg = n.arguments[/(^|\.)request$/.test(callee) && n.arguments.length > 1 ? 1 : 0];
+  if (!arg) return undefined;
+  const obj = skipOuter(arg);
+  if (ts.isObjectLiteralExpression(obj)) {
+    for (const p of obj.properties) if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && ts.isIdentifier(p.name) && p.name.text === 'url') return p;
+    return undefined;
+  }
+  // `https://www.youtube.com/watch?v=${id}`: the scheme and host are the author's; what follows is not a URL the caller picks.
+  if (fixedOrigin(obj)) return undefined;
+  return arg;
+}
+
+/** A template or concatenation opening with a literal `scheme://host/`. */
+function fixedOrigin(e: ts.Expression): boolean {
+  let head: ts.Expression = e;
+  while (ts.isBinaryExpression(head) && head.operatorToken.kind === SK.PlusToken) head = skipOuter(head.left);
+  let text: string | undefined;
+  if (ts.isTemplateExpression(head)) text = head.head.text;
+  else if (head !== e && (ts.isStringLiteral(head) || ts.isNoSubstitutionTemplateLiteral(head))) text = head.text;
+  return text !== undefined && /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+[/?#]/i.test(text);
+}
+
+/**
+ * Is `helper` a function that returns `path.join(ROOT, p)` / `path.resolve(ROOT, p)` of some of its parameters
+ * (directly or through a local) and never tests the result (`startsWith` / `path.relative` after a resolve, or a
+ * validator named for paths)? The positions of those parameters.
+ */
+function joinsUncheckedPath(helper: HelperFn): number[] {
+  const { fn, pf } = helper;
+  if (!fn.body || VALIDATOR_CALLEE.test(helper.name)) return [];
   const known = joinsMemo.get(fn);
   if (known) return known;
   const tainted = new Map<string, Set<number>>();
@@ -334,11 +431,84 @@ function joinsUncheckedPath(callee: ts.Identifier, pf: ParsedFile): number[] {
     if (ts.isReturnStatement(n) && n.expression) for (const i of joinSources(n.expression)) result.add(i);
     ts.forEachChild(n, visit);
   };
-  visit(fn.body);
-  if (!ts.isBlock(fn.body)) for (const i of joinSources(fn.body)) result.add(i);
+  const body = fn.body;
+  visit(body);
+  if (!ts.isBlock(body)) for (const i of joinSources(body)) result.add(i);
   const positions = resolves && tests ? [] : [...result].sort((a, b) => a - b);
   joinsMemo.set(fn, positions);
   return positions;
+}
+
+type HelperUrlArg = { callee: string; at: number[] };
+
+/** `await got(url)`: what comes back is the remote server's answer, not a URL of the caller's (its links are the site's). */
+function isUrlOpening(e: ts.Expression, pf: ParsedFile): boolean {
+  let x = skipOuter(e);
+  if (ts.isAwaitExpression(x)) x = skipOuter(x.expression);
+  return ts.isCallExpression(x) && OPENS_URL.test(calleeName(x.expression, pf));
+}
+const urlArgsMemo = new WeakMap<ts.Node, HelperUrlArg[]>();
+/** Callees that open a URL: HTTP clients and a browser page (the rule decides which count). */
+const OPENS_URL = /^(fetch|node-fetch|cross-fetch|axios|got|got-scraping|gotScraping|ky|superagent|undici)(\.\w+)?$|(^|\.)(get|post|put|patch|delete|head|request|goto|fetch|gotScraping)$/;
+
+/**
+ * The calls inside `helper` (and the helpers it calls in turn) whose URL argument comes from its parameters, by
+ * position: `Fetcher._fetch({ url })` calling `fetch(url)`. None when the helper looks at the URL itself: `new URL(p)`
+ * whose protocol or host it then compares, a `.startsWith` on a parameter, or a validator named for URLs.
+ */
+function urlArgsInHelper(helper: HelperFn, ctx: EvalContext, depth = 0): HelperUrlArg[] {
+  const { fn, pf } = helper;
+  const known = urlArgsMemo.get(fn);
+  if (known) return known;
+  urlArgsMemo.set(fn, []); // recursion guard
+  const tainted = new Map<string, Set<number>>();
+  fn.parameters.forEach((p, i) => {
+    if (ts.isIdentifier(p.name)) tainted.set(p.name.text, new Set([i]));
+    // `{ url, headers }` of an options parameter: its fields come from the caller's object.
+    else if (ts.isObjectBindingPattern(p.name)) for (const el of p.name.elements) if (ts.isIdentifier(el.name)) tainted.set(el.name.text, new Set([i]));
+  });
+  const sourcesIn = (node: ts.Node, into: Set<number>): Set<number> => {
+    if (ts.isIdentifier(node)) for (const i of tainted.get(node.text) ?? []) into.add(i);
+    else ts.forEachChild(node, (c) => void sourcesIn(c, into));
+    return into;
+  };
+  const out: HelperUrlArg[] = [];
+  let parses = false;
+  let compares = false;
+  let checks = false;
+  const visit = (n: ts.Node): void => {
+    if (n !== fn && isFunctionLikeKind(n.kind)) return;
+    if (ts.isVariableDeclaration(n) && n.initializer && ts.isIdentifier(n.name) && !isUrlOpening(n.initializer, pf)) {
+      const t = sourcesIn(n.initializer, new Set());
+      if (t.size) tainted.set(n.name.text, t);
+    }
+    if (ts.isNewExpression(n) && ts.isIdentifier(n.expression) && n.expression.text === 'URL' && n.arguments?.some((a) => sourcesIn(a, new Set()).size)) parses = true;
+    if (ts.isPropertyAccessExpression(n) && /^(protocol|hostname|host|origin)$/.test(n.name.text) && ts.isBinaryExpression(n.parent)) compares = true;
+    if (ts.isCallExpression(n)) {
+      const callee = calleeName(n.expression, pf);
+      const touches = n.arguments.some((a) => sourcesIn(a, new Set()).size > 0);
+      if (touches && URL_CHECK.test(callee)) checks = true;
+      if (ts.isPropertyAccessExpression(n.expression) && n.expression.name.text === 'startsWith' && sourcesIn(n.expression.expression, new Set()).size) checks = true;
+      if (ts.isPropertyAccessExpression(n.expression) && /^(includes|has)$/.test(n.expression.name.text) && touches) compares = true;
+      const urlArg = OPENS_URL.test(callee) ? urlArgument(n, callee) : undefined;
+      const at = urlArg ? sourcesIn(urlArg, new Set()) : undefined;
+      if (at?.size) out.push({ callee, at: [...at] });
+      else if (touches && depth < 3) {
+        const inner = calleeFunction(n.expression, pf, ctx);
+        if (inner && inner.fn !== fn)
+          for (const u of urlArgsInHelper(inner, ctx, depth + 1)) {
+            const reach = new Set<number>();
+            for (const i of u.at) if (n.arguments[i]) sourcesIn(n.arguments[i], reach);
+            if (reach.size) out.push({ callee: u.callee, at: [...reach] });
+          }
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  if (fn.body) visit(fn.body);
+  const result = checks || (parses && compares) ? [] : out;
+  urlArgsMemo.set(fn, result);
+  return result;
 }
 
 /** `new Set([...a, ...b])`: a new set (a's members first), without the two intermediate arrays. */

@@ -7,11 +7,28 @@
  * the same tools in the same order as the live server. Registrations no call reaches are added afterwards.
  */
 import ts from './ts';
-import type { AnalysisResult, AnnotationEntry, FileFacts, FileHost, JsonSchema, JsonValue, Located, PromptDefinition, Span, ToolDefinition, Unresolved } from '../model';
+import type {
+  AnalysisResult,
+  AnnotationEntry,
+  FileFacts,
+  FileHost,
+  ModuleGraphFacts,
+  JsonSchema,
+  JsonValue,
+  Located,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceMetadataEntry,
+  Span,
+  ToolDefinition,
+  Unresolved,
+} from '../model';
 import { buildTsPromptContract } from '../../contract/typescript/prompts';
+import { buildTsResourceContract, registryOrder, V2_RESOURCE_CONFIG_ONLY } from '../../contract/typescript/resources';
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsBuildTarget, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
-import { bundledLibraries, librariesFor } from '../../contract/typescript/libraries';
-import { BoundArg, evaluate, evaluateDetached, fingerprint, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import type { V2BuildTarget } from '../../contract/typescript/v2';
+import { bundledLibraries, librariesFor, librariesForV2 } from '../../contract/typescript/libraries';
+import { BoundArg, evaluate, evaluateDetached, fingerprint, FnExpr, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
@@ -28,7 +45,7 @@ interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
   /** `toolHelper`: a package function registering a tool (`registerAppTool(server, name, config, cb)`, see `toolHelpers`). */
-  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'toolHelper';
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper';
   server: ServerRef;
   /**
    * Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element.
@@ -38,7 +55,7 @@ interface Site {
   /** The call into the helper that registers (`j(server, "show-map", {...})`): where the tool is registered from. */
   via?: { call: ts.CallExpression; pf: ParsedFile };
 }
-/** A site that registers a tool (the others register prompts). */
+/** A site that registers a tool (the others register prompts and resources). */
 type ToolSite = Site & { kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'toolHelper' };
 
 function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
@@ -179,6 +196,34 @@ function readsCallArguments(call: ts.CallExpression, pf: ParsedFile, ctx: EvalCo
   return call.arguments.some(reads);
 }
 
+/**
+ * Whether a registration in `fn` reads one of `fn`'s parameters other than its receiver (directly or through a local's
+ * initializer): each call of `fn` then registers a tool of its own (ext-apps' `registerAppTool` inlined in a bundle).
+ */
+function registersFromArguments(fn: ts.FunctionLikeDeclaration, pf: ParsedFile): boolean {
+  let known = readsArgumentsMemo.get(fn);
+  if (known !== undefined) return known;
+  const body = fn.body;
+  const params = new Set<ts.Node>(fn.parameters);
+  const visited = new Set<ts.Node>();
+  const reads = (n: ts.Node): boolean => {
+    if (ts.isIdentifier(n)) {
+      const d = lookupName(n.text, n, pf);
+      if (d?.kind === 'param') return params.has(d.node);
+      if (d?.kind === 'var' && body && d.node.pos >= body.pos && d.node.end <= body.end && !visited.has(d.node)) {
+        visited.add(d.node);
+        return !!d.node.initializer && reads(d.node.initializer);
+      }
+      return false;
+    }
+    return ts.forEachChild(n, reads) ?? false;
+  };
+  known = !!body && pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end && c.arguments.some(reads));
+  readsArgumentsMemo.set(fn, known);
+  return known;
+}
+const readsArgumentsMemo = new WeakMap<ts.Node, boolean>();
+
 function insideFunction(node: ts.Node): boolean {
   for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return true;
   return false;
@@ -252,8 +297,42 @@ function registrationOf(call: ts.CallExpression, pf: ParsedFile): Site['kind'] |
   return kind && ts.isPropertyAccessExpression(call.expression) ? kind : undefined;
 }
 
-function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void): void {
+/**
+ * What a whole-server analysis (`analyzeTypeScript(..., { wholeServer: true })`) gathers besides the sites: the modules
+ * it ran, in the order the runtime runs them, the imports it could not follow, and the servers those modules construct.
+ */
+type ModuleGraph = ModuleGraphFacts;
+
+/** Module specifiers that name no code (`import data from "./x.json"`, a stylesheet): nothing to follow, nothing missed. */
+const NOT_CODE = /\.(json|css|scss|less|svg|png|jpe?g|gif|wasm|node|txt|md|html)$/i;
+/** How deep a chain of imports the whole-server analysis follows (each level nests the walk once more on the stack). */
+const MAX_MODULE_DEPTH = 64;
+
+/** `import("m")` (the callee is the `import` keyword) or a CommonJS `require("m")`. */
+function moduleLoadCall(node: ts.CallExpression): 'import' | 'require' | undefined {
+  if (node.expression.kind === ts.SyntaxKind.ImportKeyword) return 'import';
+  if (ts.isIdentifier(node.expression) && node.expression.text === 'require' && node.arguments.length === 1) return 'require';
+  return undefined;
+}
+
+/** A function that the code hands to a call (`program.action(async () => ...)`, `serveStdio(() => build())`) or stores as a handler (`server.oninitialized = ...`): it may run. */
+function isCallback(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpression {
+  if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return false;
+  let parent = node.parent;
+  while (parent && ts.isParenthesizedExpression(parent)) parent = parent.parent;
+  if (!parent) return false;
+  if (ts.isCallExpression(parent) || ts.isNewExpression(parent)) return parent.expression !== node;
+  return ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === node;
+}
+
+function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, graph?: ModuleGraph): void {
   const seen = new Set<ts.Node>();
+  /** Whole-server mode: callbacks already walked (each runs its body once here, however often the code hands it on). */
+  const walkedCallbacks = new Set<ts.Node>();
+  /** Whole-server mode: the server bindings each function was walked with. */
+  const walkedWith = new Map<ts.Node, Set<string>>();
+  /** Whole-server mode: the import depth of the module being run (a dynamic import inside it goes one deeper). */
+  let moduleDepth = 0;
   const active = new Set<ts.Node>();
   const loop = new Map<ts.Node, unknown>();
   /** The parameters bound by the calls followed down to here, and the innermost such call. */
@@ -279,6 +358,17 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   /** Follows a call into the function it invokes, its parameters bound to the arguments. */
   const follow = (node: ts.CallExpression, target: { fn: ts.FunctionLikeDeclaration; pf: ParsedFile }, pf: ParsedFile, depth: number): void => {
     const bindings = callBindings(target.fn, node.arguments, pf, ctx, new Map([...ctx.env, ...loop]));
+    if (graph && !loop.size) {
+      // Whole server: a function walked once with the same servers bound finds nothing new a second time
+      // (its registrations are seen); bundles call small helpers from thousands of callbacks. One whose
+      // registrations read the call's arguments (a bundle's registerAppTool) registers a tool per call site.
+      const servers = [...bindings.values()].map((v) => (v instanceof BoundArg && v.server ? v.server.id : '')).join('\u0000');
+      const key = registersFromArguments(target.fn, target.pf) ? `${servers}\u0000${pf.file}:${node.pos}` : servers;
+      const keys = walkedWith.get(target.fn) ?? new Set<string>();
+      walkedWith.set(target.fn, keys);
+      if (keys.has(key)) return;
+      keys.add(key);
+    }
     const saved = new Map<ts.Node, unknown>();
     for (const [k, v] of bindings) {
       saved.set(k, ctx.env.get(k));
@@ -307,8 +397,29 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       const param = cb && (ts.isArrowFunction(cb) || ts.isFunctionExpression(cb)) ? cb.parameters[0] : undefined;
       if (cb && param && ts.isIdentifier(param.name) && unrolled(param, staticValue(node.expression.expression, pf), (cb as ts.ArrowFunction).body, pf, depth)) return;
     }
+    if (graph && isCallback(node)) {
+      // Whole server: a callback may run (a CLI action, a per-connection factory, `oninitialized`): walked once.
+      if (!walkedCallbacks.has(node) && depth < MAX_CALL_DEPTH) {
+        walkedCallbacks.add(node);
+        walk(node.body, pf, depth + 1);
+      }
+      return;
+    }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
     if (ts.isCallExpression(node)) {
+      const load = graph ? moduleLoadCall(node) : undefined;
+      if (load) {
+        // `await import("./transports/stdio.js")`, `require("./tools")`: the module runs here, once.
+        const spec = node.arguments[0] && skipOuter(node.arguments[0]);
+        if (spec && (ts.isStringLiteral(spec) || ts.isNoSubstitutionTemplateLiteral(spec))) runSpecifier(spec.text, spec, pf, moduleDepth);
+        else if (spec)
+          unfollowed(
+            `${load === 'import' ? 'import()' : 'require()'} with a computed specifier (${spec.getText(pf.sf).slice(0, 60)}): the modules it loads are not followed, their tools are not in this prediction`,
+            spec,
+            pf,
+          );
+        return;
+      }
       const kind = registrationOf(node, pf);
       if (kind) {
         const server = serverOf(receiverOf(node, kind), pf, ctx);
@@ -334,18 +445,57 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   };
   // ES modules run their workspace imports first, each once, depth-first in import order.
   const ran = new Set<string>([entry.file]);
+  const unfollowed = (reason: string, node: ts.Node, pf: ParsedFile) => graph?.unfollowed.push({ part: 'module', reason, span: spanOf(node, pf) });
+  /** Whole server: runs the module a specifier names (once), or says why it cannot. */
+  const runSpecifier = (specifier: string, node: ts.Node, pf: ParsedFile, depth: number): void => {
+    const file = ctx.project.resolveModule(pf.file, specifier);
+    if (!file) {
+      // A package (the SDK, zod...) is no part of the server's own code; a relative module that is not there is.
+      const relative = specifier.startsWith('.') || specifier.startsWith('/');
+      if (relative && !NOT_CODE.test(specifier)) unfollowed(`the module ${specifier} is not found next to ${pf.file.split(/[\\/]/).pop()}: its tools, if any, are not in this prediction`, node, pf);
+      return;
+    }
+    if (ran.has(file)) return;
+    const dep = depth < MAX_MODULE_DEPTH ? ctx.project.load(file) : undefined;
+    if (!dep) {
+      unfollowed(
+        depth < MAX_MODULE_DEPTH
+          ? `the module ${specifier} could not be read (larger than the size cap, or not a regular file): its tools, if any, are not in this prediction`
+          : `the import chain is deeper than ${MAX_MODULE_DEPTH} modules here: ${specifier} is not followed`,
+        node,
+        pf,
+      );
+      return;
+    }
+    ran.add(dep.file);
+    runModule(dep, depth + 1);
+  };
   const runModule = (pf: ParsedFile, depth: number): void => {
+    if (graph) {
+      graph.modules.push(pf.file);
+      graph.servers.push(...serversCreated(pf, ctx));
+    }
     for (const st of pf.sf.statements) {
       if ((ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier)) {
         if (ts.isImportDeclaration(st) && st.importClause?.isTypeOnly) continue;
+        if (graph) {
+          if (!(ts.isExportDeclaration(st) && st.isTypeOnly)) runSpecifier(st.moduleSpecifier.text, st.moduleSpecifier, pf, depth);
+          continue;
+        }
         const dep = depth < MAX_CALL_DEPTH ? ctx.project.loadModule(pf.file, st.moduleSpecifier.text) : undefined;
         if (dep && !ran.has(dep.file)) {
           ran.add(dep.file);
           runModule(dep, depth + 1);
         }
+      } else if (graph && ts.isImportEqualsDeclaration(st) && !st.isTypeOnly && ts.isExternalModuleReference(st.moduleReference) && ts.isStringLiteral(st.moduleReference.expression)) {
+        runSpecifier(st.moduleReference.expression.text, st.moduleReference.expression, pf, depth);
       }
     }
-    for (const st of pf.sf.statements) walk(st, pf, depth);
+    // Whole server: each module's top level starts a fresh call stack (the depth bound is per module).
+    const saved = moduleDepth;
+    moduleDepth = depth;
+    for (const st of pf.sf.statements) walk(st, pf, graph ? 0 : depth);
+    moduleDepth = saved;
   };
   runModule(entry, 0);
   // Functions this file declares but never calls (`export function createServer()`, run by another module): each
@@ -430,6 +580,7 @@ function callersByName(pf: ParsedFile): Map<string, ts.CallExpression[]> {
   return out;
 }
 
+// ---- one prompt ------------------------------------------------------------------------------------------------
 // ---- one prompt ------------------------------------------------------------------------------------------------
 
 const PROMPT_CONFIG_KEYS = ['title', 'description', 'argsSchema', 'icons', '_meta'] as const;
@@ -544,6 +695,306 @@ function buildPrompt(site: Site, ctx: EvalContext, versions: WorkspaceVersions):
     prompt.arguments = built.arguments.map((a) => ({ ...a, span: spans.get(a.name) ?? fallback }));
   }
   return prompt;
+}
+
+// ---- one resource ----------------------------------------------------------------------------------------------
+
+/** `new ResourceTemplate(uriTemplate, callbacks)` (the SDK class, imported or `ns.ResourceTemplate`) an expression is, through consts. */
+function resourceTemplateNew(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): { node: ts.NewExpression; pf: ParsedFile } | undefined {
+  let e = skipOuter(expr);
+  let file = pf;
+  for (let i = 0; i < 10; i++) {
+    if (ts.isNewExpression(e)) {
+      const callee = skipOuter(e.expression);
+      let name: string | undefined;
+      if (ts.isPropertyAccessExpression(callee)) name = callee.name.text;
+      else if (ts.isIdentifier(callee)) {
+        const d = lookupName(callee.text, callee, file);
+        name = d?.kind === 'import' ? d.imported : callee.text;
+      }
+      return name === 'ResourceTemplate' ? { node: e, pf: file } : undefined;
+    }
+    if (!ts.isIdentifier(e)) return undefined;
+    let d = lookupName(e.text, e, file);
+    if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+    if (d?.kind !== 'var' || !d.node.initializer) return undefined;
+    e = skipOuter(d.node.initializer);
+    file = d.pf;
+  }
+  return undefined;
+}
+
+/**
+ * The `list` callback of `new ResourceTemplate(t, { list, complete })`: absent or `undefined` = none; a function = the
+ * resources it returns at run time join resources/list. Returns where it is written, or an unresolved part.
+ */
+function templateListCallback(tpl: { node: ts.NewExpression; pf: ParsedFile }, ctx: EvalContext, unresolved: Unresolved[]): Span | undefined {
+  const callbacks = tpl.node.arguments?.[1];
+  if (!callbacks) {
+    unresolved.push({
+      part: 'uriTemplate',
+      reason: 'new ResourceTemplate() without its callbacks argument: the SDK reads callbacks.list and callbacks.complete, and throws a TypeError',
+      span: spanOf(tpl.node, tpl.pf),
+    });
+    return undefined;
+  }
+  const lit = objectLiteralOf(callbacks, tpl.pf, ctx);
+  const isUndefined = (n: ts.Expression) => {
+    const e = skipOuter(n);
+    return (ts.isIdentifier(e) && e.text === 'undefined') || ts.isVoidExpression(e);
+  };
+  if (lit && !lit.obj.properties.some(ts.isSpreadAssignment)) {
+    const prop = lit.obj.properties.find((p) => keyOf(p) === 'list');
+    if (!prop) return undefined;
+    const value = ts.isPropertyAssignment(prop) ? prop.initializer : undefined;
+    return value && isUndefined(value) ? undefined : spanOf(prop, lit.pf);
+  }
+  try {
+    const v = evaluateDetached(callbacks, tpl.pf, ctx);
+    if (isPlainObject(v) && v.list === undefined) return undefined;
+    if (isPlainObject(v)) return spanOf(callbacks, tpl.pf);
+  } catch {
+    /* reported below */
+  }
+  unresolved.push({
+    part: 'list',
+    reason: "the template's callbacks cannot be read statically: whether a list callback adds resources to resources/list is not known",
+    span: spanOf(callbacks, tpl.pf),
+  });
+  return undefined;
+}
+
+/** JSON data only (what the SDK spreads into the entry and JSON.stringify keeps); functions, classes and schemas are not. */
+function isJsonData(v: unknown, depth = 0): boolean {
+  if (depth > 20) return false;
+  if (v === undefined || v === null || typeof v === 'string' || typeof v === 'boolean' || typeof v === 'number') return true;
+  if (Array.isArray(v)) return v.every((x) => isJsonData(x, depth + 1));
+  return isPlainObject(v) && Object.values(v).every((x) => isJsonData(x, depth + 1));
+}
+
+/** The entries of an object literal value (annotations, cacheHint), for the rules. */
+function literalEntries(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): AnnotationEntry[] | undefined {
+  const lit = objectLiteralOf(node, pf, ctx);
+  if (!lit) return undefined;
+  return annotationEntries({ value: undefined, node, pf, ok: false }, ctx).entries;
+}
+
+/**
+ * The metadata object of a resource registration (registerResource's config, resource()'s metadata): every key the SDK
+ * spreads into the entry, read one by one when written as a literal (an unreadable key is unresolved, the others
+ * stay known), else the whole object.
+ */
+function resourceMetadata(
+  expr: ts.Expression,
+  ctx: EvalContext,
+  pf: ParsedFile,
+  unresolved: Unresolved[],
+  configOnly: readonly string[],
+): { values: Record<string, unknown>; parts: Map<string, Part>; entries: ResourceMetadataEntry[] } {
+  const values: Record<string, unknown> = {};
+  const parts = new Map<string, Part>();
+  const entries: ResourceMetadataEntry[] = [];
+  const keep = (key: string, part: Part, span: Span, valueNode?: ts.Expression) => {
+    if (!part.ok) return;
+    if (configOnly.includes(key)) {
+      // Read by the SDK, never published (v2's cacheHint, scopeChallenge): kept for the checks only.
+      parts.set(key, part);
+      const entry: ResourceMetadataEntry = { key, value: isJsonData(part.value) && part.value !== undefined ? jsonRoundTrip(part.value) : undefined, span };
+      const nested = valueNode && literalEntries(valueNode, part.pf, ctx);
+      if (nested) entry.entries = nested;
+      entries.push(entry);
+      return;
+    }
+    // JSON.stringify leaves a function-valued key out of the entry.
+    if (part.value instanceof FnExpr) return;
+    if (!isJsonData(part.value)) {
+      unresolved.push({ part: key, reason: 'not JSON data: what the SDK publishes for it is not known statically', span });
+      return;
+    }
+    values[key] = part.value;
+    parts.set(key, part);
+    const entry: ResourceMetadataEntry = { key, value: part.value === undefined ? undefined : jsonRoundTrip(part.value), span };
+    const nested = valueNode && literalEntries(valueNode, part.pf, ctx);
+    if (nested) entry.entries = nested;
+    entries.push(entry);
+  };
+  const spreadAll = (value: unknown, node: ts.Expression, nodePf: ParsedFile) => {
+    if (!isPlainObject(value)) {
+      unresolved.push({ part: 'config', reason: 'not an object', span: spanOf(node, nodePf) });
+      return;
+    }
+    for (const k of Object.keys(value)) keep(k, { value: value[k], node, pf: nodePf, ok: true, pick: k }, spanOf(node, nodePf));
+  };
+  const lit = objectLiteralOf(expr, pf, ctx);
+  if (lit) {
+    for (const p of lit.obj.properties) {
+      if (ts.isSpreadAssignment(p)) {
+        const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
+        if (spread.ok) spreadAll(spread.value, p.expression, lit.pf);
+        continue;
+      }
+      const key = keyOf(p);
+      const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
+      if (key === undefined || !valueNode) {
+        unresolved.push({ part: key ?? 'config', reason: key === undefined ? 'a computed key: which key the SDK publishes is not known' : 'not a plain property', span: spanOf(p, lit.pf) });
+        continue;
+      }
+      // A config-only key the analysis cannot read matters only when the SDK validates it (cacheHint).
+      const sink = configOnly.includes(key) && key !== 'cacheHint' ? [] : unresolved;
+      keep(key, evalPart(key, valueNode, lit.pf, ctx, sink), spanOf(p, lit.pf), valueNode);
+    }
+  } else {
+    const whole = evalPart('config', expr, pf, ctx, unresolved);
+    if (whole.ok && whole.value !== undefined) spreadAll(whole.value, expr, pf);
+  }
+  return { values, parts, entries };
+}
+
+/** 1.x resource(name, uriOrTemplate, [metadata], cb): `typeof rest[0] === "object"` makes it the metadata. */
+function resourceOverloadMetadata(site: Site, ctx: EvalContext, unresolved: Unresolved[]): ts.Expression | undefined {
+  const rest = site.call.arguments.slice(2);
+  if (rest.length < 2) return undefined;
+  const first = skipOuter(rest[0]);
+  if (ts.isArrowFunction(first) || ts.isFunctionExpression(first)) return undefined;
+  if (objectLiteralOf(first, site.pf, ctx)) return first;
+  try {
+    const v = evaluateDetached(first, site.pf, ctx);
+    return typeof v === 'object' && v !== null && !(v instanceof FnExpr) ? first : undefined;
+  } catch {
+    unresolved.push({ part: 'metadata', reason: 'argument 3 cannot be resolved: whether it is the metadata or the callback is not known', span: spanOf(first, site.pf) });
+    return undefined;
+  }
+}
+
+const ITERATING_METHODS = new Set(['forEach', 'map', 'flatMap']);
+
+/**
+ * The loop a registration runs in, when the analysis did not unroll it (its array is a run-time value): `for`,
+ * `for...of`, `while`, or a `forEach`/`map` callback, up to the enclosing function.
+ */
+function runtimeLoop(call: ts.CallExpression): ts.Node | undefined {
+  for (let n: ts.Node = call.parent; n && !ts.isSourceFile(n); n = n.parent) {
+    if (ts.isIterationStatement(n, false)) return n;
+    if (ts.isFunctionLike(n)) {
+      const p = n.parent;
+      const isCallback = p && ts.isCallExpression(p) && ts.isPropertyAccessExpression(p.expression) && ITERATING_METHODS.has(p.expression.name.text) && p.arguments.includes(n as ts.Expression);
+      if (!isCallback) return undefined;
+      return p;
+    }
+  }
+  return undefined;
+}
+
+/** The receiver of `x.resource(...)` is a parameter or an import (`this.server`, `ctx.server` count too), not a local object. */
+function receiverIsParamOrImport(site: Site): boolean {
+  const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
+  if (!ts.isIdentifier(receiver)) return ts.isPropertyAccessExpression(receiver);
+  const d = lookupName(receiver.text, receiver, site.pf);
+  return d?.kind === 'param' || d?.kind === 'import';
+}
+
+function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions): ResourceDefinition {
+  const { call, pf } = site;
+  const framework = frameworkOfSite(site, versions);
+  const profile = FRAMEWORKS[framework];
+  const builder = profile.contractBuilder as TsContractBuilder;
+  const sdkVersion = versions.sdkVersion(framework);
+  const unresolved: Unresolved[] = [];
+  const callSpan = spanOf(call, pf);
+  const args = call.arguments;
+  const namePart = evalPart('name', args[0], pf, ctx, unresolved);
+  const tpl = resourceTemplateNew(args[1], pf, ctx);
+  const kind = tpl ? 'template' : 'resource';
+  const uriKey = tpl ? 'uriTemplate' : 'uri';
+  const uriNode = tpl ? tpl.node.arguments?.[0] : args[1];
+  const uriPart = uriNode ? evalPart(uriKey, uriNode, tpl?.pf ?? pf, ctx, unresolved) : undefined;
+  const listCallback = tpl ? templateListCallback(tpl, ctx, unresolved) : undefined;
+  const configNode = site.kind === 'registerResource' ? args[2] : resourceOverloadMetadata(site, ctx, unresolved);
+  const configOnly = site.kind === 'registerResource' && builder === 'sdk-standard-schema' ? V2_RESOURCE_CONFIG_ONLY : [];
+  const meta = configNode ? resourceMetadata(configNode, ctx, pf, unresolved, configOnly) : { values: {}, parts: new Map<string, Part>(), entries: [] };
+
+  const traits = profile.tsContractTraits?.(sdkVersion);
+  if (site.kind === 'registerResource' && traits && !traits.registerResource)
+    unresolved.push({ part: 'resource', reason: `${traits.release} has no McpServer.registerResource() (added in 1.13.0): this call throws a TypeError`, span: spanOf(call.expression, pf) });
+  if (site.kind === 'resource' && !profile.hasToolMethod) unresolved.push(removedMethod('resource', profile.versionPackage, call, pf));
+  const caveat = profile.versionCaveat(sdkVersion);
+  if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
+
+  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(args[0], pf) };
+  const uri = locatedString(uriPart, uriKey, ctx, unresolved) ?? { value: undefined, span: callSpan };
+  const built = buildTsResourceContract({ kind, name: name.value, uri: uri.value, metadata: meta.values, cacheHint: meta.parts.get('cacheHint')?.value }, { builder });
+  const throws: NonNullable<ResourceDefinition['throws']> = [];
+  for (const e of built.errors) {
+    const node = e.part === 'cacheHint' ? meta.parts.get('cacheHint') : undefined;
+    const span = node ? spanOf(node.node, node.pf) : uri.span;
+    throws.push({ part: e.part, message: e.reason, span });
+    unresolved.push({ part: e.part, reason: `the SDK throws at registration, the server does not start: ${e.reason}`, span });
+  }
+  const resource: ResourceDefinition = {
+    language: 'typescript',
+    framework,
+    frameworkVersion: sdkVersion,
+    file: pf.file,
+    server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
+    registration: {
+      kind: site.kind === 'registerResource' ? 'registerResource' : 'resource',
+      span: callSpan,
+      calleeSpan: spanOf(call.expression, pf),
+      ...(configNode ? { configSpan: spanOf(configNode, pf) } : {}),
+    },
+    kind,
+    name,
+    uri,
+    metadata: meta.entries,
+    contract: built.contract,
+    unresolved,
+  };
+  for (const key of ['title', 'description', 'mimeType'] as const) {
+    const part = meta.parts.get(key);
+    const located = part && locatedString(part, key, ctx, unresolved);
+    if (located) resource[key] = located;
+  }
+  const loop = site.bindings ? undefined : runtimeLoop(call);
+  if (loop) {
+    const list = kind === 'resource' ? 'resources/list' : 'resources/templates/list';
+    unresolved.push({ part: 'loop', reason: `registered in a loop over a run-time value: ${list} holds one such entry per iteration, how many is not known statically`, span: spanOf(loop, pf) });
+  }
+  if (throws.length) resource.throws = throws;
+  if (listCallback) {
+    resource.listCallback = listCallback;
+    unresolved.push({ part: 'list', reason: `resources/list also holds the resources this template's list callback returns at run time (not predicted)`, span: listCallback });
+  }
+  return resource;
+}
+
+/**
+ * The file's resources as the SDK keeps them: per server, a URI (or template name) registered twice throws "... is
+ * already registered" (the server does not start), and each registry lists in `Object.entries` order.
+ */
+function resourceRegistries(resources: ResourceDefinition[]): ResourceDefinition[] {
+  const byServer = new Map<string, ResourceDefinition[]>();
+  for (const r of resources) {
+    const list = byServer.get(r.server.id);
+    if (list) list.push(r);
+    else byServer.set(r.server.id, [r]);
+  }
+  const out: ResourceDefinition[] = [];
+  for (const kind of ['resource', 'template'] as const) {
+    for (const list of byServer.values()) {
+      const seen = new Set<string>();
+      const items = list.filter((r) => r.kind === kind).map((r) => ({ key: kind === 'resource' ? r.uri.value : r.name.value, item: r }));
+      for (const { key, item } of items) {
+        if (key === undefined) continue;
+        if (seen.has(key)) {
+          const what = kind === 'resource' ? `Resource ${key}` : `Resource template ${key}`;
+          item.unresolved.push({ part: 'resource', reason: `the SDK throws "${what} is already registered" at this call: the server does not start`, span: item.registration.calleeSpan });
+        }
+        seen.add(key);
+      }
+      out.push(...registryOrder(items));
+    }
+  }
+  return out;
 }
 
 // ---- one tool --------------------------------------------------------------------------------------------------
@@ -818,8 +1269,8 @@ function taskExecution(site: Site, ctx: EvalContext, unresolved: Unresolved[]): 
 }
 
 /** `tool()` / `prompt()` called on an SDK that has no such method (v2 removed both): the call throws, nothing is registered. */
-function removedMethod(method: 'tool' | 'prompt', sdkPackage: string, call: ts.CallExpression, pf: ParsedFile): Unresolved {
-  const replacement = method === 'tool' ? 'registerTool' : 'registerPrompt';
+function removedMethod(method: 'tool' | 'prompt' | 'resource', sdkPackage: string, call: ts.CallExpression, pf: ParsedFile): Unresolved {
+  const replacement = method === 'tool' ? 'registerTool' : method === 'prompt' ? 'registerPrompt' : 'registerResource';
   return {
     part: method,
     reason: `${sdkPackage} has no McpServer.${method}() method (removed in v2): this call throws a TypeError and registers nothing; use ${replacement}`,
@@ -854,10 +1305,13 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   const at = site.via ?? { call, pf };
   const callSpan = spanOf(at.call, at.pf);
   const args = call.arguments;
-  // 1.x: the release's traits and the copies converting its schemas (v2 has its own builder).
+  // The release's traits and the copies converting its schemas: 1.x (target) or v2 (v2Target).
   const traits = profile.tsContractTraits?.(sdkVersion);
   const target: TsBuildTarget | undefined = traits && { traits, libs: ctx.libraries ?? bundledLibraries() };
-  const targetKey = target ? `${target.traits.release}\u0000${target.libs.key}` : '';
+  const v2Traits = profile.tsV2ContractTraits?.(sdkVersion);
+  const v2Target: V2BuildTarget | undefined = v2Traits && { traits: v2Traits, libs: ctx.libraries ?? bundledLibraries() };
+  const built = target ?? v2Target;
+  const targetKey = built ? `${built.traits.release}\u0000${built.libs.key}` : '';
 
   // A tool helper takes the server first (`registerAppTool(server, name, config, cb)`), then registerTool's arguments.
   const helper = site.kind === 'toolHelper' ? toolHelperOf(call, pf) : undefined;
@@ -871,7 +1325,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   if (site.kind === 'tool' && !profile.hasToolMethod) unresolved.push(removedMethod('tool', profile.versionPackage, call, pf));
   const caveat = profile.versionCaveat(sdkVersion);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
-  if (target?.libs.caveat) unresolved.push({ part: 'contract', reason: target.libs.caveat, span: site.server.span });
+  if (built?.libs.caveat) unresolved.push({ part: 'contract', reason: built.libs.caveat, span: site.server.span });
 
   const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(namePart.node, namePart.pf) };
   const title = locatedString(parts.title, 'title', ctx, unresolved);
@@ -880,9 +1334,9 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   inlinedZodSchemas(parts, builder, unresolved);
   const input = parts.inputSchema;
   const output = parts.outputSchema;
-  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution, target);
+  const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution, target, v2Target);
   const contract = contractResult.contract;
-  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx, builder, target);
+  const unrepresentable = unrepresentableConstructs(parts, contractResult, ctx, builder, target, v2Target);
   cacheConvertedSchemas(parts, contractResult, ctx);
   const inputJson = contract.inputSchema as JsonSchema | undefined;
   const paramFallback = input ? spanOf(input.node, input.pf) : callSpan;
@@ -1116,6 +1570,7 @@ function publishedContract(
   builder: TsContractBuilder,
   execution?: unknown,
   target?: TsBuildTarget,
+  v2Target?: V2BuildTarget,
 ): TsContractResult {
   const input = parts.inputSchema;
   const output = parts.outputSchema;
@@ -1131,7 +1586,7 @@ function publishedContract(
       _meta: parts._meta?.ok ? parts._meta.value : undefined,
       ...(execution !== undefined ? { execution } : {}),
     },
-    { inputResolved: !input || input.ok, outputResolved: !output || output.ok, builder, target },
+    { inputResolved: !input || input.ok, outputResolved: !output || output.ok, builder, target, v2Target },
   );
   for (const e of contractResult.errors) {
     const node = parts[e.part];
@@ -1150,13 +1605,14 @@ function unrepresentableConstructs(
   ctx: EvalContext,
   builder: TsContractBuilder,
   target: TsBuildTarget | undefined,
+  v2Target?: V2BuildTarget,
 ): ToolDefinition['unrepresentable'] {
   const unrepresentable = [...ctx.unrepresentable];
   for (const e of contractResult.errors) {
     const part = parts[e.part];
     if ((e.part !== 'inputSchema' && e.part !== 'outputSchema') || !part?.ok) continue;
     const located = withOrigins(part, ctx);
-    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output', builder, target)) {
+    for (const schema of unrepresentableSchemas(located.value, e.part === 'inputSchema' ? 'input' : 'output', builder, target, v2Target)) {
       const origin = schemaOrigin(located.origins, schema);
       const type = (schema as { _zod?: { def?: { type?: string } } })._zod?.def?.type ?? 'unknown';
       const u = origin ?? { construct: `z.${type}()`, span: spanOf(part.node, part.pf) };
@@ -1205,23 +1661,44 @@ function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] 
   });
 }
 
-/** A file that may register 1.x tools (the workspace's copies are looked up only for those). */
-function mayUseSdkV1(text: string): boolean {
+/** A file that may register tools of either SDK line (the workspace's copies are looked up only for those). */
+function mayRegisterTools(text: string): boolean {
   return /registerTool|\.tool\s*\(|McpServer/.test(text);
 }
 
-export function analyzeTypeScript(file: string, text: string, host: FileHost): AnalysisResult {
+/**
+ * `wholeServer`: analyse `file` as a server's entry — follow its whole module graph (static, side-effect and dynamic
+ * imports, `require()`), walk the callbacks it hands on (a CLI action, a per-connection factory), and say in
+ * `graph` what ran and what could not be followed. Without it, the file's own analysis (what the editor shows).
+ */
+export function analyzeTypeScript(file: string, text: string, host: FileHost, options: { wholeServer?: boolean } = {}): AnalysisResult {
   const pf = parseFile(file, text);
   const project = new Project(host);
   const versions = workspaceVersions(host, file);
-  // 1.x files are rebuilt and converted with the workspace's zod and SDK when it is trusted and has them (libraries.ts).
-  const libraries = (importedFramework(pf) ?? versions.defaultFramework) === 'ts-sdk' && mayUseSdkV1(text) ? librariesFor(file) : undefined;
+  // Rebuilt and converted with the workspace's SDK and schema libraries when it is trusted and has them (libraries.ts).
+  // A file importing an SDK module (an entry that only connects a server whose tools its imports register), one that may
+  // register tools, or a whole-server entry (`import "../dist/index.js"`: the server's modules decide).
+  const sdkLine = importedFramework(pf) ?? (options.wholeServer || mayRegisterTools(text) ? versions.defaultFramework : undefined);
+  const libraries = sdkLine === 'ts-sdk' ? librariesFor(file) : sdkLine === 'ts-sdk-v2' ? librariesForV2(file) : undefined;
   const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), libraries };
   const sites: Site[] = [];
-  collectSites(pf, ctx, (s) => sites.push(s));
+  const graph: ModuleGraph | undefined = options.wholeServer ? { modules: [], unfollowed: [], servers: [] } : undefined;
+  collectSites(pf, ctx, (s) => sites.push(s), graph);
   const tools: ToolDefinition[] = [];
   const prompts: PromptDefinition[] = [];
+  const resources: ResourceDefinition[] = [];
   for (const site of sites) {
+    if (site.kind === 'registerResource' || site.kind === 'resource') {
+      // `router.resource("users", ...)` of another library: resource() counts only on a server of an MCP SDK, or on a
+      // parameter or import of a file that imports one (a register helper).
+      if (site.kind === 'resource' && !site.server.framework && !(importedFramework(site.pf) && receiverIsParamOrImport(site))) continue;
+      try {
+        resources.push(buildResource(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
+      } catch {
+        // A bug of ours on one resource must not hide the tools; the resource is left out.
+      }
+      continue;
+    }
     if (site.kind === 'registerPrompt' || site.kind === 'prompt') {
       // `window.prompt("Name?", "x")`: a browser global, not a server (its receiver is declared nowhere).
       const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
@@ -1275,6 +1752,10 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost): A
     dependencies: [...project.dependencies].filter((f) => f !== file),
     syntaxErrors: syntaxErrors(pf),
   };
-  if (libraries && tools.some((t) => t.framework === 'ts-sdk')) facts.converters = libraries.rows;
-  return prompts.length ? { tools, files: [facts], prompts } : { tools, files: [facts] };
+  if (libraries && tools.some((t) => t.framework === sdkLine)) facts.converters = libraries.rows;
+  const result: AnalysisResult = { tools, files: [facts] };
+  if (prompts.length) result.prompts = prompts;
+  if (resources.length) result.resources = resourceRegistries(resources);
+  if (graph) result.graph = graph;
+  return result;
 }

@@ -82,7 +82,9 @@ function isListToolsHandlerCall(call: ts.CallExpression): boolean {
 const TOOL_HELPER_NAMES = new Set(Object.values(FRAMEWORKS).flatMap((f) => (f.toolHelpers ?? []).map((h) => h.name)));
 
 /** Same test as the analysis applies to a call (index.ts registrationKind): a registration by its shape alone. */
-export function registrationKind(call: ts.CallExpression): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'toolHelper' | undefined {
+export function registrationKind(
+  call: ts.CallExpression,
+): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper' | undefined {
   const callee = call.expression;
   // `registerAppTool(server, name, config, cb)` (or `ns.registerAppTool(...)`): the analysis checks where it is imported from.
   if (ts.isIdentifier(callee)) return TOOL_HELPER_NAMES.has(callee.text) && call.arguments.length >= 3 ? 'toolHelper' : undefined;
@@ -95,7 +97,9 @@ export function registrationKind(call: ts.CallExpression): 'registerTool' | 'reg
   // `server.experimental.tasks.registerToolTask(name, config, handler)`: registerTool with a task execution mode.
   if (m === 'registerToolTask' && call.arguments.length >= 2) return 'registerToolTask';
   if (m === 'registerPrompt' && call.arguments.length >= 2) return 'registerPrompt';
-  if ((m === 'tool' || m === 'prompt') && call.arguments.length >= 2) {
+  // registerResource(name, uriOrTemplate, config, cb); 1.x resource(name, uriOrTemplate, [metadata], cb).
+  if (m === 'registerResource' && call.arguments.length >= 3) return 'registerResource';
+  if ((m === 'tool' || m === 'prompt' || (m === 'resource' && call.arguments.length >= 3)) && call.arguments.length >= 2) {
     // `x.tool("name", ..., handler)`: a string-like first argument is what makes it the SDK overload.
     const first = skipOuter(call.arguments[0]);
     if (ts.isCallExpression(first) || ts.isObjectLiteralExpression(first) || ts.isArrowFunction(first) || ts.isFunctionExpression(first) || ts.isNumericLiteral(first)) return undefined;

@@ -592,3 +592,23 @@ function returnsContentDeep(t: PyType): boolean {
       return false;
   }
 }
+
+/**
+ * A FastMCP tool as the server it is mounted on or imported into publishes it under `name` (`<prefix>_<name>`, a
+ * `tool_names` rename): the same entry, renamed. 4.x derives the default title from the published name at list time
+ * (`to_mcp_tool`), so a tool without `title=` or `annotations.title` gets the new name's; `name` undefined (a prefix
+ * computed at run time) leaves both out.
+ */
+export function renamedFastmcpContract(contract: JsonSchema, name: string | undefined, explicitTitle: boolean, traits: PythonContractTraits): JsonSchema {
+  const annotations = contract.annotations as { title?: unknown } | undefined;
+  const derivedTitle = traits.defaultTitle && !explicitTitle && typeof annotations?.title !== 'string';
+  const out: JsonSchema = {};
+  for (const [k, v] of Object.entries(contract)) {
+    if (k === 'name') {
+      if (name !== undefined) out.name = name;
+    } else if (k === 'title' && derivedTitle) {
+      if (name !== undefined) out.title = defaultTitle(name);
+    } else out[k] = v;
+  }
+  return out;
+}

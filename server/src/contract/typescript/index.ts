@@ -12,7 +12,7 @@
  */
 import type { JsonSchema, JsonValue } from '../../analysis/model';
 import { tsContractTraits, type ContractBuilder, type TsContractTraits } from '../../../../common/frameworks';
-import { convertSchemaV2, unrepresentableSchemasV2, zod4UnrepresentableSites } from './v2';
+import { convertSchemaV2, unrepresentableSchemasV2, zod4UnrepresentableSites, type V2BuildTarget } from './v2';
 import { bundledLibraries, type TsLibraries } from './libraries';
 
 /** The SDK release and the library copies a 1.x contract is built for (default: the newest release, the bundled copies). */
@@ -160,10 +160,16 @@ export class ConvertedSchema {
  * The published JSON Schema of an inputSchema / outputSchema value. `shared` is set when `json` is a cached
  * ConvertedSchema's (it belongs to the cache: copy it before handing it out); otherwise `json` is a fresh plain copy.
  */
-function convertSchema(v: unknown, io: 'input' | 'output', builder: TsContractBuilder, target: TsBuildTarget): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
+function convertSchema(
+  v: unknown,
+  io: 'input' | 'output',
+  builder: TsContractBuilder,
+  target: TsBuildTarget,
+  v2Target: V2BuildTarget | undefined,
+): { json?: JsonSchema; notObject: boolean; shared?: boolean } {
   if (v instanceof ConvertedSchema) return { json: v.json, notObject: v.notObject, shared: true };
   // v2 refuses a non-object input root (throws, as the SDK does at tools/list) instead of publishing an empty object.
-  if (builder === 'sdk-standard-schema') return { json: plainOrCopy(convertSchemaV2(v, io)), notObject: false };
+  if (builder === 'sdk-standard-schema') return { json: plainOrCopy(convertSchemaV2(v, io, v2Target)), notObject: false };
   const { traits, libs } = target;
   const stored = storedSchema(v, target);
   // A fresh object each time (nested ones too): the result is handed out as is.
@@ -191,9 +197,9 @@ const SCHEMA_SLOT = null;
  * Schema"), in the order zod meets them. Same converter, target and io as the SDK; zod's own `unrepresentable`
  * hook reports each failing site instead of throwing at the first one. Empty for zod 3 and for schemas that convert.
  */
-export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', builder: TsContractBuilder = 'sdk-zod-compat', target: TsBuildTarget = NEWEST_TARGET()): object[] {
+export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', builder: TsContractBuilder = 'sdk-zod-compat', target: TsBuildTarget = NEWEST_TARGET(), v2Target?: V2BuildTarget): object[] {
   if (v instanceof ConvertedSchema) return [];
-  if (builder === 'sdk-standard-schema') return unrepresentableSchemasV2(v, io);
+  if (builder === 'sdk-standard-schema') return unrepresentableSchemasV2(v, io, v2Target);
   if (target.traits.conversion !== 'zod-compat') return [];
   let obj: object | undefined;
   try {
@@ -211,7 +217,11 @@ export function unrepresentableSchemas(v: unknown, io: 'input' | 'output', build
  * Builds the published tool object. `inputResolved`/`outputResolved` false means the schema could not be rebuilt:
  * the key is then left out (and the front-end lists it as unresolved) rather than guessed.
  */
-export function buildTsContract(values: TsToolValues, opts: { inputResolved: boolean; outputResolved: boolean; builder?: TsContractBuilder; target?: TsBuildTarget }): TsContractResult {
+export function buildTsContract(
+  values: TsToolValues,
+  // target: the 1.x release and copies; v2Target: the v2 release and copies (each read by its builder only).
+  opts: { inputResolved: boolean; outputResolved: boolean; builder?: TsContractBuilder; target?: TsBuildTarget; v2Target?: V2BuildTarget },
+): TsContractResult {
   const builder = opts.builder ?? 'sdk-zod-compat';
   const v2 = builder === 'sdk-standard-schema';
   const target = opts.target ?? NEWEST_TARGET();
@@ -225,7 +235,7 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
   let output: { json?: JsonSchema; shared?: boolean } | undefined;
   if (opts.inputResolved) {
     try {
-      const r = convertSchema(values.inputSchema, 'input', builder, target);
+      const r = convertSchema(values.inputSchema, 'input', builder, target, opts.v2Target);
       // An undefined json stays as is: the copy below drops the key, as it always did.
       tool.inputSchema = r.json === undefined ? undefined : SCHEMA_SLOT;
       input = r;
@@ -253,7 +263,7 @@ export function buildTsContract(values: TsToolValues, opts: { inputResolved: boo
   // v2 publishes outputSchema whenever one is given (normalizeRawShapeSchema keeps any Standard Schema).
   if (opts.outputResolved && (v2 ? values.outputSchema !== undefined : values.outputSchema && traits.outputSchema)) {
     try {
-      const r = convertSchema(values.outputSchema, 'output', builder, target);
+      const r = convertSchema(values.outputSchema, 'output', builder, target, opts.v2Target);
       if (r.json) {
         tool.outputSchema = SCHEMA_SLOT;
         output = r;

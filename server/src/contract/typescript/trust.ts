@@ -10,7 +10,8 @@
  */
 const TRUST = Symbol.for('toolsmith.workspaceTrust');
 const LOADED = Symbol.for('toolsmith.workspaceFilesLoaded');
-type TrustGlobal = { [TRUST]?: boolean; [LOADED]?: Set<string> };
+const ELSEWHERE = Symbol.for('toolsmith.workspaceTrustedElsewhere');
+type TrustGlobal = { [TRUST]?: boolean; [LOADED]?: Set<string>; [ELSEWHERE]?: boolean };
 
 /** Whether the workspace's own copies may be loaded (see the file comment). */
 export function setWorkspaceTrust(value: boolean): void {
@@ -18,6 +19,17 @@ export function setWorkspaceTrust(value: boolean): void {
 }
 export function workspaceTrusted(): boolean {
   return (globalThis as TrustGlobal)[TRUST] === true;
+}
+
+/**
+ * The language server's main thread: the client trusts the workspace, but this thread never loads its code (the
+ * workers do). Loading stays off (`workspaceTrusted()` is false); only the reason given for the bundled copies changes.
+ */
+export function setTrustedElsewhere(value: boolean): void {
+  (globalThis as TrustGlobal)[ELSEWHERE] = value;
+}
+export function trustedElsewhere(): boolean {
+  return (globalThis as TrustGlobal)[ELSEWHERE] === true;
 }
 
 /** Files this thread required from a workspace (the tests prove an untrusted analysis loads none). */

@@ -1,6 +1,8 @@
 /**
- * The tools/list entry @modelcontextprotocol/server 2.x (TypeScript SDK v2, checked against 2.4.0) publishes for
- * one tool, built from the values the TypeScript front-end rebuilt.
+ * The tools/list entry @modelcontextprotocol/server 2.x (TypeScript SDK v2, 2.0.0 to 2.4.0) publishes for one tool,
+ * built from the values the TypeScript front-end rebuilt. In a trusted workspace with the SDK installed, its own
+ * `normalizeRawShapeSchema` and `standardSchemaToJsonSchema` run (libraries.ts); otherwise the model below, at the
+ * release's traits (`tsV2ContractTraits`, common/frameworks.ts).
  *
  * What v2 does (dist/mcp-*.mjs, McpServer):
  *  - registerTool stores `normalizeRawShapeSchema(inputSchema)` / `(outputSchema)`: a plain object whose values are
@@ -13,13 +15,21 @@
  *    `~standard.jsonSchema[io]({ target: "draft-2020-12" })` (zod >= 4.2, ArkType, Valibot through
  *    `@valibot/to-json-schema`), zod 4 without it through `z.toJSONSchema(schema, { target, io })`, zod 3 refused;
  *    then an input root gets `type: "object"` first (a non-object `type` throws), an output root keeps its own
- *    `type` and gets `type: "object"` only when provably object-shaped.
+ *    `type` and gets `type: "object"` only when provably object-shaped (a local `$ref` to an object counts from 2.4.0).
  *  - the wire is the 2025-11-25 era's (what clients negotiate by default): see legacyWireOutputSchema.
  * That post-processing is reproduced below; the conversion itself is the library's own code on the rebuilt schema.
  */
 import * as z4 from 'zod/v4';
 import { toJSONSchema as z4CoreToJSONSchema } from 'zod/v4/core';
 import type { JsonSchema } from '../../analysis/model';
+import type { TsV2ContractTraits } from '../../../../common/frameworks';
+import type { TsLibraries } from './libraries';
+
+/** The v2 release a contract is built for and the copies converting its schemas (default: the newest release, the model). */
+export interface V2BuildTarget {
+  traits: TsV2ContractTraits;
+  libs: TsLibraries;
+}
 
 /** The draft every v2 conversion targets (the SDK's JSON_SCHEMA_CONVERSION_TARGET). */
 export const V2_JSON_SCHEMA_TARGET = 'draft-2020-12';
@@ -48,8 +58,10 @@ function looksLikeZod3(v: unknown): boolean {
 }
 
 /** What registerTool stores for an inputSchema/outputSchema value (normalizeRawShapeSchema); throws where the SDK throws. */
-export function storedSchemaV2(v: unknown): object | undefined {
+export function storedSchemaV2(v: unknown, target?: V2BuildTarget): object | undefined {
   if (v === undefined) return undefined;
+  const sdk = target?.libs.v2;
+  if (sdk) return sdk.normalizeRawShapeSchema(v) as object | undefined;
   if (typeof v === 'object' && v !== null && !standardProps(v)) {
     const proto = Object.getPrototypeOf(v) as unknown;
     if ((proto === Object.prototype || proto === null) && Object.values(v).every(isZod4)) return z4.object(v as Record<string, z4.ZodType>);
@@ -63,10 +75,10 @@ export function storedSchemaV2(v: unknown): object | undefined {
 
 const LOCAL_DEFINITION_REF = /^#\/(\$defs|definitions)\/([^/~%]+)$/;
 
-/** A typeless root the SDK can prove is an object (object keywords, a local $ref to an object, every member of a composition). */
-function provablyObjectShaped(schema: Record<string, unknown>, root: Record<string, unknown>): boolean {
+/** A typeless root the SDK can prove is an object (object keywords, a local $ref to an object from 2.4.0, every member of a composition). */
+function provablyObjectShaped(schema: Record<string, unknown>, root: Record<string, unknown>, followsRef: boolean): boolean {
   if ('properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema || 'required' in schema) return true;
-  const ref = typeof schema.$ref === 'string' ? LOCAL_DEFINITION_REF.exec(schema.$ref) : null;
+  const ref = followsRef && typeof schema.$ref === 'string' ? LOCAL_DEFINITION_REF.exec(schema.$ref) : null;
   if (ref) {
     const defs = root[ref[1]] as Record<string, { type?: unknown } | undefined> | undefined;
     if (defs?.[ref[2]]?.type === 'object') return true;
@@ -75,7 +87,7 @@ function provablyObjectShaped(schema: Record<string, unknown>, root: Record<stri
     const members = schema[key];
     if (Array.isArray(members) && members.length > 0) {
       return members.every(
-        (m: unknown) => m !== null && typeof m === 'object' && ((m as { type?: unknown }).type === 'object' || provablyObjectShaped(m as Record<string, unknown>, '$id' in m ? {} : root)),
+        (m: unknown) => m !== null && typeof m === 'object' && ((m as { type?: unknown }).type === 'object' || provablyObjectShaped(m as Record<string, unknown>, '$id' in m ? {} : root, followsRef)),
       );
     }
   }
@@ -83,7 +95,9 @@ function provablyObjectShaped(schema: Record<string, unknown>, root: Record<stri
 }
 
 /** standardSchemaToJsonSchema(schema, io): the library's converter, then the SDK's root `type` handling. */
-export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'output'): JsonSchema {
+export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'output', target?: V2BuildTarget): JsonSchema {
+  const sdk = target?.libs.v2;
+  if (sdk) return sdk.standardSchemaToJsonSchema(schema, io) as JsonSchema;
   const std = standardProps(schema)!;
   let result: Record<string, unknown>;
   const convert = std.jsonSchema?.[io];
@@ -100,7 +114,7 @@ export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'outp
   }
   if (io === 'output') {
     if (result.type !== undefined) return result as JsonSchema;
-    return (provablyObjectShaped(result, result) ? { type: 'object', ...result } : result) as JsonSchema;
+    return (provablyObjectShaped(result, result, target?.traits.outputRootFollowsRef ?? true) ? { type: 'object', ...result } : result) as JsonSchema;
   }
   if (result.type !== undefined && result.type !== 'object') {
     throw new Error(`MCP tool and prompt schemas must describe objects (got type: ${JSON.stringify(result.type)}). Wrap your schema in z.object({...}) or equivalent.`);
@@ -108,36 +122,72 @@ export function standardSchemaToJsonSchemaV2(schema: object, io: 'input' | 'outp
   return { type: 'object', ...result };
 }
 
-/** Whether a schema holds a keyword the 2025-era wrap would rewrite or treat specially (pointers, new bases). */
-function hasPointerKeywords(v: unknown): boolean {
-  if (Array.isArray(v)) return v.some(hasPointerKeywords);
-  if (v === null || typeof v !== 'object') return false;
-  for (const [k, child] of Object.entries(v)) {
-    if (k === '$ref' || k === '$dynamicRef' || k === '$recursiveRef' || k === '$id') return true;
-    if (hasPointerKeywords(child)) return true;
+/** Keywords whose value is instance data: a `$ref` inside is a literal, never a pointer. */
+const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples']);
+/** Keywords whose value maps author-chosen names to subschemas (a name there may spell a keyword). */
+const NAME_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+const DRAFT_2019_09 = new Set(['https://json-schema.org/draft/2019-09/schema', 'http://json-schema.org/draft/2019-09/schema']);
+const WRAPPED_ROOT = '#/properties/result';
+
+/** An `$id` that moves the base URI pointers resolve against (a fragment-only `$id` is an anchor, not a base). */
+function newBase(id: unknown): boolean {
+  return id !== undefined && !(typeof id === 'string' && id.startsWith('#'));
+}
+
+/** A same-document pointer of the natural root, as it reads once that root sits at `properties.result`. */
+function intoWrapper(pointer: string): string {
+  return pointer === '#' ? WRAPPED_ROOT : pointer.startsWith('#/') ? `${WRAPPED_ROOT}${pointer.slice(1)}` : pointer;
+}
+
+/**
+ * The natural schema with its same-document pointers moved under the wrapper: `$ref` / `$dynamicRef` (`#` and
+ * `#/...`; other documents' untouched), and a 2019-09 `$recursiveRef: "#"` (without `$recursiveAnchor: true` at the
+ * root) turned into a `$ref` to the wrapped root. Data keywords are not descended; a subtree with its own base
+ * (`$id`) keeps its pointers; entries of a name map are subschemas whatever their name.
+ */
+function movePointers(node: unknown, inNameMap: boolean, recursiveToRef: boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => movePointers(item, false, recursiveToRef));
+  if (node === null || typeof node !== 'object') return node;
+  const obj = node as Record<string, unknown>;
+  if (!inNameMap && newBase(obj.$id)) return node;
+  const out: Record<string, unknown> = {};
+  let recursion = false;
+  for (const [key, value] of Object.entries(obj)) {
+    if (inNameMap) out[key] = movePointers(value, false, recursiveToRef);
+    else if ((key === '$ref' || key === '$dynamicRef') && typeof value === 'string') out[key] = intoWrapper(value);
+    else if (key === '$recursiveRef' && value === '#' && recursiveToRef) recursion = true;
+    else if (DATA_KEYWORDS.has(key)) out[key] = value;
+    else out[key] = movePointers(value, NAME_MAP_KEYWORDS.has(key), recursiveToRef);
   }
-  return false;
+  if (recursion) {
+    if ('$ref' in out) out.allOf = [...(Array.isArray(out.allOf) ? (out.allOf as unknown[]) : []), { $ref: WRAPPED_ROOT }];
+    else out.$ref = WRAPPED_ROOT;
+  }
+  return out;
 }
 
 /**
  * The outputSchema as a 2025-era client receives it. Both SDK clients negotiate the 2025-11-25 era by default
  * (`versionNegotiation.mode: 'legacy'`), and so does every client that does not speak 2026-07-28: the server's
- * 2025 codec wraps a non-object root (SEP-2106) into `{ $schema?, type: "object", properties: { result }, required: ["result"] }`
- * (structuredContent is wrapped the same way). A 2026-07-28 client gets the natural root.
- * The wrap also rewrites `$ref` pointers into the wrapper; that part is not modelled and throws (the caller reports it unresolved).
+ * 2025 codec wraps a root whose `type` is not "object" (SEP-2106) into
+ * `{ $schema?, type: "object", properties: { result }, required: ["result"] }`, moving the root's same-document
+ * pointers under `properties.result` (the same code in every release from 2.0.0 to 2.4.0); structuredContent is
+ * wrapped the same way. A 2026-07-28 client gets the natural root.
  */
 export function legacyWireOutputSchema(natural: JsonSchema): JsonSchema {
   if (natural.type === 'object') return natural;
-  if (hasPointerKeywords(natural)) throw new Error('a non-object output root with $ref/$id is wrapped with rewritten pointers for 2025-era clients (not modelled)');
   const $schema = typeof natural.$schema === 'string' ? natural.$schema : undefined;
-  return { ...($schema !== undefined ? { $schema } : {}), type: 'object', properties: { result: natural }, required: ['result'] };
+  const wrap = (result: unknown): JsonSchema => ({ ...($schema !== undefined ? { $schema } : {}), type: 'object', properties: { result }, required: ['result'] }) as JsonSchema;
+  if (newBase(natural.$id)) return wrap(natural);
+  const recursiveToRef = $schema !== undefined && DRAFT_2019_09.has($schema.replace(/#$/, '')) && natural.$recursiveAnchor !== true;
+  return wrap(movePointers(natural, false, recursiveToRef));
 }
 
 /** The published inputSchema / outputSchema of a registerTool value (undefined: no outputSchema). */
-export function convertSchemaV2(v: unknown, io: 'input' | 'output'): JsonSchema | undefined {
-  const stored = storedSchemaV2(v);
+export function convertSchemaV2(v: unknown, io: 'input' | 'output', target?: V2BuildTarget): JsonSchema | undefined {
+  const stored = storedSchemaV2(v, target);
   if (!stored) return io === 'input' ? EMPTY_OBJECT_SCHEMA() : undefined;
-  const json = standardSchemaToJsonSchemaV2(stored, io);
+  const json = standardSchemaToJsonSchemaV2(stored, io, target);
   return io === 'output' ? legacyWireOutputSchema(json) : json;
 }
 
@@ -145,15 +195,15 @@ export function convertSchemaV2(v: unknown, io: 'input' | 'output'): JsonSchema 
  * The zod 4 schema instances that make v2's conversion of `v` fail, in the order zod meets them: same target and io
  * as the SDK, zod's `unrepresentable` hook reports each failing site instead of throwing at the first one.
  */
-export function unrepresentableSchemasV2(v: unknown, io: 'input' | 'output'): object[] {
+export function unrepresentableSchemasV2(v: unknown, io: 'input' | 'output', target?: V2BuildTarget): object[] {
   let stored: object | undefined;
   try {
-    stored = storedSchemaV2(v);
+    stored = storedSchemaV2(v, target);
   } catch {
     return [];
   }
   if (!stored || !('_zod' in stored)) return [];
-  return zod4UnrepresentableSites(stored, V2_JSON_SCHEMA_TARGET, io);
+  return zod4UnrepresentableSites(stored, V2_JSON_SCHEMA_TARGET, io, target?.libs.z4CoreToJSONSchema);
 }
 
 /** The zod 4 schema instances zod's `unrepresentable` hook reports while converting `schema` (both SDK lines use it). */

@@ -16,11 +16,19 @@ export function isPlaceholder(tool: ToolDefinition): boolean {
 
 const PRIMITIVE_RETURNS = /^(str|int|float|bool|bytes|None|Any|object|dict|list|tuple|Dict|List|Tuple|Optional\[str\]|CallToolResult|Sequence|Iterable|Mapping|TextContent|ImageContent)\b/;
 
-/** The tool declares a meaningful output shape (TS outputSchema, Python return model), which tells what comes back. */
+/**
+ * The tool declares a meaningful output shape, which tells what comes back: a TS outputSchema, a Python return model,
+ * or a published outputSchema naming fields (FastMCP's `output_schema=` of a response model, as wikipedia-mcp
+ * passes); not the `{"result": ...}` wrapper of a bare value.
+ */
 export function declaresOutputShape(tool: ToolDefinition): boolean {
   if (tool.language === 'typescript') return tool.outputSchemaSpan !== undefined;
   const ret = tool.handler?.returnAnnotation?.trim();
-  return !!ret && !PRIMITIVE_RETURNS.test(ret);
+  if (ret && !PRIMITIVE_RETURNS.test(ret)) return true;
+  const out = tool.contract.outputSchema;
+  const props = out && typeof out === 'object' && !Array.isArray(out) ? out.properties : undefined;
+  const names = props && typeof props === 'object' && !Array.isArray(props) ? Object.keys(props) : [];
+  return names.length > 1 || (names.length === 1 && names[0] !== 'result');
 }
 
 /** Which text the model gets for this tool's description, for messages. */

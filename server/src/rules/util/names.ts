@@ -90,6 +90,7 @@ export const ACTION_VERBS = new Set([
   'echo', 'greet', 'toggle', 'expand', 'replace', 'simulate', 'fit', 'autofit', 'gzip', 'gunzip', 'zip', 'unzip',
   'navigate', 'click', 'scroll', 'hover', 'select', 'upsert', 'join', 'wait', 'sleep', 'tail', 'print', 'think',
   'unmerge', 'protect', 'unprotect', 'customize', 'customise', 'crawl', 'map', 'research', 'geocode', 'reverse',
+  'transform', 'seek', 'learn',
   // French infinitives
   'rechercher', 'chercher', 'trouver', 'lire', 'lister', 'obtenir', 'afficher', 'consulter', 'ajouter', 'creer',
   'créer', 'modifier', 'mettre', 'supprimer', 'effacer', 'envoyer', 'publier', 'reserver', 'réserver', 'annuler',

@@ -74,6 +74,7 @@ const SAME_ACTION: readonly (readonly string[])[] = [
   ['search', 'find', 'lookup'],
   ['update', 'modify', 'edit'],
   ['add', 'insert', 'append'],
+  ['run', 'execute', 'exec'],
 ];
 
 /** Words between the action and its object, or after the object, that qualify how it is done, not on what. */
@@ -109,8 +110,10 @@ interface Action {
 
 /** The action (the first word) and the direct object of a name; undefined without an object. */
 function actionOf(words: readonly string[]): Action | undefined {
-  const [verb, ...rest] = words;
+  let [verb, ...rest] = words;
   if (verb === undefined || rest[0] === 'and' || rest[0] === 'or') return undefined;
+  // A noun-first name (`item_edit`, `password_update`): the verb is second, the first word its object.
+  if (!isVerb(verb) && rest[0] !== undefined && isVerb(rest[0])) [verb, rest] = [rest[0], [verb, ...rest.slice(1)]];
   const group = SAME_ACTION.find((g) => g.includes(verb));
   const end = rest.findIndex((w) => PREPOSITION.has(w));
   const object = (end < 0 ? rest : rest.slice(0, end)).filter((w) => !MANNER.has(w));
@@ -122,35 +125,112 @@ function actionOf(words: readonly string[]): Action | undefined {
   return { verb: group?.[0] ?? verb, objects };
 }
 
+const isVerb = (w: string) => nameIntent(w).kind !== undefined || SAME_ACTION.some((g) => g.includes(w));
+
+/** The words of a description's first sentence, lowercased ("Get a summary of a Wikipedia article."). */
+function firstSentence(tool: ToolDefinition): string[] {
+  const first = (tool.description?.value ?? '').trim().split(/(?<=[.!?])\s|\n/)[0] ?? '';
+  return (first.toLowerCase().match(/[a-z0-9à-ÿ]+/g) ?? []).map(stem);
+}
+
 /**
- * For each tool, the siblings that name the same action on the same direct object: `add_footnote_to_document`,
- * `add_footnote_after_text` and `add_footnote_robust` (add + footnote); `add_heading` and `insert_header_near_text`
- * (add/insert + heading/header). Not `get_pull_request` and `get_pull_request_files` (the files are another object),
- * not `delete_user` and `remove_user_from_group` (removing a member is not deleting it: different verbs).
+ * One description is the other's with words added: "Get a summary of a Wikipedia article" and "Get a summary of a
+ * [specific section of a] Wikipedia article", "… [tailored to a specific query]". The model reads two tools that do
+ * the same thing, one of them under a condition, and has to work out when the condition applies. The words are added
+ * after the object; four words at least (a sentence of the action and its object), never two equal sentences.
  */
-export function overlappingSiblings(tools: readonly ToolDefinition[]): Map<ToolDefinition, ToolDefinition[]> {
+function qualifiesDescription(shorter: readonly string[], longer: readonly string[]): boolean {
+  if (shorter.length < 4 || shorter.length >= longer.length) return false;
+  // The action and its object stay as they are, up to the first preposition: "Get the [raw XML] structure of a
+  // document" and "Get the review [comments] on a pull request" name another object.
+  const objectEnd = shorter.findIndex((w, k) => k > 0 && (PREPOSITION.has(w) || w === 'of'));
+  const head = objectEnd < 0 ? shorter.length : objectEnd + 1;
+  for (let k = 0; k < head; k++) if (shorter[k] !== longer[k]) return false;
+  let i = 0;
+  for (const w of longer) if (w === shorter[i]) i++;
+  return i === shorter.length;
+}
+
+const isSubset = (small: Set<string>, large: Set<string>) => small.size > 0 && [...small].every((p) => large.has(p));
+
+/** The names of the required parameters (the target a call must name: `vaultId` + `itemId`, `query`). */
+function requiredParams(tool: ToolDefinition): Set<string> {
+  return new Set(tool.parameters.filter((p) => p.required).map((p) => p.name));
+}
+
+/**
+ * The same function registered twice under two names (wikipedia-mcp's `get_links` and `wikipedia_get_links`): the
+ * same description and the same input schema. Either is right; there is nothing to choose.
+ */
+function isAlias(a: ToolDefinition, b: ToolDefinition): boolean {
+  return a.description?.value === b.description?.value && JSON.stringify(a.contract.inputSchema) === JSON.stringify(b.contract.inputSchema);
+}
+
+/** Why two tools overlap, for the message. */
+export type Overlap = 'name' | 'description' | 'target';
+
+/**
+ * For each tool, the siblings it overlaps with and why:
+ * - `name`: their names say the same action on the same direct object: `add_footnote_to_document`,
+ *   `add_footnote_after_text` and `add_footnote_robust` (add + footnote); `add_heading` and `insert_header_near_text`
+ *   (add/insert + heading/header); `item_edit` and `item_update` (noun-first names).
+ * - `description`: one description is the other's with words added, and the tool needs what the other needs:
+ *   `get_summary(title)` ("Get a summary of a Wikipedia article") and `summarize_article_section(title, section_title)`
+ *   ("Get a summary of a specific section of a Wikipedia article").
+ * - `target`: two updates (update/modify/edit) or two runs (run/execute) on the same target,
+ *   the required parameters of one being all required by the other: `item_edit(vaultId, itemId, ...)` and
+ *   `password_update(vaultId, itemId, newPassword)`; `run_query(query)` and `run_chdb_select_query(query)`. Not
+ *   reads: `get_sections(title)` and `get_coordinates(title)` are two facets of one record, not two ways to get one.
+ * Not `get_pull_request` and `get_pull_request_files` (the files are another object), not `delete_user` and
+ * `remove_user_from_group` (removing a member is not deleting it: different verbs), not two names of one function.
+ */
+export function overlappingSiblings(tools: readonly ToolDefinition[]): Map<ToolDefinition, { tool: ToolDefinition; why: Overlap }[]> {
   const prefix = serverPrefix(tools);
-  const keyed = new Map<string, ToolDefinition[]>();
+  const keyed = new Map<string, { tool: ToolDefinition; why: Overlap }[]>();
+  const add = (k: string, tool: ToolDefinition, why: Overlap) => {
+    const list = keyed.get(k);
+    if (!list) keyed.set(k, [{ tool, why }]);
+    else if (!list.some((e) => e.tool === tool)) list.push({ tool, why });
+  };
+  const writers: { tool: ToolDefinition; verb: string; required: Set<string> }[] = [];
   for (const t of tools) {
     if (!t.name.value) continue;
     const a = actionOf(actionWords(t, prefix));
-    if (!a) continue;
-    for (const o of new Set(a.objects)) {
-      const k = `${a.verb}\u0000${o}`;
-      const list = keyed.get(k);
-      if (list) list.push(t);
-      else keyed.set(k, [t]);
+    if (a) for (const o of new Set(a.objects)) add(`${a.verb}\u0000${o}`, t, 'name');
+    const verb = a?.verb ?? actionWords(t, prefix)[0];
+    if (verb !== undefined && TARGET_ACTIONS.has(verb)) {
+      const required = requiredParams(t);
+      if (required.size) writers.push({ tool: t, verb, required });
     }
   }
-  const out = new Map<ToolDefinition, ToolDefinition[]>();
+  const out = new Map<ToolDefinition, { tool: ToolDefinition; why: Overlap }[]>();
+  const pair = (t: ToolDefinition, s: ToolDefinition, why: Overlap) => {
+    if (s.name.value === t.name.value || isAlias(t, s)) return;
+    const others = out.get(t) ?? [];
+    if (!others.some((o) => o.tool === s)) others.push({ tool: s, why });
+    out.set(t, others);
+  };
   for (const list of keyed.values()) {
-    const names = new Set(list.map((t) => t.name.value));
-    if (names.size < 2) continue;
-    for (const t of list) {
-      const others = out.get(t) ?? [];
-      for (const s of list) if (s.name.value !== t.name.value && !others.includes(s)) others.push(s);
-      out.set(t, others);
-    }
+    if (list.length < 2) continue;
+    for (const a of list) for (const b of list) if (a !== b) pair(a.tool, b.tool, 'name');
   }
+  for (const a of writers)
+    for (const b of writers) {
+      if (a === b || a.verb !== b.verb) continue;
+      if (a.required.size <= b.required.size ? isSubset(a.required, b.required) : isSubset(b.required, a.required)) pair(a.tool, b.tool, 'target');
+    }
+  // A description that is a sibling's with a qualifier added, on the same target (its required parameters too).
+  const sentences = new Map(tools.map((t) => [t, firstSentence(t)]));
+  for (const a of tools)
+    for (const b of tools) {
+      if (a === b || !a.name.value || !b.name.value) continue;
+      if (qualifiesDescription(sentences.get(a)!, sentences.get(b)!) && isSubset(requiredParams(a), requiredParams(b))) {
+        pair(a, b, 'description');
+        pair(b, a, 'description');
+      }
+    }
   return out;
 }
+
+/** The action groups whose twins are found by target: writes that change a record, and runs of a program. */
+const TARGET_ACTIONS = new Set(['update', 'run']);

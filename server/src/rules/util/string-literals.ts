@@ -114,6 +114,10 @@ export function renameEdit(ctx: RuleContext, span: Span, oldName: string, newNam
   const src = spanText(ctx, span);
   if (src === undefined) return undefined;
   if (src === oldName && /^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(newName)) return { edit: replace(span, newName), literal: false };
+  // Only a literal that reads the name: a prefixed name (a mounted server's `<prefix>_<name>`, a factory's
+  // f"wiki_{name}") is written elsewhere in part, and rewriting this literal would not give `newName`.
+  const lit = parseStringLiteral(src);
+  if (!lit || src.slice(lit.innerStart, lit.innerEnd) !== oldName) return undefined;
   const e = replaceLiteralValue(ctx, span, newName);
   return e ? { edit: e, literal: true } : undefined;
 }

@@ -1,4 +1,5 @@
 /** Zod quick-fix helpers: find the base call of a zod chain (`z.string()`, `z.number()`) inside a parameter's type span. */
+import * as path from 'node:path';
 import type { ParameterDefinition } from '../../analysis/model';
 import type { RuleContext } from '../types';
 import { spanText } from './source';
@@ -59,7 +60,31 @@ function matchParen(text: string, open: number): number {
 
 /** True when the file imports zod 3 (`zod/v3`), where formats are chained methods (`z.string().email()`). */
 export function usesZod3(ctx: RuleContext, file: string): boolean {
-  return importsZod3(ctx.textOf(file) ?? '');
+  const text = ctx.textOf(file) ?? '';
+  // A bare `zod` import is the major installed: zod 3.25 (fetch-mcp 0.0.5) has no `z.url()`.
+  return importsZod3(text) || (importsBareZod(text) && zodMajorNear(file, ctx) === 3);
+}
+
+const importsBareZod = memoByText((text: string) => /from\s*["']zod["']|require\(\s*["']zod["']\s*\)/.test(text));
+
+/**
+ * The zod major installed next to the file (the nearest node_modules/zod/package.json), else the one its nearest
+ * package.json asks for; undefined when neither says.
+ */
+export function zodMajorNear(file: string, ctx: RuleContext): number | undefined {
+  let dir = path.dirname(file);
+  for (let i = 0; i < 30; i++) {
+    const installed = ctx.textOf(path.join(dir, 'node_modules/zod/package.json'));
+    const v = installed && /"version"\s*:\s*"(\d+)\./.exec(installed);
+    if (v) return Number(v[1]);
+    const manifest = ctx.textOf(path.join(dir, 'package.json'));
+    const range = manifest && /"zod"\s*:\s*"[^\d"]*(\d+)/.exec(manifest);
+    if (range) return Number(range[1]);
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+  return undefined;
 }
 
 // A scan of the whole file, asked once per format finding: once per file text.

@@ -1,0 +1,28 @@
+import type { Rule } from './types';
+import { finding } from './util/finding';
+
+export const resourceDescriptionMissing: Rule = {
+  id: 'resource-description-missing',
+  defaultSeverity: 'warning',
+  languages: ['typescript'],
+  summary: 'A resource or resource template (registerResource / resource()) with no description in resources/list.',
+  checkResource(resource) {
+    const d = resource.description;
+    if (d && (d.value === undefined || d.value.trim() !== '')) return [];
+    // A config the analysis could not read (spread from a parameter, built at run time) may well hold one.
+    if (resource.unresolved.some((u) => ['config', 'metadata', 'description', 'resource'].includes(u.part))) return [];
+    const what = resource.kind === 'template' ? 'Resource template' : 'Resource';
+    const label = resource.name.value !== undefined ? `"${resource.name.value}"` : resource.uri.value !== undefined ? resource.uri.value : 'this resource';
+    const list = resource.kind === 'template' ? 'resources/templates/list' : 'resources/list';
+    const how =
+      resource.registration.kind === 'registerResource' || resource.registration.configSpan
+        ? 'Add `description` to its metadata: what it holds and when it is worth reading.'
+        : 'Pass a metadata object with a `description` before the callback (resource(name, uri, { description }, cb)), or use registerResource.';
+    const message =
+      `${what} ${label} has ${d ? 'an empty' : 'no'} description in ${list}: clients offer resources for the user or the model to attach as ` +
+      `context, and the description is what tells them what it holds and when to read it (the spec calls it a hint to the model); with only a name and ` +
+      `a URI they guess. ${how}`;
+    // No fix: the words have to come from the author.
+    return [finding(null, d?.span ?? resource.name.span, message)];
+  },
+};
