@@ -255,3 +255,14 @@ export function createServer() {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("resource-description-missing spares an MCP App view (registerAppResource's mime type), not another resource", () => {
+  const src =
+    V2_HEAD +
+    `registerAppResource(server, uri, uri, { mimeType: RESOURCE_MIME_TYPE }, async () => ({ contents: [] }));
+server.registerResource("notes", "notes://all", { mimeType: "text/plain" }, async () => ({ contents: [] }));
+`;
+  const findings = analyse('/virtual/app-resources.ts', src).findings.filter((f) => f.ruleId === 'resource-description-missing');
+  assert.equal(findings.length, 1);
+  assert.match(findings[0].message, /Resource "notes"/);
+});
