@@ -79,6 +79,8 @@ export interface FrameworkProfile {
    * `registerTool` (ext-apps' `registerAppTool(server, name, config, cb)`): a registration form of their own.
    */
   toolHelpers?: readonly ToolHelper[];
+  /** TypeScript: functions of other packages that register a resource by calling the server's `registerResource` (ext-apps' `registerAppResource`). */
+  resourceHelpers?: readonly ResourceHelper[];
   /** What the framework does with a second tool of the same name on one server. */
   duplicateToolName: 'throws' | 'keeps-first' | 'replaces';
   /** Why the contract predicted for the workspace's pinned `version` (undefined: none pinned) may not be what runs. */
@@ -148,8 +150,29 @@ export const EXT_APPS_TOOL_HELPER: ToolHelper = {
   meta: 'ext-apps-ui',
 };
 
+/**
+ * A package function that registers a resource: `helper(server, name, uri, config, cb)` calls
+ * `server.registerResource(name, uri, { mimeType: defaultMimeType, ...config }, cb)`.
+ */
+export interface ResourceHelper {
+  name: string;
+  modules: readonly string[];
+  versionPackage: string;
+  modelled: { from: string; to: string };
+  defaultMimeType: string;
+}
+
+/** `registerAppResource` of @modelcontextprotocol/ext-apps (`/server`): the same code in every release 0.2.0-2.0.4. */
+export const EXT_APPS_RESOURCE_HELPER: ResourceHelper = {
+  name: 'registerAppResource',
+  modules: ['@modelcontextprotocol/ext-apps/server'],
+  versionPackage: '@modelcontextprotocol/ext-apps',
+  modelled: { from: '0.2.0', to: '2.0.4' },
+  defaultMimeType: 'text/html;profile=mcp-app',
+};
+
 /** Why a helper's contract at the workspace's `version` of its package (undefined: none found) is not the modelled one. */
-export function toolHelperCaveat(helper: ToolHelper, version: string | undefined): string | undefined {
+export function toolHelperCaveat(helper: ToolHelper | ResourceHelper, version: string | undefined): string | undefined {
   if (version === undefined) return undefined;
   const release = /^[=v]*(\d+\.\d+\.\d+)$/.exec(version.trim())?.[1] ?? lowerBound(version);
   if (compareVersions(release, helper.modelled.from) >= 0 && compareVersions(release, helper.modelled.to) <= 0) return undefined;
@@ -610,6 +633,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverModules: ['@modelcontextprotocol/sdk'],
     hasToolMethod: true,
     toolHelpers: [EXT_APPS_TOOL_HELPER],
+    resourceHelpers: [EXT_APPS_RESOURCE_HELPER],
     duplicateToolName: 'throws',
     versionCaveat: tsSdkV1Caveat,
     tsContractTraits,
@@ -637,6 +661,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverModules: ['@modelcontextprotocol/server'],
     hasToolMethod: false,
     toolHelpers: [EXT_APPS_TOOL_HELPER],
+    resourceHelpers: [EXT_APPS_RESOURCE_HELPER],
     duplicateToolName: 'throws',
     versionCaveat: tsSdkV2Caveat,
     tsV2ContractTraits,

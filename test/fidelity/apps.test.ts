@@ -22,7 +22,9 @@ import { Client as ClientV2 } from '@modelcontextprotocol/client';
 import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
 import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
-import { contractJson } from '../../server/src/cli/contract-json';
+import { contractJson, resourcesJson } from '../../server/src/cli/contract-json';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
 import { cli, compareTools, fixtureServers, liveTools, root, type Tool } from './compare';
 
@@ -58,6 +60,36 @@ function predict(file: string): Prediction {
   return JSON.parse(JSON.stringify(contractJson(result.tools, (f) => host.readFile(f), result.files))) as Prediction;
 }
 
+/** resources/list predicted for a file, as `toolsmith contract --json` prints it (`resources`). */
+function predictResources(file: string): Tool[] {
+  const host = createFileHost();
+  const result = analyzeSource(file, fs.readFileSync(file, 'utf8'), host);
+  const printed = resourcesJson(result.resources ?? [], (f) => host.readFile(f));
+  assert.deepEqual(printed.resourcesUnresolved, [], `${file}: unresolved resource parts`);
+  return JSON.parse(JSON.stringify(printed.resources)) as Tool[];
+}
+
+/** resources/list of a server, read by its SDK line's own Client. */
+async function liveResources(file: string, line: 'v1' | 'v2'): Promise<Tool[]> {
+  const params = { command: process.execPath, args: [file], cwd: path.dirname(file), stderr: 'pipe' as const };
+  if (line === 'v2') {
+    const client = new ClientV2({ name: 'toolsmith-fidelity-apps', version: '1.0.0' });
+    try {
+      await client.connect(new StdioV2(params));
+      return (await client.listResources()).resources as Tool[];
+    } finally {
+      await client.close().catch(() => {});
+    }
+  }
+  const client = new ClientV1({ name: 'toolsmith-fidelity-apps', version: '1.0.0' });
+  try {
+    await client.connect(new StdioV1(params));
+    return (await client.listResources()).resources as Tool[];
+  } finally {
+    await client.close().catch(() => {});
+  }
+}
+
 /** tools/list of a v2 server, read by the v2 SDK's Client (the default negotiation, as typescript-v2.test.ts). */
 async function liveV2(file: string): Promise<Tool[]> {
   const transport = new StdioV2({ command: process.execPath, args: [file], cwd: path.dirname(file), stderr: 'pipe' });
@@ -77,6 +109,7 @@ async function liveV2(file: string): Promise<Tool[]> {
 const summary: string[] = [];
 let exact = 0;
 let total = 0;
+let resourcesExact = 0;
 
 test('fidelity apps: every MCP Apps workspace, source and bundle forms, live against the prediction', async (t) => {
   for (const w of script.APPS_WORKSPACES) {
@@ -129,7 +162,17 @@ test('fidelity apps: every MCP Apps workspace, source and bundle forms, live aga
           assert.deepEqual(compared.failures, [], compared.failures.join('\n'));
           exact += compared.exact;
           total += compared.total;
-          summary.push(`${label}: ${compared.exact}/${compared.total} exact${form === 'bundle' ? ` (${(fs.statSync(js).size / 1024).toFixed(0)} KiB bundle)` : ''}`);
+          // registerAppResource: the app's view in resources/list, as the SDK publishes it (ext-apps' default mime type).
+          const resources = predictResources(form === 'source' ? src : js);
+          if (resources.length) {
+            const liveList = await liveResources(js, w.line);
+            const byUri = (l: Tool[]) => [...l].sort((a, b) => String(a.uri).localeCompare(String(b.uri)));
+            assert.deepEqual(byUri(resources), byUri(liveList), `${label}: resources/list`);
+            resourcesExact += resources.length;
+          }
+          summary.push(
+            `${label}: ${compared.exact}/${compared.total} exact${resources.length ? `, resources/list ${resources.length}/${resources.length}` : ''}${form === 'bundle' ? ` (${(fs.statSync(js).size / 1024).toFixed(0)} KiB bundle)` : ''}`,
+          );
         }
       };
       for (const form of w.forms) await run(form);
@@ -140,7 +183,7 @@ test('fidelity apps: every MCP Apps workspace, source and bundle forms, live aga
       assert.deepEqual((JSON.parse(r.stdout) as Prediction).tools, predict(first).tools, `${w.name}: toolsmith contract --json differs from the analysis`);
     });
   }
-  console.log(`fidelity apps: ${exact}/${total} tools exact\n  ${summary.join('\n  ')}`);
+  console.log(`fidelity apps: ${exact}/${total} tools exact, ${resourcesExact} resources exact\n  ${summary.join('\n  ')}`);
   assert.equal(exact, total);
   assert.ok(total >= 20, `only ${total} tools compared`);
 });

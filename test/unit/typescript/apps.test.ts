@@ -266,3 +266,21 @@ server.registerResource("notes", "notes://all", { mimeType: "text/plain" }, asyn
   assert.equal(findings.length, 1);
   assert.match(findings[0].message, /Resource "notes"/);
 });
+
+test("registerAppResource publishes what registerResource publishes, with ext-apps' default mime type", () => {
+  const src =
+    V2_HEAD +
+    `registerAppResource(server, "Demo View", uri, { description: "The demo's UI." }, async () => ({ contents: [] }));
+registerAppResource(server, "Plain", "ui://demo/plain.html", { mimeType: "text/html" }, async () => ({ contents: [] }));
+`;
+  const { result } = analyze({ 'main.ts': src });
+  assert.equal(result.tools.length, 0);
+  assert.deepEqual(
+    (result.resources ?? []).map((r) => r.contract),
+    [
+      { name: 'Demo View', uri: 'ui://demo/view.html', mimeType: 'text/html;profile=mcp-app', description: "The demo's UI." },
+      { name: 'Plain', uri: 'ui://demo/plain.html', mimeType: 'text/html' },
+    ],
+  );
+  for (const r of result.resources ?? []) assert.deepEqual(r.unresolved, []);
+});

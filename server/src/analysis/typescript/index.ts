@@ -37,15 +37,18 @@ import { localsAt } from './locals';
 import { inLibraryModule, inlinedCopyOf, inlinedPackagePath } from './bundles';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
-import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
+import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ResourceHelper, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
 
 const MAX_CALL_DEPTH = 8;
 
 interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
-  /** `toolHelper`: a package function registering a tool (`registerAppTool(server, name, config, cb)`, see `toolHelpers`). */
-  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper';
+  /**
+   * `toolHelper` / `resourceHelper`: a package function registering a tool or a resource on the server it is given
+   * first (`registerAppTool(server, name, config, cb)`, `registerAppResource(server, name, uri, config, cb)`).
+   */
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper' | 'resourceHelper';
   server: ServerRef;
   /**
    * Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element.
@@ -285,15 +288,31 @@ function toolHelperOf(call: ts.CallExpression, pf: ParsedFile): ToolHelper | und
   return undefined;
 }
 
-/** The expression a registration's server is: the receiver of `x.registerTool(...)`, the first argument of a tool helper. */
+/** The package function a `resourceHelper`-shaped call invokes (`registerAppResource` imported from ext-apps), if it is one. */
+function resourceHelperOf(call: ts.CallExpression, pf: ParsedFile): ResourceHelper | undefined {
+  const callee = skipOuter(call.expression);
+  const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
+  if (!local) return undefined;
+  const d = lookupName(local.text, local, pf);
+  if (d?.kind !== 'import') return undefined;
+  const name = ts.isIdentifier(callee) ? d.imported : d.imported === '*' ? (callee as ts.PropertyAccessExpression).name.text : undefined;
+  for (const f of Object.values(FRAMEWORKS)) {
+    const helper = f.resourceHelpers?.find((h) => h.name === name && h.modules.includes(d.module));
+    if (helper) return helper;
+  }
+  return undefined;
+}
+
+/** The expression a registration's server is: the receiver of `x.registerTool(...)`, the first argument of a helper. */
 function receiverOf(call: ts.CallExpression, kind: Site['kind']): ts.Expression {
-  return kind === 'toolHelper' ? call.arguments[0] : (call.expression as ts.PropertyAccessExpression).expression;
+  return kind === 'toolHelper' || kind === 'resourceHelper' ? call.arguments[0] : (call.expression as ts.PropertyAccessExpression).expression;
 }
 
 /** Whether `call` registers something: a method of a server, or a tool helper imported from its package. */
 function registrationOf(call: ts.CallExpression, pf: ParsedFile): Site['kind'] | undefined {
   const kind = registrationKind(call);
   if (kind === 'toolHelper') return toolHelperOf(call, pf) ? kind : undefined;
+  if (kind === 'resourceHelper') return resourceHelperOf(call, pf) ? kind : undefined;
   return kind && ts.isPropertyAccessExpression(call.expression) ? kind : undefined;
 }
 
@@ -901,7 +920,9 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
   const sdkVersion = versions.sdkVersion(framework);
   const unresolved: Unresolved[] = [];
   const callSpan = spanOf(call, pf);
-  const args = call.arguments;
+  // `registerAppResource(server, name, uri, config, cb)`: the server first, then registerResource's arguments.
+  const helper = site.kind === 'resourceHelper' ? resourceHelperOf(call, pf) : undefined;
+  const args = helper ? call.arguments.slice(1) : call.arguments;
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
   const tpl = resourceTemplateNew(args[1], pf, ctx);
   const kind = tpl ? 'template' : 'resource';
@@ -909,12 +930,19 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
   const uriNode = tpl ? tpl.node.arguments?.[0] : args[1];
   const uriPart = uriNode ? evalPart(uriKey, uriNode, tpl?.pf ?? pf, ctx, unresolved) : undefined;
   const listCallback = tpl ? templateListCallback(tpl, ctx, unresolved) : undefined;
-  const configNode = site.kind === 'registerResource' ? args[2] : resourceOverloadMetadata(site, ctx, unresolved);
-  const configOnly = site.kind === 'registerResource' && builder === 'sdk-standard-schema' ? V2_RESOURCE_CONFIG_ONLY : [];
+  const registers = site.kind === 'registerResource' || site.kind === 'resourceHelper';
+  const configNode = registers ? args[2] : resourceOverloadMetadata(site, ctx, unresolved);
+  const configOnly = registers && builder === 'sdk-standard-schema' ? V2_RESOURCE_CONFIG_ONLY : [];
   const meta = configNode ? resourceMetadata(configNode, ctx, pf, unresolved, configOnly) : { values: {}, parts: new Map<string, Part>(), entries: [] };
+  if (helper) {
+    // `{ mimeType: RESOURCE_MIME_TYPE, ...config }`: the helper's default unless the config (fully read) sets one.
+    const caveat = toolHelperCaveat(helper, versions.packageVersion(helper.versionPackage));
+    if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: spanOf(call.expression, pf) });
+    if (!('mimeType' in meta.values) && !unresolved.some((u) => u.part === 'config' || u.part === 'mimeType')) meta.values = { mimeType: helper.defaultMimeType, ...meta.values };
+  }
 
   const traits = profile.tsContractTraits?.(sdkVersion);
-  if (site.kind === 'registerResource' && traits && !traits.registerResource)
+  if (registers && traits && !traits.registerResource)
     unresolved.push({ part: 'resource', reason: `${traits.release} has no McpServer.registerResource() (added in 1.13.0): this call throws a TypeError`, span: spanOf(call.expression, pf) });
   if (site.kind === 'resource' && !profile.hasToolMethod) unresolved.push(removedMethod('resource', profile.versionPackage, call, pf));
   const caveat = profile.versionCaveat(sdkVersion);
@@ -937,7 +965,7 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
     registration: {
-      kind: site.kind === 'registerResource' ? 'registerResource' : 'resource',
+      kind: registers ? 'registerResource' : 'resource',
       span: callSpan,
       calleeSpan: spanOf(call.expression, pf),
       ...(configNode ? { configSpan: spanOf(configNode, pf) } : {}),
@@ -1688,7 +1716,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
   const prompts: PromptDefinition[] = [];
   const resources: ResourceDefinition[] = [];
   for (const site of sites) {
-    if (site.kind === 'registerResource' || site.kind === 'resource') {
+    if (site.kind === 'registerResource' || site.kind === 'resource' || site.kind === 'resourceHelper') {
       // `router.resource("users", ...)` of another library: resource() counts only on a server of an MCP SDK, or on a
       // parameter or import of a file that imports one (a register helper).
       if (site.kind === 'resource' && !site.server.framework && !(importedFramework(site.pf) && receiverIsParamOrImport(site))) continue;
