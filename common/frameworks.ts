@@ -517,8 +517,25 @@ function tsSdkRelease(version: string | undefined, newest = TS_SDK_MODELLED.to):
   return newest;
 }
 
-/** The tools/list differences of @modelcontextprotocol/sdk 1.x at `version` (see TsContractTraits). */
-export function tsContractTraits(version: string | undefined): TsContractTraits {
+/**
+ * Per version string, answers that depend on nothing else: the analysis asks them once per tool (200 times for one
+ * file of 200 tools), each a few version splits and compares. A handful of version strings per workspace.
+ */
+function memoByVersion<T>(compute: (version: string | undefined) => T): (version: string | undefined) => T {
+  const memo = new Map<string | undefined, T>();
+  return (version) => {
+    if (memo.has(version)) return memo.get(version) as T;
+    const value = compute(version);
+    if (memo.size >= 64) memo.clear();
+    memo.set(version, value);
+    return value;
+  };
+}
+
+/** The tools/list differences of @modelcontextprotocol/sdk 1.x at `version` (see TsContractTraits); shared, read-only. */
+export const tsContractTraits: (version: string | undefined) => Readonly<TsContractTraits> = memoByVersion((version) => Object.freeze(computeTsContractTraits(version)));
+
+function computeTsContractTraits(version: string | undefined): TsContractTraits {
   const release = tsSdkRelease(version);
   const since = (v: string) => atLeast(release, v);
   return {
@@ -538,9 +555,7 @@ export function tsContractTraits(version: string | undefined): TsContractTraits 
 }
 
 /** Why a 1.x version is not predicted: outside the releases whose source was read (only that version is unresolved). */
-function tsSdkV1Caveat(version: string | undefined): string | undefined {
-  return tsSdkRangeCaveat('@modelcontextprotocol/sdk', 1, TS_SDK_MODELLED, TS_SDK_VERIFIED, version, (v) => tsContractTraits(v).release);
-}
+const tsSdkV1Caveat = memoByVersion((version) => tsSdkRangeCaveat('@modelcontextprotocol/sdk', 1, TS_SDK_MODELLED, TS_SDK_VERIFIED, version, (v) => tsContractTraits(v).release));
 
 /** A version outside the releases whose source was read, a prerelease, or an open range with none installed: what is not predicted exactly. */
 function tsSdkRangeCaveat(

@@ -32,6 +32,8 @@ def judge(x):
     if r == 'tool-name-not-verb-object':
         if t == 'jira_transition_issue':
             return 'kill', "transition is Jira's verb for a status change: the action is in the name"
+        if jn:
+            return 'kill', 're-judged with the namespaced-noun standard of the other servers (maps_elevation, git_status, airbnb_listing_details): the juniper_<explorer>_ prefix is the mounted server\'s namespace and the noun after it names what the read returns, which the description opens with ("Get ..."); the model reads it as the explorer\'s endpoint'
         return 'keep', 'a noun phrase after the server prefix (topic_hierarchy, platform_information...): the action (get, list) is not in the name'
     if r == 'description-no-return-info':
         if atl:

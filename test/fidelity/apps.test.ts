@@ -76,7 +76,7 @@ async function liveResources(file: string, line: 'v1' | 'v2'): Promise<Tool[]> {
     const client = new ClientV2({ name: 'toolsmith-fidelity-apps', version: '1.0.0' });
     try {
       await client.connect(new StdioV2(params));
-      return (await client.listResources()).resources as Tool[];
+      return (await client.listResources()).resources;
     } finally {
       await client.close().catch(() => {});
     }
@@ -84,7 +84,7 @@ async function liveResources(file: string, line: 'v1' | 'v2'): Promise<Tool[]> {
   const client = new ClientV1({ name: 'toolsmith-fidelity-apps', version: '1.0.0' });
   try {
     await client.connect(new StdioV1(params));
-    return (await client.listResources()).resources as Tool[];
+    return (await client.listResources()).resources;
   } finally {
     await client.close().catch(() => {});
   }

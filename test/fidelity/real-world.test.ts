@@ -8,6 +8,7 @@
  *   exact       the predicted tool of that name is deep-equal (key order ignored)
  *   unresolved  predicted but different, and the JSON of `toolsmith contract --json` says "unresolved" for that
  *               tool (its `unresolved` rows) — or missing while it reports as many tools whose name is unresolved,
+ *               or a tools list it cannot read (a row with part `tools`: any number of tools),
  *               or while `toolsmith contract` refuses an entry or a module of its graph with a message (a bundle
  *               over the size limit: a `module` row)
  *   wrong       predicted, different, and nothing said unresolved: a contract that reads as a fact and is not one
@@ -127,6 +128,8 @@ interface Prediction {
   unresolved: Map<string, string[]>;
   /** Predicted tools whose name Toolsmith could not resolve. */
   unnamed: number;
+  /** Why a server's whole tools list could not be read (an `unresolved` row with part `tools`: any number of tools). */
+  unseenLists: string[];
   /** Entries `toolsmith contract` does not analyse, with its message. */
   notSeen: string[];
   /** Tool name -> the guard its registration runs under (the front-end's `registration.condition`), if any. */
@@ -139,7 +142,7 @@ interface Prediction {
  * for the corpus instead of twice per file.
  */
 function predict(files: string[], wholeServer: boolean): Prediction {
-  const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, notSeen: [], conditions: new Map() };
+  const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, unseenLists: [], notSeen: [], conditions: new Map() };
   const host = createFileHost();
   for (const file of files) {
     const read = readSourceFileSync(file, maxBytes);
@@ -162,7 +165,9 @@ function predict(files: string[], wholeServer: boolean): Prediction {
       const contract = JSON.parse(JSON.stringify(printedTool)) as Tool;
       // What the JSON itself says is unresolved for this tool (its `unresolved` entries), not the text mode.
       const marks = printed.unresolved.filter((u) => u.tool === i);
-      if (marks.some((u) => u.name === null)) out.unnamed++;
+      const list = marks.find((u) => u.part === 'tools');
+      if (list) out.unseenLists.push(`${path.basename(list.file)}:${list.line}: ${list.reason}`);
+      else if (marks.some((u) => u.name === null)) out.unnamed++;
       else if (marks.length)
         out.unresolved.set(
           String(marks[0].name),
@@ -294,6 +299,10 @@ function classify(live: Tool[], prediction: Prediction): { figures: Figures; det
       unnamedLeft--;
       figures.unresolved++;
       details.push(`unresolved ${name}: predicted only as a tool with an unresolved name`);
+    } else if (prediction.unseenLists.length > 0) {
+      // The JSON says a list of tools could not be read (part `tools`): this one may be in it, and nothing reads as a fact.
+      figures.unresolved++;
+      details.push(`unresolved ${name}: in a tools list that is not read (${prediction.unseenLists.join('; ')})`);
     } else if (prediction.notSeen.length > 0) {
       // `toolsmith contract` refuses the entry and says why (exit 2, e.g. a bundle over the size limit): a message, not silence.
       figures.unresolved++;

@@ -14,15 +14,12 @@
  */
 import { before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { cli, compareTools, fixtureServers, root, type Tool } from './compare';
+import { compareTools, fixtureServers, root, type Tool } from './compare';
 import { wireTools } from './wire';
-import { analyzeSource } from '../../server/src/analysis/analyze';
-import { createFileHost } from '../../server/src/host';
-import { contractJson } from '../../server/src/cli/contract-json';
+import { predictCli, predictHere } from './predict-file';
 import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
 
 interface Combination {
@@ -62,26 +59,6 @@ function entries(): { entry: string; copy: string }[] {
 
 type Prediction = { tools: Tool[]; unresolved: { tool: number; part: string; reason: string }[]; converters: { library: string; source: string; version: string }[] };
 
-/** The prediction in this process, as `toolsmith contract --json` prints it. */
-function predictHere(file: string): Prediction {
-  const host = createFileHost();
-  const result = analyzeSource(file, fs.readFileSync(file, 'utf8'), host);
-  return JSON.parse(JSON.stringify(contractJson(result.tools, (f) => host.readFile(f), result.files))) as Prediction;
-}
-
-/** `toolsmith contract --json` of one file (the bundle). */
-function predictCli(file: string): Promise<Prediction> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'contract', file, '--json', ...(untrusted ? ['--untrusted'] : [])], { cwd: root });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as never) : reject(new Error(`toolsmith contract ${file} exited ${code}: ${err}`))));
-  });
-}
-
 before(async () => {
   setWorkspaceTrust(!untrusted);
   script = (await import(path.join(root, 'scripts/ensure-ts-matrix.mjs'))) as MatrixScript;
@@ -102,7 +79,7 @@ interface Outcome {
 async function checkFixture(c: Combination, dir: string, entry: string, outcome: Outcome): Promise<void> {
   const rel0 = path.relative(fixtures, entry);
   const file = path.join(dir, 'fixtures', rel0);
-  const predicted = predictHere(file);
+  const predicted = predictHere<Prediction>(file);
   const [live] = await Promise.all([
     // The oldest protocol version every release answers (1.10 does not know the newer ones; the server picks its own anyway).
     wireTools(path.join(dir, 'fixtures', LIVE, rel0.replace(/\.ts$/, '.mjs')), '2025-03-26').then(
@@ -164,11 +141,11 @@ test('ts matrix: every SDK x zod combination publishes what is predicted for it'
       });
       // The bundled CLI predicts the first fixture as the analysis here does (its workspace copies loaded from a bundle).
       const first = path.join(copyRoot, path.relative(fixtures, list[0].entry));
-      const cliRun = predictCli(first);
+      const cliRun = predictCli<Prediction>(first, untrusted);
       // Four fixtures at a time: each is a server start.
       for (let i = 0; i < list.length; i += 4) await Promise.all(list.slice(i, i + 4).map((x) => checkFixture(c, dir, x.entry, outcome)));
       const byCli = await cliRun;
-      assert.deepEqual(byCli, predictHere(first), `${c.name}: toolsmith contract --json differs from the analysis for ${path.relative(copyRoot, first)}`);
+      assert.deepEqual(byCli, predictHere<Prediction>(first), `${c.name}: toolsmith contract --json differs from the analysis for ${path.relative(copyRoot, first)}`);
       summary.push(`${c.name}: ${outcome.exact}/${outcome.total} exact, ${outcome.unresolved} unresolved, ${outcome.refused}/${list.length} servers refused to start`);
       assert.deepEqual(outcome.failures, [], outcome.failures.join('\n'));
       // Untrusted, a zod 4 of another minor than the bundled one leaves every tool unresolved (the caveat): nothing to compare.

@@ -17,15 +17,12 @@
  */
 import { before, test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { cli, compareTools, fixtureServers, root, type Tool } from './compare';
+import { compareTools, fixtureServers, root, type Tool } from './compare';
 import { wireTools } from './wire';
-import { analyzeSource } from '../../server/src/analysis/analyze';
-import { createFileHost } from '../../server/src/host';
-import { contractJson } from '../../server/src/cli/contract-json';
+import { predictCli, predictHere } from './predict-file';
 import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
 import { TS_SDK_V2_VERIFIED } from '../../common/frameworks';
 
@@ -53,24 +50,6 @@ let script: MatrixScript;
 let combinations: Combination[] = [];
 
 type Prediction = { tools: Tool[]; unresolved: { tool: number; part: string; reason: string }[]; converters: { library: string; source: string; version: string; reason?: string }[] };
-
-function predictHere(file: string): Prediction {
-  const host = createFileHost();
-  const result = analyzeSource(file, fs.readFileSync(file, 'utf8'), host);
-  return JSON.parse(JSON.stringify(contractJson(result.tools, (f) => host.readFile(f), result.files))) as Prediction;
-}
-
-function predictCli(file: string): Promise<Prediction> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, 'contract', file, '--json', ...(untrusted ? ['--untrusted'] : [])], { cwd: root });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out) as never) : reject(new Error(`toolsmith contract ${file} exited ${code}: ${err}`))));
-  });
-}
 
 /** The version of each converting library in this combination (what the converters rows must name). */
 function versionsOf(c: Combination): Record<string, string> {
@@ -100,7 +79,7 @@ const COPIES_CAVEAT = /converted with the bundled/;
 async function checkFixture(c: Combination, dir: string, entry: string, outcome: Outcome): Promise<void> {
   const rel = path.relative(fixtures, entry);
   const file = path.join(dir, 'fixtures', rel);
-  const predicted = predictHere(file);
+  const predicted = predictHere<Prediction>(file);
   const live = await wireTools(path.join(dir, 'fixtures', LIVE, rel.replace(/\.ts$/, '.mjs')), '2025-11-25').then(
     (tools) => ({ tools }),
     (err: unknown) => ({ error: err instanceof Error ? err.message : String(err) }),
@@ -165,10 +144,10 @@ test('ts v2 matrix: every @modelcontextprotocol/server x zod x ArkType/Valibot c
         logLevel: 'error',
       });
       const first = path.join(copyRoot, path.relative(fixtures, list[0]));
-      const cliRun = predictCli(first);
+      const cliRun = predictCli<Prediction>(first, untrusted);
       for (let i = 0; i < list.length; i += 4) await Promise.all(list.slice(i, i + 4).map((e) => checkFixture(c, dir, e, outcome)));
       const byCli = await cliRun;
-      assert.deepEqual(byCli, predictHere(first), `${c.name}: toolsmith contract --json differs from the analysis for ${path.relative(copyRoot, first)}`);
+      assert.deepEqual(byCli, predictHere<Prediction>(first), `${c.name}: toolsmith contract --json differs from the analysis for ${path.relative(copyRoot, first)}`);
       const measured = untrusted ? `; bundled copies where only the caveat kept a tool unresolved: ${outcome.caveated.exact}/${outcome.caveated.total} exact` : '';
       summary.push(`${c.name}: ${outcome.exact}/${outcome.total} exact, ${outcome.unresolved} unresolved, ${outcome.refused}/${list.length} servers refused to start${measured}`);
       if (untrusted && outcome.caveated.wrong.length) console.log(`${c.name}, wrong with the bundled copies:\n  ${outcome.caveated.wrong.join('\n  ')}`);

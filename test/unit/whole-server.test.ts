@@ -211,3 +211,21 @@ test('entries: package.json bin (built file -> its source), main, and pyproject 
   });
   assert.equal(consoleScriptEntry(host, '/ws/venv/site-packages', 'demo-mcp')?.file, '/ws/venv/site-packages/demo/server.py');
 });
+
+test('Python: a server mounted on another is listed only through it (renamed), never as a server of its own', () => {
+  const a = entry(
+    {
+      'pkg/__init__.py': '',
+      'pkg/__main__.py': 'from pkg.server import mcp\n\nif __name__ == "__main__":\n    mcp.run()\n',
+      'pkg/server.py':
+        'from fastmcp import FastMCP\nfrom pkg.weather import weather\n\nmcp = FastMCP("main")\n\n@mcp.tool\ndef ping() -> str:\n    """Answer pong."""\n    return "pong"\n\nmcp.mount(weather, namespace="w")\n',
+      'pkg/weather.py': 'from fastmcp import FastMCP\n\nweather = FastMCP("weather")\n\n@weather.tool\ndef forecast(city: str) -> str:\n    """Forecast for a city."""\n    return city\n',
+    },
+    'pkg/__main__.py',
+  );
+  assert.deepEqual(names(a), ['ping', 'w_forecast']);
+  assert.deepEqual(
+    a.servers.map((s) => [s.name, s.tools.length]),
+    [['main', 2]],
+  );
+});

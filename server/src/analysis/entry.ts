@@ -84,13 +84,35 @@ function analyzePythonEntry(file: string, text: string, host: FileHost): EntryAn
   }
   // The entry's facts first (its converters, syntax errors and framework are what a single-file run showed).
   files.sort((a, b) => (a.file === file ? -1 : b.file === file ? 1 : 0));
+  // A server composed into another (mounted, imported) is not started on its own: its tools are listed by the
+  // server composing it, renamed; the module defining it, analysed alone, lists them as a server of their own.
+  const composed = new Set(files.flatMap((f) => f.composedServers ?? []));
   const servers = dedupeBy(
     files.flatMap((f) => f.servers),
     (s) => s.id,
-  );
+  ).filter((s) => !composed.has(s.id));
   const constructed = new Set(servers.map((s) => s.id));
-  const tools = mergeTools(candidates, constructed);
-  return { tools: inRunOrder(tools, file, graph), files, ...(prompts.length ? { prompts } : {}), graph: { modules: runOrder(file, graph), unfollowed: graph.unfollowed, servers } };
+  const tools = mergeTools(
+    candidates.filter((t) => !composed.has(t.server.id)),
+    constructed,
+  );
+  // A server composing others lists them at list time (mounted ones after its own tools): its order is the one the
+  // analysis of the module composing it computed, not the modules' run order.
+  const listings = new Map<string, string[]>();
+  for (const r of analysed.values()) for (const id of r.files.flatMap((f) => f.composingServers ?? [])) listings.set(id, r.tools.filter((t) => t.server.id === id).map(registrationKey));
+  const ordered = inRunOrder(tools, file, graph);
+  for (const [id, keys] of listings) {
+    const slots = ordered.flatMap((t, i) => (t.server.id === id ? [i] : []));
+    const own = slots.map((i) => ordered[i]).sort((a, b) => keys.indexOf(registrationKey(a)) - keys.indexOf(registrationKey(b)));
+    slots.forEach((slot, k) => (ordered[slot] = own[k]));
+  }
+  return { tools: ordered, files, ...(prompts.length ? { prompts } : {}), graph: { modules: runOrder(file, graph), unfollowed: graph.unfollowed, servers } };
+}
+
+/** One registration of one tool (a loop registers several at one call; a composed copy keeps its registration). */
+function registrationKey(t: ToolDefinition): string {
+  const s = t.registration.span;
+  return `${s.file}\u0000${s.start}\u0000${s.end}\u0000${t.name.value ?? `@${t.name.span.start}`}`;
 }
 
 function dedupeBy<T>(items: T[], key: (t: T) => string): T[] {
@@ -116,8 +138,7 @@ function mergeTools(tools: ToolDefinition[], constructed: Set<string>): ToolDefi
     return ka !== kb ? ka > kb : a.unresolved.length < b.unresolved.length;
   };
   for (const t of tools) {
-    const s = t.registration.span;
-    const key = `${s.file}\u0000${s.start}\u0000${s.end}\u0000${t.name.value ?? `@${t.name.span.start}`}`;
+    const key = registrationKey(t);
     const old = byKey.get(key);
     if (!old || better(t, old)) byKey.set(key, t);
   }

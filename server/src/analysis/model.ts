@@ -278,6 +278,14 @@ export interface FileFacts {
   v1Imports: { span: Span; text: string; module?: string; moduleSpan?: Span; names?: { imported: string; local: string; span: Span }[]; typeOnly?: boolean }[];
   /** Servers created/used in the file. */
   servers: { id: string; variable: string; name?: string; span: Span; constructorSpan?: Span }[];
+  /**
+   * Python: the servers this file's analysis composes into another (FastMCP `mount`, `import_server`, providers): their
+   * tools are listed only through the servers composing them, so a whole-server prediction drops them where another
+   * module, analysed alone, lists them as a server of their own.
+   */
+  composedServers?: string[];
+  /** Python: the servers this file's analysis composes others into; their tools/list order is this analysis's. */
+  composingServers?: string[];
   /** Files this file's tools depend on (imported schema modules), for re-analysis on change. */
   dependencies: string[];
   /** Syntax errors reported by the parser (analysis still returns what it could). */

@@ -11,7 +11,8 @@ export const descriptionMissing: Rule = {
     if (d && (d.value === undefined || d.value.trim() !== '')) return [];
     // A tool the analysis could not read (a list_tools entry built by a call, a config spread from a helper's
     // parameter as in a bundled registerAppTool) may well have one: unresolved, not missing.
-    if (tool.unresolved.some((u) => u.part === 'tool' || u.part === 'description' || u.part === 'config')) return [];
+    // An unresolved `server.tool()` argument may be the description (the SDK picks the overload by run-time types).
+    if (tool.unresolved.some((u) => u.part === 'tool' || u.part === 'tools' || u.part === 'description' || u.part === 'config' || u.part.startsWith('argument'))) return [];
     const how =
       tool.language === 'typescript'
         ? 'Add a description to the config: what it does, when to use it (and when not), what it returns.'

@@ -16,6 +16,18 @@ const SELECTOR = /^(query|sql|cypher|statement|statements|filter|filters|where|p
 
 const DRY_RUN = /^(dry_?run|dryrun|preview|simulate|simulation|validate_only|plan_only|what_if|whatif|check_only)$/;
 
+/**
+ * A boolean gate off by default (`confirmed: bool = False`, `apply: false`): the call changes nothing until the model
+ * passes it, so the first call is the preview — the same safety as a dry run, turned the other way.
+ */
+const GATE = /^(confirm|confirmed|confirmation|apply|execute|commit|force|really|i_am_sure|yes)$/;
+
+function isOffGate(p: ToolDefinition['parameters'][number]): boolean {
+  if (!GATE.test(snakeCase(p.name))) return false;
+  const boolean = p.schema?.type === 'boolean' || /\bbool\b|z\.boolean\(|\bboolean\b/.test(p.typeText ?? '');
+  return boolean && !p.required && (p.defaultValue === undefined || p.defaultValue.value === false);
+}
+
 export const riskyToolWithoutDryRun: Rule = {
   id: 'risky-tool-without-dry-run',
   defaultSeverity: 'info',
@@ -52,7 +64,7 @@ function check(tool: ToolDefinition, tools: readonly ToolDefinition[]): RuleFind
   const destructive = hint(tool, 'destructiveHint').value === true || writes.destructive;
   const bulk = intent.bulk && writes.writes;
   if (!destructive && !bulk) return [];
-  if (tool.parameters.some((p) => DRY_RUN.test(snakeCase(p.name)))) return [];
+  if (tool.parameters.some((p) => DRY_RUN.test(snakeCase(p.name)) || isOffGate(p))) return [];
   const selector = tool.parameters.find((p) =>
     snakeCase(p.name)
       .split('_')

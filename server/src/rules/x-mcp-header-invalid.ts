@@ -63,6 +63,15 @@ function faultsOf(root: JsonSchema): Fault[] {
   return faults;
 }
 
+/** Whether `key` is a key of any object in this JSON value (what faultsOf can find), without serialising it. */
+function hasKeyDeep(value: unknown, key: string): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => hasKeyDeep(v, key));
+  if (Object.prototype.hasOwnProperty.call(value, key)) return true;
+  for (const k in value) if (hasKeyDeep((value as Record<string, unknown>)[k], key)) return true;
+  return false;
+}
+
 export const xMcpHeaderInvalid: Rule = {
   id: 'x-mcp-header-invalid',
   defaultSeverity: 'error',
@@ -71,7 +80,7 @@ export const xMcpHeaderInvalid: Rule = {
   summary: 'An `x-mcp-header` declaration in inputSchema that breaks the 2026-07-28 rules: clients drop the whole tool.',
   checkTool(tool: ToolDefinition): RuleFinding[] {
     const input = tool.contract.inputSchema;
-    if (!input || typeof input !== 'object' || !JSON.stringify(input).includes(`"${KEY}"`)) return [];
+    if (!input || typeof input !== 'object' || !hasKeyDeep(input, KEY)) return [];
     return faultsOf(input as JsonSchema).map((f) => {
       const param = tool.parameters.find((p) => p.name === f.path[0]);
       const where = f.path.length ? `on "${f.path.join('.')}"` : 'on the inputSchema root';

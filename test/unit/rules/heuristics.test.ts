@@ -8,6 +8,7 @@ import { promisedFormat } from '../../../server/src/rules/param-format-hint-miss
 import { isCountLike, freeTextKind } from '../../../server/src/rules/util/param-names';
 import { isIdempotencyKey } from '../../../server/src/rules/param-idempotency-key-exposed';
 import { objectDepth } from '../../../server/src/rules/param-nested-too-deep';
+import { withThousands } from '../../../server/src/rules/description-too-long';
 import { appendSentence, parseStringLiteral } from '../../../server/src/rules/util/string-literals';
 import { addPythonImports, hasPythonImport, importInsertionOffset } from '../../../server/src/rules/util/python-imports';
 import { applyEdits } from '../../../server/src/rules';
@@ -29,6 +30,9 @@ test('names: tokens, styles, vague names and suggestions from the description', 
   assert.ok(isVagueName('get_data', 'Reads the Salesforce data of an account.'));
   assert.ok(isVagueName('op_run', 'Run a local shell command with op:// secret references injected.'));
   assert.ok(isVagueName('run_job', 'Runs a Jenkins job.'), 'run is no action of its own');
+  // Longer names too (circleci's get_job_test_results): the qualified noun is what makes it specific.
+  assert.ok(!isVagueName('get_job_test_results', 'This tool retrieves test metadata for a CircleCI job.'));
+  assert.ok(isVagueName('get_job_test_results', 'Gets the test results of a job.'));
   assert.deepEqual(nameFromDescription('Searches the knowledge base for documents.'), ['search', 'knowledge', 'base']);
   assert.deepEqual(nameFromDescription('Creates a new user account.'), ['create', 'user', 'account']);
   assert.equal(nameFromDescription('This is a tool.'), undefined);
@@ -144,4 +148,8 @@ test('python imports: one adder for `from m import n` and `import m`, placed aft
   assert.ok(!hasPythonImport(mod, 'datetime', 'date'), 'an aliased import binds another name');
   assert.ok(!hasPythonImport(mod, 'datetime'), '`from datetime import ...` does not bind the module');
   assert.deepEqual(addPythonImports('/ws/a.py', mod, [['asyncio'], ['typing', 'Annotated']]), [], 'nothing missing, no edit');
+});
+
+test('numbers in messages are grouped as en-US does, without loading ICU', () => {
+  for (const n of [0, 7, 999, 1000, 1500, 12345, 999999, 1000000, 1234567, -1500, 2 ** 40, 1.5, NaN]) assert.equal(withThousands(n), n.toLocaleString('en-US'), String(n));
 });

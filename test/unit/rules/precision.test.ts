@@ -144,6 +144,18 @@ test('risky-tool-without-dry-run: no one-click fix (a dry_run parameter the hand
   assert.deepEqual(f.fixes, []);
 });
 
+test('risky-tool-without-dry-run: a boolean gate off by default (confirmed=False) is the preview; a required or true one is not', () => {
+  const server = (gate: string) =>
+    `from mcp.server import MCPServer\n\nmcp = MCPServer("db")\n\n\n@mcp.tool()\ndef delete_rows(table: str, where: str${gate}) -> str:\n    """Delete the rows of a table matching a filter."""\n    return ""\n`;
+  const risky = (gate: string) => ids('/tmp/gate.py', server(gate)).includes('risky-tool-without-dry-run');
+  assert.equal(risky(''), true);
+  assert.equal(risky(', confirmed: bool = False'), false);
+  assert.equal(risky(', dry_run: bool = True'), false);
+  assert.equal(risky(', confirmed: bool = True'), true);
+  assert.equal(risky(', confirmed: bool'), true);
+  assert.equal(risky(', confirmed: str = "no"'), true);
+});
+
 test('description-missing: a tool the analysis cannot read is unresolved, not missing a description', () => {
   const src = `from mcp.server.lowlevel import Server\nimport mcp.types as types\n\napp = Server("x")\n\n@app.list_tools()\nasync def list_tools() -> list[types.Tool]:\n    return [handler.get_tool_description()]\n`;
   assert.ok(!ids('/tmp/lowlevel.py', src).includes('description-missing'));
@@ -221,6 +233,17 @@ test('description-no-usage-guidance: siblings alike by description (a condition 
       pyTool('get_coordinates', 'Get the coordinates of a Wikipedia article.', '', 'title: str'),
   );
   assert.deepEqual(findingsOf('/tmp/ug4.py', facets, 'description-no-usage-guidance'), []);
+});
+
+test('description-no-usage-guidance: one item or a batch of them (mcp-atlassian 0.23.1) is said in the name and description', () => {
+  const src = pyServer(
+    pyTool('jira_create_issue', 'Create a new Jira issue with optional Epic link.', '', 'project: str, summary: str') +
+      pyTool('jira_batch_create_issues', 'Create multiple Jira issues in a batch.', '', 'issues: list[str]') +
+      pyTool('jira_get_issue', 'Get one Jira issue.', '', 'key: str') +
+      // "batch" in the name only, the description silent on how many: still twins to choose between
+      pyTool('jira_batch_get_issue', 'Get a Jira issue through the v3 endpoint.', '', 'key: str'),
+  );
+  assert.deepEqual(findingsOf('/tmp/ug5.py', src, 'description-no-usage-guidance').sort(), ['jira_batch_get_issue', 'jira_get_issue']);
 });
 
 test('description-no-return-info: read tools only (a write returns a status line), behind a server prefix too', () => {

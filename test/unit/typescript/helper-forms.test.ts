@@ -65,10 +65,12 @@ test('a helper function whose body is one returned expression is evaluated with 
 const count = (d: string) => z.number().int().min(1).describe(d);
 function named(override?: string) { return override || "default_name"; }
 function busy() { const s = z.string(); return s; }
+function branchy(x: boolean) { if (x) return z.string(); return z.number(); }
 async function later() { return z.string(); }
 function loop(n: number): unknown { return loop(n); }
 server.registerTool(named(), { inputSchema: { q: text("Query", 50), n: count("How many").optional(), r: text("Rest") } }, ${OK});
 server.registerTool(named("given"), { inputSchema: { a: busy() } }, ${OK});
+server.registerTool("branchy", { inputSchema: { a: branchy(true) } }, ${OK});
 server.registerTool("async_helper", { inputSchema: { a: later() } }, ${OK});
 server.registerTool("recursive", { inputSchema: { a: loop(1) } }, ${OK});
 server.registerTool("param_of_caller", { inputSchema: { a: text(process.env.X) } }, ${OK});\n`;
@@ -79,7 +81,10 @@ server.registerTool("param_of_caller", { inputSchema: { a: text(process.env.X) }
   assert.deepEqual(props.q, { type: 'string', maxLength: 50, description: 'Query' });
   assert.deepEqual(props.r, { type: 'string', maxLength: 200, description: 'Rest' });
   assert.deepEqual(props.n, { type: 'integer', minimum: 1, maximum: 9007199254740991, description: 'How many' });
-  assert.match(tool('given').unresolved[0].reason, /call of `busy`, a function whose body is not one returned expression/);
+  // Consts then one return is read straight through; a branch is code Toolsmith does not run.
+  assert.deepEqual(tool('given').unresolved, []);
+  assert.deepEqual((tool('given').contract.inputSchema as { properties: unknown }).properties, { a: { type: 'string' } });
+  assert.match(tool('branchy').unresolved[0].reason, /call of `branchy`, a function whose body is not one returned expression/);
   assert.match(tool('async_helper').unresolved[0].reason, /async or generator/);
   assert.match(tool('recursive').unresolved[0].reason, /from inside itself/);
   assert.ok(tool('param_of_caller').unresolved.length > 0);

@@ -169,6 +169,10 @@ export function analyzePython(file: string, text: string, host: FileHost, option
     if (fromImports) facts.framework = fromImports;
   } else facts.framework = tools[0]?.framework;
   facts.dependencies = [...program.dependencies];
+  const composed = [...new Set(analysis.compositions.flatMap((c) => (c.childId ? [c.childId] : [])))];
+  if (composed.length) facts.composedServers = composed;
+  const composing = [...new Set(analysis.compositions.map((c) => c.parent.id))];
+  if (composing.length) facts.composingServers = composing;
   return { tools, files: [facts] };
 }
 

@@ -71,6 +71,16 @@ export function inLibraryModule(node: ts.Node, pf: ParsedFile): boolean {
   return module !== undefined && module.includes('node_modules/');
 }
 
+/** The top-level statements of a bundle that belong to an inlined package (a module under `node_modules/`). */
+export function libraryStatements(pf: ParsedFile): Set<ts.Node> {
+  const { moduleOf } = bundleModules(pf);
+  const out = new Set<ts.Node>();
+  pf.sf.statements.forEach((st, i) => {
+    if (moduleOf[i]?.includes('node_modules/')) out.add(st);
+  });
+  return out;
+}
+
 /**
  * The package path of the bundle module `decl` (a top-level declaration) belongs to, after its last `node_modules/`
  * (`@modelcontextprotocol/server/dist/mcp-DXXb3Vv3.mjs`): the class `new McpServer(...)` constructs in a bundle

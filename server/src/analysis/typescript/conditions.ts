@@ -19,6 +19,39 @@ function exitGuard(st: ts.Statement): ts.Expression | undefined {
   return exits ? st.expression : undefined;
 }
 
+/**
+ * The early exits of a statement list (index and condition, in order): found once per list, not once per
+ * registration in it — 200 top-level registrations each scanned every statement above them (20,000 tests).
+ */
+const exitGuardsOf = new WeakMap<ts.NodeArray<ts.Statement>, { index: number; condition: ts.Expression }[]>();
+function exitGuards(statements: ts.NodeArray<ts.Statement>): { index: number; condition: ts.Expression }[] {
+  let guards = exitGuardsOf.get(statements);
+  if (!guards) {
+    guards = [];
+    for (let i = 0; i < statements.length; i++) {
+      const condition = exitGuard(statements[i]);
+      if (condition) guards.push({ index: i, condition });
+    }
+    exitGuardsOf.set(statements, guards);
+  }
+  return guards;
+}
+
+/** `statements.indexOf(child)`, by position first (statements are in source order). */
+function statementIndex(statements: ts.NodeArray<ts.Statement>, child: ts.Node): number {
+  let lo = 0;
+  let hi = statements.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const st = statements[mid];
+    if (st === child) return mid;
+    if (st.pos < child.pos) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  // Zero-width (missing) statements of a file with syntax errors can share a position: the plain search then.
+  return statements.indexOf(child as ts.Statement);
+}
+
 /** The guards from the registration outwards, as written (`!(c)` where the registration runs when `c` is false). */
 export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { text: string; span: Span } | undefined {
   const guards: { text: string; node: ts.Node }[] = [];
@@ -46,10 +79,12 @@ export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { te
     }
     if (ts.isBlock(node) || ts.isSourceFile(node) || ts.isCaseOrDefaultClause(node)) {
       // Early exits before the statement holding the registration, nearest first.
-      const statements = node.statements;
-      for (let i = statements.indexOf(child as ts.Statement) - 1; i >= 0; i--) {
-        const c = exitGuard(statements[i]);
-        if (c) guards.push({ text: negated(c), node: c });
+      const before = statementIndex(node.statements, child);
+      const exits = exitGuards(node.statements);
+      for (let i = exits.length - 1; i >= 0; i--) {
+        if (exits[i].index >= before) continue;
+        const c = exits[i].condition;
+        guards.push({ text: negated(c), node: c });
       }
     }
     if (ts.isSourceFile(node)) break;

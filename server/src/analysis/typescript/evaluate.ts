@@ -11,7 +11,7 @@ import * as z4 from 'zod/v4';
 import * as z3 from 'zod/v3';
 import type { Span } from '../model';
 import type { Framework } from '../../../../common/frameworks';
-import { isFunctionLikeKind, isReassigned, lookupName, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
+import { isFunctionLikeKind, isReassigned, lookupName, mutationsOf, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 import type { SchemaLibrary, TsLibraries, ZodEntry } from '../../contract/typescript/libraries';
 import { inlinedZod, inlinedZodModule } from './bundles';
@@ -67,10 +67,211 @@ export class ModuleNs {
 /** An arrow / function expression: only used as a zod argument (lazy, default, catch, refine...). */
 export class FnExpr {
   constructor(
-    readonly node: ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration,
+    readonly node: ts.ArrowFunction | ts.FunctionExpression | ts.FunctionDeclaration | ts.MethodDeclaration,
     readonly pf: ParsedFile,
+    /** A method read off an instance: what `this` is in its body. */
+    readonly thisValue?: Instance,
   ) {}
 }
+
+/**
+ * `new C(args)` of a workspace class, read as its constructor writes it: field initializers and `this.x = value`
+ * statements of each constructor (base first, through `super(...)`), evaluated only when read, with the
+ * constructor's parameters bound to the arguments. Methods are read off the class (derived first) and never run.
+ */
+export class Instance {
+  /** Field name -> where its last write is (the expression, its file, the bindings it is evaluated in). */
+  private fields?: Map<string, { node: ts.Expression | undefined; pf: ParsedFile; env: Map<ts.Node, unknown> }>;
+  /** Why the fields cannot be known (a constructor writing `this` under run-time conditions), if so. */
+  private opaque?: { reason: string; node: ts.Node; pf: ParsedFile };
+  private readonly values = new Map<string, { value: unknown } | { error: Unresolvable }>();
+  constructor(
+    readonly cls: ts.ClassLikeDeclaration,
+    readonly pf: ParsedFile,
+    private readonly args: readonly ts.Expression[],
+    private readonly argsPf: ParsedFile,
+    private readonly argsEnv: Map<ts.Node, unknown>,
+  ) {}
+
+  get label(): string {
+    return this.cls.name ? `\`${this.cls.name.text}\`` : 'an anonymous class';
+  }
+
+  member(name: string, at: ts.Node, atPf: ParsedFile, ctx: EvalContext): unknown {
+    const fields = this.construct(ctx);
+    const field = fields.get(name);
+    // A constructor writing fields under run-time conditions: no field holds a value we know.
+    if (field && this.opaque) throw new Unresolvable(this.opaque.reason, { node: this.opaque.node, pf: this.opaque.pf });
+    if (field) {
+      let r = this.values.get(name);
+      if (!r) {
+        try {
+          r = { value: field.node ? evaluate(field.node, field.pf, { ...ctx, env: field.env }) : undefined };
+        } catch (err) {
+          if (!(err instanceof Unresolvable)) throw err;
+          r = { error: err };
+        }
+        this.values.set(name, r);
+      }
+      if ('error' in r) throw r.error;
+      return r.value;
+    }
+    for (const c of classChain(this.cls, this.pf, ctx)) {
+      for (const m of c.cls.members) {
+        if (ts.isMethodDeclaration(m) && m.body && m.name && ts.isIdentifier(m.name) && m.name.text === name && !isStatic(m)) return new FnExpr(m, c.pf, this);
+      }
+    }
+    if (this.opaque) throw new Unresolvable(this.opaque.reason, { node: this.opaque.node, pf: this.opaque.pf });
+    return fail(`\`${name}\` is not a field or method of ${this.label}`, at, atPf);
+  }
+
+  /** Runs the constructors as written: a base class's first (through `super(...)`), recording each write to `this`. */
+  private construct(ctx: EvalContext): NonNullable<Instance['fields']> {
+    if (this.fields) return this.fields;
+    const fields: NonNullable<Instance['fields']> = new Map();
+    this.fields = fields;
+    const chain = classChain(this.cls, this.pf, ctx);
+    const run = (level: number, args: readonly ts.Expression[], argsPf: ParsedFile, argsEnv: Map<ts.Node, unknown>): void => {
+      const { cls, pf } = chain[level];
+      const env = new Map(argsEnv);
+      env.set(cls, this);
+      const ctor = cls.members.find((m): m is ts.ConstructorDeclaration => ts.isConstructorDeclaration(m) && !!m.body);
+      if (ctor) {
+        const ctorEnv = new Map<ts.Node, unknown>([...ctx.env, [cls, this]]);
+        ctor.parameters.forEach((p, i) => {
+          if (ts.isIdentifier(p.name) && !p.dotDotDotToken) ctorEnv.set(p, args[i] ? new Deferred(args[i], argsPf, argsEnv) : undefined);
+          // `constructor(private readonly name: string)`: a parameter property is a field.
+          if (ts.isIdentifier(p.name) && ts.getModifiers(p)?.some((m) => PARAMETER_PROPERTY.has(m.kind))) fields.set(p.name.text, { node: args[i], pf: argsPf, env: argsEnv });
+        });
+        const fieldsFirst = level === chain.length - 1; // a base class initialises its fields before its constructor body
+        if (fieldsFirst) initFields(cls, pf, env);
+        for (const st of ctor.body!.statements) {
+          const e = ts.isExpressionStatement(st) ? skipOuter(st.expression) : undefined;
+          if (e && ts.isCallExpression(e) && e.expression.kind === SK.SuperKeyword) {
+            if (level + 1 < chain.length) run(level + 1, e.arguments, pf, ctorEnv);
+            initFields(cls, pf, env);
+            continue;
+          }
+          if (e && ts.isBinaryExpression(e) && e.operatorToken.kind === SK.EqualsToken) {
+            const target = skipOuter(e.left);
+            if (ts.isPropertyAccessExpression(target) && target.expression.kind === SK.ThisKeyword) {
+              fields.set(target.name.text, { node: e.right, pf, env: ctorEnv });
+              continue;
+            }
+          }
+          if (writesThis(st)) this.opaque ??= { reason: `the constructor of ${this.label} sets its fields under run-time conditions`, node: st, pf };
+        }
+      } else if (level + 1 < chain.length) {
+        // `constructor(...args) { super(...args); }`, then the fields.
+        run(level + 1, args, argsPf, argsEnv);
+        initFields(cls, pf, env);
+      } else initFields(cls, pf, env);
+    };
+    const initFields = (cls: ts.ClassLikeDeclaration, pf: ParsedFile, env: Map<ts.Node, unknown>): void => {
+      for (const m of cls.members) {
+        if (ts.isPropertyDeclaration(m) && !isStatic(m) && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)))
+          fields.set(m.name.text, { node: m.initializer, pf, env: new Map([...ctx.env, ...env]) });
+      }
+    };
+    // chain[0] is the class itself; a constructor's super(...) runs chain[level + 1].
+    run(0, this.args, this.argsPf, this.argsEnv);
+    return fields;
+  }
+}
+
+const PARAMETER_PROPERTY = new Set<ts.SyntaxKind>([SK.PublicKeyword, SK.PrivateKeyword, SK.ProtectedKeyword, SK.ReadonlyKeyword]);
+
+function isStatic(m: ts.Node): boolean {
+  return ts.canHaveModifiers(m) && !!ts.getModifiers(m)?.some((x) => x.kind === SK.StaticKeyword);
+}
+
+/** A statement writing a field of `this` (outside nested functions). */
+function writesThis(st: ts.Node): boolean {
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found || (ts.isFunctionLike(n) && !ts.isArrowFunction(n))) return;
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind >= SK.FirstAssignment && n.operatorToken.kind <= SK.LastAssignment) {
+      const t = skipOuter(n.left);
+      if ((ts.isPropertyAccessExpression(t) || ts.isElementAccessExpression(t)) && t.expression.kind === SK.ThisKeyword) found = true;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(st);
+  return found;
+}
+
+/** A class and the classes it extends (workspace classes only), derived first. */
+function classChain(cls: ts.ClassLikeDeclaration, pf: ParsedFile, ctx: EvalContext): { cls: ts.ClassLikeDeclaration; pf: ParsedFile }[] {
+  const chain = [{ cls, pf }];
+  for (let i = 0; i < 10; i++) {
+    const last = chain[chain.length - 1];
+    const ext = last.cls.heritageClauses?.find((h) => h.token === SK.ExtendsKeyword)?.types[0]?.expression;
+    if (!ext) break;
+    const base = classOf(ext, last.pf, ctx);
+    if (!base) break;
+    chain.push(base);
+  }
+  return chain;
+}
+
+/** The workspace class an expression names (`Foo`, an imported `Foo`, `ns.Foo`). */
+function classOf(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): { cls: ts.ClassLikeDeclaration; pf: ParsedFile } | undefined {
+  const e = skipOuter(expr);
+  let d: Decl | undefined;
+  if (ts.isIdentifier(e)) {
+    d = lookupName(e.text, e, pf);
+    if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+  } else if (ts.isPropertyAccessExpression(e) && ts.isIdentifier(e.expression)) {
+    const ns = lookupName(e.expression.text, e.expression, pf);
+    if (ns?.kind === 'import' && ns.imported === '*') {
+      const target = ctx.project.loadModule(ns.pf.file, ns.module);
+      d = target && ctx.project.resolveExport(target, e.name.text);
+    }
+  }
+  if (d?.kind === 'class') return { cls: d.node, pf: d.pf };
+  if (d?.kind === 'var' && d.node.initializer && ts.isClassExpression(skipOuter(d.node.initializer))) return { cls: skipOuter(d.node.initializer) as ts.ClassExpression, pf: d.pf };
+  return undefined;
+}
+
+/** `this` inside a class member: the instance it was bound to (a method read off an instance, a constructor run). */
+function evalThis(node: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
+  for (let n = node.parent; n; n = n.parent) {
+    if (ts.isArrowFunction(n)) continue;
+    if (ts.isClassLike(n)) break;
+    if (isFunctionLikeKind(n.kind) || ts.isPropertyDeclaration(n)) {
+      const cls = n.parent;
+      if (cls && ts.isClassLike(cls) && ctx.env.has(cls)) return ctx.env.get(cls);
+      break;
+    }
+  }
+  return fail('`this` is known only at run time here', node, pf);
+}
+/**
+ * An argument of a followed call, bound to the callee's parameter and evaluated only when the callee's code reads it
+ * (`tool("name", "Title", ...)` calling `server.registerTool(name, ...)`): the caller's expression, in the caller's
+ * bindings. Its value, or why it has none, is kept once computed.
+ */
+export class Deferred {
+  private result?: { value: unknown } | { error: Unresolvable };
+  constructor(
+    readonly node: ts.Expression,
+    readonly pf: ParsedFile,
+    readonly env: Map<ts.Node, unknown>,
+  ) {}
+  value(ctx: EvalContext): unknown {
+    if (!this.result) {
+      try {
+        this.result = { value: evaluate(this.node, this.pf, { ...ctx, env: this.env }) };
+      } catch (err) {
+        if (!(err instanceof Unresolvable)) throw err;
+        this.result = { error: err };
+      }
+    }
+    if ('error' in this.result) throw this.result.error;
+    return this.result.value;
+  }
+}
+
 /**
  * A plain function of a library or a JS global that is safe to run on static values (`Object.keys(map)`,
  * zod-to-json-schema's `zodToJsonSchema(schema)`): called with the evaluated arguments, never with user code.
@@ -91,6 +292,25 @@ const STATIC_GLOBALS: Record<string, Record<string, StaticFn>> = {
     entries: new StaticFn('Object.entries', (o) => Object.entries(o as object)),
   },
 };
+/** The StaticFns that read an object's own keys, so a module namespace can be handed to them as its exports. */
+const OBJECT_READERS = new Set<StaticFn>(Object.values(STATIC_GLOBALS.Object));
+
+/**
+ * A module namespace as the object JS gives: every export evaluated, in the order the runtime enumerates them (an ES
+ * module namespace sorts its keys; CommonJS `exports` keeps the order they were written in).
+ */
+function moduleObject(ns: ModuleNs, at: ts.Node, pf: ParsedFile, ctx: EvalContext): Record<string, unknown> {
+  const names = ctx.project.exportNames(ns.pf);
+  if (!ns.pf.commonJs) names.sort();
+  const out: Record<string, unknown> = {};
+  for (const name of names) {
+    const d = ctx.project.resolveExport(ns.pf, name);
+    if (!d) return fail(`\`${name}\` is not exported by ${ns.pf.file}`, at, pf);
+    setKey(out, name, evalDecl(d, at, pf, ctx));
+  }
+  return out;
+}
+
 /** Modules whose exports are StaticFn: the JSON Schema converters low-level servers call in their tools/list handler. */
 const STATIC_MODULES: Record<string, Record<string, StaticFn>> = {
   'zod-to-json-schema': {
@@ -113,20 +333,6 @@ const SDK_HELPERS: Record<string, Record<string, StaticFn | string>> = {
   '@modelcontextprotocol/ext-apps/server': { RESOURCE_URI_META_KEY: 'ui/resourceUri', RESOURCE_MIME_TYPE: 'text/html;profile=mcp-app' },
   '@modelcontextprotocol/ext-apps': { RESOURCE_URI_META_KEY: 'ui/resourceUri', RESOURCE_MIME_TYPE: 'text/html;profile=mcp-app' },
 };
-
-/**
- * A parameter of a function the analysis followed a call into, bound to the argument written at that call
- * (`j(server, "show-map", {...})`): evaluated where it is written, with the bindings in force there, when read.
- */
-export class BoundArg {
-  constructor(
-    readonly node: ts.Expression,
-    readonly pf: ParsedFile,
-    readonly env: Map<ts.Node, unknown>,
-    /** The server the argument denotes, when it is one (`server`, `this.server`): what a receiver resolves to. */
-    readonly server?: ServerRef,
-  ) {}
-}
 
 /** A server instance reference (for server identity), produced by `new McpServer(...)`. */
 export class ServerRef {
@@ -211,6 +417,8 @@ const NS_V4_ONLY = new Set([
   'stringbool',
   'json',
   'xor',
+  // zod's own JSON Schema conversion (a low-level server's `inputSchema: z.toJSONSchema(schema, opts)`): returns plain JSON
+  'toJSONSchema',
 ]);
 /** Zod constructs JSON Schema cannot carry: allowed (so the rest of the schema still resolves) but reported. */
 const UNREPRESENTABLE_NS = new Set(['date', 'bigint', 'int64', 'uint64', 'custom', 'function', 'map', 'set', 'symbol', 'void', 'nan', 'promise', 'instanceof', 'preprocess', 'transform', 'file']);
@@ -304,6 +512,8 @@ const METHODS = new Set([
   'superRefine',
   'check',
   'pipe',
+  // zod 4's `schema.toJSONSchema(opts)` (the same conversion as a method)
+  'toJSONSchema',
   ...UNREPRESENTABLE_METHODS,
 ]);
 const SCHEMA_PROPS = new Set(['shape', 'element', 'options', 'enum', 'Enum', 'Values', 'description']);
@@ -401,6 +611,7 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
     case SK.PropertyAccessExpression: {
       const p = node as ts.PropertyAccessExpression;
       if (ts.isPrivateIdentifier(p.name)) return fail('private member', node, pf);
+      if (isProcessEnv(p.expression, pf)) return fail(`\`process.env.${p.name.text}\` is read from the environment the server runs in`, node, pf);
       const member = boundLiteralMember(p, pf, ctx);
       if (member) return member.read();
       const target = evaluate(p.expression, pf, ctx);
@@ -408,8 +619,21 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
       if (p.questionDotToken && (target === undefined || target === null)) return undefined;
       return getMember(target, p.name.text, node, pf, ctx);
     }
+    case SK.ThisKeyword:
+      return evalThis(node, pf, ctx);
+    case SK.AwaitExpression: {
+      // `await import("./tools.js")`: the module's namespace (a dynamic import of a workspace file).
+      const inner = skipOuter((node as ts.AwaitExpression).expression);
+      if (ts.isCallExpression(inner) && inner.expression.kind === SK.ImportKeyword && inner.arguments[0] && ts.isStringLiteralLike(inner.arguments[0])) {
+        const target = ctx.project.loadModule(pf.file, inner.arguments[0].text);
+        if (target) return new ModuleNs(target);
+        return fail(`\`${inner.arguments[0].text}\` is not a workspace file`, inner, pf);
+      }
+      return fail('an awaited value is known only at run time', node, pf);
+    }
     case SK.ElementAccessExpression: {
       const e = node as ts.ElementAccessExpression;
+      if (isProcessEnv(e.expression, pf)) return fail(`\`${lineText(e, pf)}\` is read from the environment the server runs in`, node, pf);
       const target = evaluate(e.expression, pf, ctx);
       if (e.questionDotToken && (target === undefined || target === null)) return undefined;
       const key = evaluate(e.argumentExpression, pf, ctx);
@@ -483,6 +707,17 @@ function evalBinary(b: ts.BinaryExpression, pf: ParsedFile, ctx: EvalContext): u
       return l / r;
     }
   }
+  // `mode === "readonly"`: a comparison of static primitives.
+  const op = b.operatorToken.kind;
+  if (op === SK.EqualsEqualsEqualsToken || op === SK.ExclamationEqualsEqualsToken || op === SK.EqualsEqualsToken || op === SK.ExclamationEqualsToken) {
+    const l = evaluate(b.left, pf, ctx);
+    const r = evaluate(b.right, pf, ctx);
+    if (!isPrimitive(l) || !isPrimitive(r)) return fail('a comparison of values that are not static primitives', b, pf);
+    const same = op === SK.EqualsEqualsEqualsToken || op === SK.ExclamationEqualsEqualsToken ? l === r : l == r;
+    return op === SK.EqualsEqualsEqualsToken || op === SK.EqualsEqualsToken ? same : !same;
+  }
+  // `(0, utils_1.helper)(x)`: how TypeScript's CommonJS output calls an imported function; the left side is a literal.
+  if (b.operatorToken.kind === SK.CommaToken && ts.isLiteralExpression(skipOuter(b.left))) return evaluate(b.right, pf, ctx);
   if (b.operatorToken.kind === SK.QuestionQuestionToken) {
     const l = evaluate(b.left, pf, ctx);
     return l === undefined || l === null ? evaluate(b.right, pf, ctx) : l;
@@ -497,8 +732,13 @@ function evalBinary(b: ts.BinaryExpression, pf: ParsedFile, ctx: EvalContext): u
 }
 
 function evalArrayLiteral(node: ts.ArrayLiteralExpression, pf: ParsedFile, ctx: EvalContext): unknown[] {
+  return evalElements(node.elements, pf, ctx);
+}
+
+/** Array elements (or a call's arguments, pushed onto one), spreads expanded. */
+function evalElements(elements: readonly ts.Expression[], pf: ParsedFile, ctx: EvalContext): unknown[] {
   const out: unknown[] = [];
-  for (const el of node.elements) {
+  for (const el of elements) {
     if (ts.isSpreadElement(el)) {
       const v = evaluate(el.expression, pf, ctx);
       if (!Array.isArray(v)) fail('spread of a value that is not a static array', el, pf);
@@ -509,9 +749,11 @@ function evalArrayLiteral(node: ts.ArrayLiteralExpression, pf: ParsedFile, ctx: 
   return out;
 }
 
-/** Only `new RegExp(source, flags)` with static arguments. */
-function evalNew(n: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): RegExp {
+/** `new RegExp(source, flags)` with static arguments, and `new C(...)` of a workspace class (an Instance). */
+function evalNew(n: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): RegExp | Instance {
   const callee = skipOuter(n.expression);
+  const cls = classOf(callee, pf, ctx);
+  if (cls) return new Instance(cls.cls, cls.pf, n.arguments ?? [], pf, ctx.env);
   if (ts.isIdentifier(callee) && callee.text === 'RegExp' && n.arguments?.length) {
     const src = evaluate(n.arguments[0], pf, ctx);
     const flags = n.arguments[1] ? evaluate(n.arguments[1], pf, ctx) : '';
@@ -568,6 +810,9 @@ function evalObjectLiteral(node: ts.ObjectLiteralExpression, pf: ParsedFile, ctx
         const d = Object.getOwnPropertyDescriptor(v, k);
         if (d) Object.defineProperty(out, k, { ...d, configurable: true });
       }
+    } else if (ts.isMethodDeclaration(prop) && prop.body && !prop.asteriskToken) {
+      // `{ register(server) { ... } }`: a function value, never run (a followed call walks its body).
+      setKey(out, propertyKey(prop.name, pf, ctx), new FnExpr(prop, pf));
     } else if (ts.isGetAccessorDeclaration(prop) && prop.body) {
       // zod 4 recursive shapes: `get children() { return z.array(Node) }` — evaluated when zod reads it.
       const ret = singleReturn(prop.body);
@@ -712,7 +957,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'var': {
       // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`), or a
       // local whose value at a registration the straight-line code before it decides (locals.ts).
-      if (ctx.env.has(d.node)) return boundValue(ctx.env.get(d.node), ctx);
+      if (ctx.env.has(d.node)) return bound(ctx.env.get(d.node), ctx);
       const list = d.node.parent;
       if (!ts.isVariableDeclarationList(list)) return fail(`\`${d.name}\` is not a const`, at, pf);
       if (!(list.flags & ts.NodeFlags.Const)) {
@@ -726,6 +971,14 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
         if (pf === d.pf && at.pos < d.node.pos && !insideFunction(at)) return fail(`\`${d.name}\` is read before its \`${keyword}\` declaration runs`, at, pf);
       }
       if (!d.node.initializer) return fail(`\`${d.name}\` has no initializer`, at, pf);
+      const changes = literalChanges(d.node, d.pf);
+      if (changes.other.length) {
+        const first = changes.other[0];
+        const line = d.pf.sf.getLineAndCharacterOfPosition(first.getStart(d.pf.sf)).line + 1;
+        return fail(`\`${d.name}\` is changed after its declaration (line ${line}: \`${lineText(first, d.pf)}\`): its value is known only at run time`, at, pf);
+      }
+      const pushedLater = changes.pushes.find((c) => c.pos > at.pos && pf === d.pf && !insideFunction(at));
+      if (pushedLater) return fail(`\`${d.name}\` is read here before \`${lineText(pushedLater, d.pf)}\` adds to it`, at, pf);
       const hit = ctx.consts.get(d.node);
       if (hit?.state === 'pending') return fail(`\`${d.name}\` refers to itself (use z.lazy)`, at, pf);
       if (hit?.state === 'done') {
@@ -736,7 +989,9 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       ctx.consts.set(d.node, { state: 'pending' });
       const before = ctx.unrepresentable.length;
       try {
-        const value = evaluate(d.node.initializer, d.pf, ctx);
+        let value = evaluate(d.node.initializer, d.pf, ctx);
+        // `const tools = [...]; tools.push({...})` at the module's top level: the array once the module has loaded.
+        if (changes.pushes.length && Array.isArray(value)) value = [...(value as unknown[]), ...changes.pushes.flatMap((c) => evalElements(c.arguments, d.pf, ctx))];
         ctx.consts.set(d.node, { state: 'done', value, unrepr: ctx.unrepresentable.slice(before) });
         return value;
       } catch (err) {
@@ -748,7 +1003,17 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
     case 'enum':
       return evalEnum(d.node, d.pf, ctx);
     case 'param': {
-      if (ctx.env.has(d.node)) return boundValue(ctx.env.get(d.node), ctx);
+      if (ctx.env.has(d.node)) {
+        const v = ctx.env.get(d.node);
+        if (!(v instanceof Deferred)) return v;
+        try {
+          return v.value(ctx);
+        } catch (err) {
+          if (!(err instanceof Unresolvable)) throw err;
+          // Say which argument it was: the reason alone names a variable of the caller, not of this code.
+          throw new Unresolvable(`\`${d.name}\`, a parameter of ${functionLabel(d.node.parent, d.pf)}, is \`${lineText(v.node, v.pf)}\` at its call: ${err.reason}`, err.span);
+        }
+      }
       return fail(`\`${d.name}\` is a parameter of ${functionLabel(d.node.parent, d.pf)}: its value is known only at run time`, at, pf);
     }
     case 'function':
@@ -795,22 +1060,28 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
   }
 }
 
-/** What a name bound in `ctx.env` stands for: a value, an argument evaluated where it is written, or why it is unknown. */
-function boundValue(v: unknown, ctx: EvalContext): unknown {
+/** What changes an array or object literal a declaration holds after it is created (project.ts `mutationsOf`). */
+function literalChanges(decl: ts.VariableDeclaration, pf: ParsedFile): ReturnType<typeof mutationsOf> {
+  const init = decl.initializer && skipOuter(decl.initializer);
+  return init && (ts.isArrayLiteralExpression(init) || ts.isObjectLiteralExpression(init)) ? mutationsOf(decl, pf) : { pushes: [], other: [] };
+}
+
+/** A node's text for a message, on one line and short. */
+function lineText(node: ts.Node, pf: ParsedFile): string {
+  const t = node.getText(pf.sf).replace(/\s+/g, ' ');
+  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+}
+
+/** `process.env` (the global, not a workspace name): what it holds is the server's environment at run time. */
+function isProcessEnv(e: ts.Expression, pf: ParsedFile): boolean {
+  const x = skipOuter(e);
+  return ts.isPropertyAccessExpression(x) && x.name.text === 'env' && ts.isIdentifier(x.expression) && x.expression.text === 'process' && !lookupName('process', x.expression, pf);
+}
+
+/** A bound name's value: a deferred argument is evaluated where the caller wrote it; a local known to be unknown says why. */
+function bound(v: unknown, ctx: EvalContext): unknown {
   if (v instanceof Unresolvable) throw v;
-  if (!(v instanceof BoundArg)) return v;
-  // A server argument reads as the server, as a server parameter bound by the walk always has.
-  if (v.server) {
-    const arg = skipOuter(v.node);
-    if (ts.isIdentifier(arg) || arg.kind === SK.ThisKeyword || ts.isPropertyAccessExpression(arg)) return v.server;
-  }
-  const env = ctx.env;
-  ctx.env = v.env;
-  try {
-    return evaluate(v.node, v.pf, ctx);
-  } finally {
-    ctx.env = env;
-  }
+  return v instanceof Deferred ? v.value(ctx) : v;
 }
 
 /**
@@ -823,7 +1094,7 @@ function boundLiteralMember(p: ts.PropertyAccessExpression, pf: ParsedFile, ctx:
   if (ctx.env.size === 0 || !ts.isIdentifier(id) || p.questionDotToken) return undefined;
   const d = lookupName(id.text, id, pf);
   const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
-  if (!(bound instanceof BoundArg) || bound.server) return undefined;
+  if (!(bound instanceof Deferred)) return undefined;
   const lit = skipOuter(bound.node);
   if (!ts.isObjectLiteralExpression(lit)) return undefined;
   let found: ts.Expression | undefined;
@@ -839,13 +1110,7 @@ function boundLiteralMember(p: ts.PropertyAccessExpression, pf: ParsedFile, ctx:
   return {
     read() {
       if (value === undefined) return undefined;
-      const env = ctx.env;
-      ctx.env = bound.env;
-      try {
-        return evaluate(value, bound.pf, ctx);
-      } finally {
-        ctx.env = env;
-      }
+      return evaluate(value, bound.pf, { ...ctx, env: bound.env });
     },
   };
 }
@@ -868,6 +1133,8 @@ function evalIdentifier(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): 
   if (name === 'NaN') return NaN;
   const d = lookupName(name, node, pf);
   if (!d && Object.prototype.hasOwnProperty.call(STATIC_GLOBALS, name)) return STATIC_GLOBALS[name];
+  // A CommonJS module reading its own exports (`exports.GetApiToolArgs`, compiled from a reference to its own export).
+  if (!d && name === 'exports' && pf.commonJs) return new ModuleNs(pf);
   if (!d) {
     const destructured = destructuredFrom(name, node, pf);
     if (destructured) return fail(`\`${name}\` is destructured from ${destructured}: its value is known only at run time`, node, pf);
@@ -917,6 +1184,8 @@ function evalEnum(node: ts.EnumDeclaration, pf: ParsedFile, ctx: EvalContext): R
 
 function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
   if (target instanceof ZodNs) {
+    // `zod_1.z.string()`: CommonJS output reads `z` (or `default`) off the module object, which is the namespace again.
+    if (target.path === 'z' && (name === 'z' || name === 'default')) return target;
     if (target.path === 'z' && SUB_NAMESPACES[name]) {
       const sub = target.obj[name];
       if (typeof sub === 'object' && sub) return new ZodNs(sub as Record<string, unknown>, target.major, name);
@@ -942,6 +1211,7 @@ function getMember(target: unknown, name: string, node: ts.Node, pf: ParsedFile,
     return fail(`\`.${name}\` is not a supported zod ${zodMajorOf(target)} method`, node, pf);
   }
   if (target instanceof LibNs) return valibotFn(target.module, name, node, pf, ctx);
+  if (target instanceof Instance) return target.member(name, node, pf, ctx);
   if (isArkType(target)) {
     if (ARKTYPE_METHODS.has(name) && typeof target[name] === 'function') return new ZodFn(target, name, 4, false, 'arktype');
     return fail(`\`.${name}\` is not a supported ArkType method`, node, pf);
@@ -1046,8 +1316,10 @@ function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): un
   }
   // zod 3: zod-to-json-schema never throws, it writes something approximate; the constructs it cannot carry are
   // listed from the source. zod 4: listed after conversion, exactly where the SDK's conversion fails (schemaOrigin).
+  // `.transform()` is not listed for zod 3: zod-to-json-schema publishes its input side (the SDK's `pipeStrategy:
+  // 'input'`), which is exactly what the tool accepts (proven live on @mapbox/mcp-server 0.2.0).
   if (callee.major === 3) {
-    if ((UNREPRESENTABLE_NS.has(name) && callee.onNamespace && callee.nsPath === 'z') || (UNREPRESENTABLE_METHODS.includes(name) && !callee.onNamespace)) {
+    if (UNREPRESENTABLE_NS.has(name) && callee.onNamespace && callee.nsPath === 'z') {
       ctx.unrepresentable.push({ construct: constructOf(callee), span: spanOf(node, pf) });
     }
   }
@@ -1078,12 +1350,12 @@ function evalHelperCall(callee: FnExpr, node: ts.CallExpression, pf: ParsedFile,
   const fn = callee.node;
   const label = `\`${node.expression.getText(pf.sf)}\``;
   const body = fn.body;
-  const expr = body && (ts.isBlock(body) ? singleReturn(body) : body);
   if (!body) return fail(`call of ${label}, a function declared without a body`, node, pf);
-  if (!expr) return fail(`call of ${label}, a function whose body is not one returned expression (Toolsmith does not run functions)`, node, pf);
+  const straight = ts.isBlock(body) ? straightLine(body) : { locals: [], expr: body };
+  if (!straight) return fail(`call of ${label}, a function whose body is not one returned expression (Toolsmith does not run functions)`, node, pf);
   if (fn.asteriskToken || ts.getModifiers(fn)?.some((m) => m.kind === SK.AsyncKeyword)) return fail(`call of ${label}, an async or generator function`, node, pf);
   if (helpersInProgress.has(fn)) return fail(`call of ${label} from inside itself (recursion is not followed)`, node, pf);
-  const bound: [ts.ParameterDeclaration, unknown][] = [];
+  const bound: [ts.Node, unknown][] = [];
   fn.parameters.forEach((p, i) => {
     if (!ts.isIdentifier(p.name) || p.dotDotDotToken) fail(`parameter \`${p.name.getText(callee.pf.sf)}\` of ${label} is not a plain name`, p, callee.pf);
     const a = node.arguments[i];
@@ -1092,24 +1364,55 @@ function evalHelperCall(callee: FnExpr, node: ts.CallExpression, pf: ParsedFile,
     if (v === undefined && p.initializer) v = evaluate(p.initializer, callee.pf, ctx);
     bound.push([p, v]);
   });
+  // A method read off an instance: `this` in its body is that instance.
+  if (callee.thisValue && fn.parent && ts.isClassLike(fn.parent)) bound.push([fn.parent, callee.thisValue]);
   const saved = bound.map(([p]) => [p, ctx.env.has(p), ctx.env.get(p)] as const);
+  // The body's own consts hold this call's values: none kept from another call, none left for the next.
+  const cached = straight.locals.map((d) => [d, ctx.consts.get(d)] as const);
+  for (const d of straight.locals) ctx.consts.delete(d);
   helpersInProgress.add(fn);
   for (const [p, v] of bound) ctx.env.set(p, v);
   try {
-    return evaluate(expr, callee.pf, ctx);
+    return evaluate(straight.expr, callee.pf, ctx);
   } finally {
     helpersInProgress.delete(fn);
     for (const [p, had, v] of saved) {
       if (had) ctx.env.set(p, v);
       else ctx.env.delete(p);
     }
+    for (const [d, hit] of cached) {
+      if (hit) ctx.consts.set(d, hit);
+      else ctx.consts.delete(d);
+    }
   }
+}
+
+/**
+ * A body that is only `const` declarations and then one `return` (`const root = defs[name]; return { ...root }`):
+ * read as the returned expression, its consts evaluated when it reads them. Anything else (a branch, a loop, a call
+ * statement, a `let`) is code Toolsmith does not run.
+ */
+function straightLine(body: ts.Block): { locals: ts.VariableDeclaration[]; expr: ts.Expression } | undefined {
+  const st = body.statements;
+  const last = st[st.length - 1];
+  if (!last || !ts.isReturnStatement(last) || !last.expression) return undefined;
+  const locals: ts.VariableDeclaration[] = [];
+  for (const s of st.slice(0, -1)) {
+    if (!ts.isVariableStatement(s) || !(s.declarationList.flags & ts.NodeFlags.Const)) return undefined;
+    for (const d of s.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || !d.initializer) return undefined;
+      locals.push(d);
+    }
+  }
+  return { locals, expr: last.expression };
 }
 
 function evalStaticCall(callee: StaticFn, node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {
   const args = node.arguments.slice(0, callee.arity).map((a) => {
     if (ts.isSpreadElement(a)) return fail('spread argument', a, pf);
-    const v = evaluate(a, pf, ctx);
+    let v = evaluate(a, pf, ctx);
+    // `Object.values(Charts)` of `import * as Charts` (or a CommonJS `require`): the module's exports as an object.
+    if (v instanceof ModuleNs && OBJECT_READERS.has(callee)) v = moduleObject(v, a, pf, ctx);
     if (v instanceof FnExpr || v instanceof ZodNs || v instanceof ZodFn || v instanceof ModuleNs || v instanceof ServerRef || v instanceof StaticFn)
       fail(`argument of \`${callee.name}\` is not a static value`, a, pf);
     if (typeof v !== 'object' || v === null) fail(`argument of \`${callee.name}\` is not a static object`, a, pf);

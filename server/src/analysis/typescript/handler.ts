@@ -312,7 +312,7 @@ function calleeFunction(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): 
     const d0 = lookupName(e.text, e, pf);
     if (d0?.kind === 'import') {
       let byName = importedHelpers.get(ctx.project);
-      if (!byName) importedHelpers.set(ctx.project, (byName = new Map()));
+      if (!byName) importedHelpers.set(ctx.project, (byName = new Map<string, HelperFn | null>()));
       const key = `${pf.file}\u0000${e.text}`;
       if (!byName.has(key)) byName.set(key, helperOf(ctx.project.resolveImport(d0), e.text) ?? null);
       return byName.get(key) ?? undefined;
@@ -335,7 +335,7 @@ function calleeFunction(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): 
     let d = lookupName(receiver.text, receiver, pf);
     if (d?.kind === 'import') {
       let byName = importedClasses.get(ctx.project);
-      if (!byName) importedClasses.set(ctx.project, (byName = new Map()));
+      if (!byName) importedClasses.set(ctx.project, (byName = new Map<string, Decl | null>()));
       const key = `${pf.file}\u0000${receiver.text}`;
       if (!byName.has(key)) byName.set(key, ctx.project.resolveImport(d) ?? null);
       d = byName.get(key) ?? undefined;

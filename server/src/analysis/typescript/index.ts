@@ -28,13 +28,13 @@ import { buildTsResourceContract, registryOrder, V2_RESOURCE_CONFIG_ONLY } from 
 import { buildTsContract, ConvertedSchema, unrepresentableSchemas, type TsBuildTarget, type TsContractBuilder, type TsContractResult } from '../../contract/typescript';
 import type { V2BuildTarget } from '../../contract/typescript/v2';
 import { bundledLibraries, librariesFor, librariesForV2 } from '../../contract/typescript/libraries';
-import { BoundArg, evaluate, evaluateDetached, fingerprint, FnExpr, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
+import { Deferred, evaluate, evaluateDetached, fingerprint, FnExpr, Instance, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
 import { parametersOf } from './params';
 import { localsAt } from './locals';
-import { inLibraryModule, inlinedCopyOf, inlinedPackagePath } from './bundles';
+import { inLibraryModule, inlinedCopyOf, inlinedPackagePath, libraryStatements } from './bundles';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
 import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ResourceHelper, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
@@ -118,7 +118,6 @@ function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth 
     if (d?.kind === 'param') {
       const bound = ctx.env.get(d.node);
       if (bound instanceof ServerRef) return bound;
-      if (bound instanceof BoundArg && bound.server) return bound.server;
       const fn = d.node.parent;
       const fnName = fn && (ts.isFunctionDeclaration(fn) || ts.isFunctionExpression(fn)) && fn.name ? fn.name.text : 'fn';
       return new ServerRef(`${d.pf.file}#${fnName}(${d.name})`, d.name, spanOf(d.node, d.pf), undefined);
@@ -134,60 +133,81 @@ function serverOf(expr0: ts.Expression, pf: ParsedFile, ctx: EvalContext, depth 
     if (d?.kind === 'import') return new ServerRef(`${d.module}#${d.imported}`, expr.text, spanOf(d.node, d.pf), undefined);
   }
   const text = expr.getText(pf.sf);
+  // `mcpServer.server`: the low-level Server inside an McpServer, named after it (a handler set on it is that server's).
+  if (ts.isPropertyAccessExpression(expr) && expr.name.text === INNER_SERVER && expr.expression.kind !== ts.SyntaxKind.ThisKeyword && depth < 10) {
+    const outer = serverOf(expr.expression, pf, ctx, depth + 1);
+    return new ServerRef(`${outer.id}.${INNER_SERVER}`, text, spanOf(expr, pf), undefined);
+  }
   return new ServerRef(`${pf.file}#${text}`, text, spanOf(expr, pf), undefined);
 }
 
-/**
- * The parameters of a function followed from a call, bound to the call's arguments: each evaluated where it is
- * written when read (BoundArg), and, for a name that may denote a server, that server (what a receiver resolves to).
- */
-function callBindings(fn: ts.SignatureDeclaration, args: readonly ts.Expression[], pf: ParsedFile, ctx: EvalContext, env: Map<ts.Node, unknown>): Map<ts.Node, unknown> {
-  const bound = new Map<ts.Node, unknown>();
-  fn.parameters.forEach((p, i) => {
-    const a = args[i];
-    if (!a || !ts.isIdentifier(p.name) || p.dotDotDotToken || ts.isSpreadElement(a)) return;
-    const e = skipOuter(a);
-    const server = (ts.isIdentifier(e) && mayBeServer(e, pf, ctx)) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e) ? serverOf(e, pf, ctx) : undefined;
-    bound.set(p, new BoundArg(a, pf, env, server));
-  });
-  return bound;
-}
+/** The McpServer property holding its low-level `Server`. */
+const INNER_SERVER = 'server';
 
-/** A name that may hold a server: anything but a const/let/var initialized with a literal or a function. */
-function mayBeServer(id: ts.Identifier, pf: ParsedFile, ctx: EvalContext): boolean {
-  let d = lookupName(id.text, id, pf);
-  if (d?.kind === 'import') d = ctx.project.resolveImport(d) ?? d;
-  if (d?.kind === 'function' || d?.kind === 'enum' || d?.kind === 'class') return false;
-  if (d?.kind === 'param') {
-    const bound = ctx.env.get(d.node);
-    return !(bound instanceof BoundArg) || bound.server !== undefined;
+/**
+ * `handlers.set("tools/list", fn)` where `handlers` is a server's `_requestHandlers` (the SDK's private map, directly
+ * or through a const): the server's own tools/list handler replaced. The server it belongs to, if so.
+ */
+function replacedListHandler(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): ServerRef | undefined {
+  const callee = skipOuter(call.expression);
+  const key = call.arguments[0] && skipOuter(call.arguments[0]);
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'set' || !key || !ts.isStringLiteralLike(key) || key.text !== 'tools/list') return undefined;
+  let map = skipOuter(callee.expression);
+  if (ts.isIdentifier(map)) {
+    const d = lookupName(map.text, map, pf);
+    if (d?.kind !== 'var' || !d.node.initializer) return undefined;
+    map = skipOuter(d.node.initializer);
   }
-  if (d?.kind !== 'var' || !d.node.initializer) return true;
-  const init = skipOuter(d.node.initializer);
-  return !(
-    ts.isObjectLiteralExpression(init) ||
-    ts.isArrayLiteralExpression(init) ||
-    ts.isStringLiteralLike(init) ||
-    ts.isTemplateExpression(init) ||
-    ts.isNumericLiteral(init) ||
-    ts.isArrowFunction(init) ||
-    ts.isFunctionExpression(init)
-  );
+  if (!ts.isPropertyAccessExpression(map) || map.name.text !== '_requestHandlers') return undefined;
+  return serverOf(map.expression, pf, ctx);
 }
 
 /**
- * Whether a registration reads an argument of the call it was followed from (a parameter bound to a value that is
- * not a server, directly or through the locals of its function): then each call registers a tool of its own.
+ * What a followed call binds its callee's parameters to. `servers`: a server instance where the argument is a name
+ * or member (`server`, `this.server`), read by `serverOf`. `values`: each argument as a value, evaluated only if the
+ * callee's code reads it (`tool("name", "Title", ...)` calling `server.registerTool(name, ...)`), in the caller's
+ * bindings.
  */
-function readsCallArguments(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): boolean {
+function callBindings(
+  fn: ts.SignatureDeclaration,
+  args: readonly ts.Expression[],
+  pf: ParsedFile,
+  ctx: EvalContext,
+  scope: Map<ts.Node, unknown>,
+): { servers: Map<ts.Node, unknown>; values: Map<ts.Node, unknown> } {
+  const servers = new Map<ts.Node, unknown>();
+  const values = new Map<ts.Node, unknown>();
+  let env: Map<ts.Node, unknown> | undefined;
+  for (let i = 0; i < fn.parameters.length && i < args.length; i++) {
+    const p = fn.parameters[i];
+    const a = args[i];
+    if (ts.isSpreadElement(a)) break; // the arguments from here on are not at their parameters' positions
+    if (!ts.isIdentifier(p.name) || p.dotDotDotToken) continue;
+    const e = skipComma(a);
+    if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e)) servers.set(p, serverOf(e, pf, ctx));
+    if (e.kind !== ts.SyntaxKind.ThisKeyword && !ts.isArrowFunction(e) && !ts.isFunctionExpression(e) && !ts.isClassExpression(e))
+      values.set(p, new Deferred(a, pf, (env ??= scope.size ? new Map([...ctx.env, ...scope]) : new Map(ctx.env))));
+  }
+  return { servers, values };
+}
+
+/** `(0, utils_1.helper)`: TypeScript's CommonJS output calls imported functions through a comma expression. */
+function skipComma(e: ts.Expression): ts.Expression {
+  let x = skipOuter(e);
+  while (ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.CommaToken && ts.isLiteralExpression(skipOuter(x.left))) x = skipOuter(x.right);
+  return x;
+}
+
+/**
+ * Whether a registration reads an argument of the call it was followed from (a parameter bound to that call's
+ * argument, directly or through the locals of its function): then it is located at that call (`j(server, "x", {...})`).
+ */
+function readsCallArguments(call: ts.CallExpression, pf: ParsedFile, scope: Map<ts.Node, unknown>): boolean {
   const visited = new Set<ts.Node>();
   const reads = (n: ts.Node): boolean => {
     if (ts.isIdentifier(n)) {
       const d = lookupName(n.text, n, pf);
-      if (d?.kind === 'param') {
-        const bound = ctx.env.get(d.node);
-        return bound instanceof BoundArg && bound.server === undefined;
-      }
+      if (d?.kind === 'param') return scope.get(d.node) instanceof Deferred;
       if (d?.kind === 'var' && d.pf === pf && !visited.has(d.node) && insideFunction(d.node)) {
         visited.add(d.node);
         if (d.node.initializer && reads(d.node.initializer)) return true;
@@ -199,42 +219,14 @@ function readsCallArguments(call: ts.CallExpression, pf: ParsedFile, ctx: EvalCo
   return call.arguments.some(reads);
 }
 
-/**
- * Whether a registration in `fn` reads one of `fn`'s parameters other than its receiver (directly or through a local's
- * initializer): each call of `fn` then registers a tool of its own (ext-apps' `registerAppTool` inlined in a bundle).
- */
-function registersFromArguments(fn: ts.FunctionLikeDeclaration, pf: ParsedFile): boolean {
-  let known = readsArgumentsMemo.get(fn);
-  if (known !== undefined) return known;
-  const body = fn.body;
-  const params = new Set<ts.Node>(fn.parameters);
-  const visited = new Set<ts.Node>();
-  const reads = (n: ts.Node): boolean => {
-    if (ts.isIdentifier(n)) {
-      const d = lookupName(n.text, n, pf);
-      if (d?.kind === 'param') return params.has(d.node);
-      if (d?.kind === 'var' && body && d.node.pos >= body.pos && d.node.end <= body.end && !visited.has(d.node)) {
-        visited.add(d.node);
-        return !!d.node.initializer && reads(d.node.initializer);
-      }
-      return false;
-    }
-    return ts.forEachChild(n, reads) ?? false;
-  };
-  known = !!body && pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end && c.arguments.some(reads));
-  readsArgumentsMemo.set(fn, known);
-  return known;
-}
-const readsArgumentsMemo = new WeakMap<ts.Node, boolean>();
-
 function insideFunction(node: ts.Node): boolean {
   for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return true;
   return false;
 }
 
-/** The function a call invokes, when it is one we can follow (a local or imported function or const arrow). */
-function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): { fn: ts.FunctionLikeDeclaration; pf: ParsedFile } | undefined {
-  let callee = skipOuter(call.expression);
+/** The function a call invokes, when it is one we can follow (a local or imported function or const arrow, or a static object's method). */
+function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
+  let callee = skipComma(call.expression);
   if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) return { fn: callee, pf };
   let file = pf;
   for (let i = 0; i < 6; i++) {
@@ -268,6 +260,9 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
         }
       }
     }
+    // `tool.register(server)` on a loop element, `api.default.registerTools(server)`, `new MatrixTool().installTo(server)`:
+    // a function or method of a static object (an instance of a workspace class included).
+    if (ts.isPropertyAccessExpression(callee)) return staticMethod(callee, file, ctx, scope);
     return undefined;
   }
   return undefined;
@@ -316,6 +311,52 @@ function registrationOf(call: ts.CallExpression, pf: ParsedFile): Site['kind'] |
   return kind && ts.isPropertyAccessExpression(call.expression) ? kind : undefined;
 }
 
+/** A function a call runs; a method read off an instance carries the instance its `this` is. */
+interface Callee {
+  fn: ts.FunctionLikeDeclaration;
+  pf: ParsedFile;
+  thisValue?: Instance;
+}
+
+/** A member read off a statically known object that is a function of the workspace (never run: only its body is walked). */
+function staticMethod(callee: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
+  if (BUILTIN_METHODS.has(callee.name.text) || !staticReceiver(callee.expression, pf, ctx, scope)) return undefined;
+  try {
+    const v = evaluateDetached(callee, pf, scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]), consts: new BoundConsts(ctx.consts) } : ctx);
+    if (v instanceof FnExpr && v.node.body) return { fn: v.node, pf: v.pf, thisValue: v.thisValue };
+  } catch {
+    /* not a static object: the call is not followed */
+  }
+  return undefined;
+}
+
+// prettier-ignore
+/** Methods of JS's own arrays, promises and functions: never a workspace function to follow. */
+const BUILTIN_METHODS = new Set(['map', 'filter', 'forEach', 'reduce', 'some', 'every', 'find', 'findIndex', 'includes', 'indexOf', 'join', 'push', 'pop', 'shift', 'unshift', 'splice', 'slice', 'concat', 'sort', 'flat', 'flatMap', 'keys', 'values', 'entries', 'then', 'catch', 'finally', 'bind', 'call', 'apply', 'toString', 'hasOwnProperty', 'log', 'error', 'warn', 'info', 'debug', 'on', 'once', 'emit', 'connect', 'close', 'setRequestHandler', 'setNotificationHandler']);
+
+/**
+ * Whether the object a method is read off may be known statically, judged from its root name without evaluating
+ * it: a loop element or bound argument, an import, `this` of a bound method, `new C()`, a const holding an object
+ * literal or an instance. A const holding a call's result or an array is not (evaluating it would cost, to fail).
+ */
+function staticReceiver(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): boolean {
+  let e = skipComma(expr);
+  while (ts.isPropertyAccessExpression(e)) e = skipComma(e.expression);
+  if (ts.isNewExpression(e)) return true;
+  if (e.kind === ts.SyntaxKind.ThisKeyword) return [...scope.keys()].some((k) => ts.isClassLike(k));
+  if (!ts.isIdentifier(e)) return false;
+  const d = lookupName(e.text, e, pf);
+  if (!d) return false;
+  if (d.kind === 'import') return true;
+  if (d.kind === 'param') return scope.has(d.node) || ctx.env.has(d.node);
+  if (d.kind !== 'var') return false;
+  if (scope.has(d.node) || ctx.env.has(d.node)) return true;
+  const init = d.node.initializer && skipOuter(d.node.initializer);
+  const dynamicImport = (x: ts.Expression) =>
+    ts.isAwaitExpression(x) && ts.isCallExpression(skipOuter(x.expression)) && (skipOuter(x.expression) as ts.CallExpression).expression.kind === ts.SyntaxKind.ImportKeyword;
+  return !!init && (ts.isObjectLiteralExpression(init) || ts.isNewExpression(init) || ts.isIdentifier(init) || ts.isPropertyAccessExpression(init) || dynamicImport(init));
+}
+
 /**
  * What a whole-server analysis (`analyzeTypeScript(..., { wholeServer: true })`) gathers besides the sites: the modules
  * it ran, in the order the runtime runs them, the imports it could not follow, and the servers those modules construct.
@@ -344,7 +385,7 @@ function isCallback(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpres
   return ts.isBinaryExpression(parent) && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken && parent.right === node;
 }
 
-function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, graph?: ModuleGraph): void {
+function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) => void, onReplacedList: (server: ServerRef, span: Span) => void, graph?: ModuleGraph): void {
   const seen = new Set<ts.Node>();
   /** Whole-server mode: callbacks already walked (each runs its body once here, however often the code hands it on). */
   const walkedCallbacks = new Set<ts.Node>();
@@ -353,59 +394,63 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   /** Whole-server mode: the import depth of the module being run (a dynamic import inside it goes one deeper). */
   let moduleDepth = 0;
   const active = new Set<ts.Node>();
-  const loop = new Map<ts.Node, unknown>();
-  /** The parameters bound by the calls followed down to here, and the innermost such call. */
-  const calls = new Map<ts.Node, unknown>();
+  /** Functions whose bodies a followed call walked (the pass over what nothing calls skips them). */
+  const followed = new Set<ts.Node>();
+  /**
+   * Names bound for one run of a body: a loop variable to this iteration's element, a followed function's parameters
+   * to this call's arguments. A registration walked with bindings is one tool per run (a site per iteration / call).
+   */
+  const scope = new Map<ts.Node, unknown>();
+  /** The innermost call followed down to here: a registration reading its arguments is located at it. */
   let via: Site['via'];
   /** `for (const t of TOOLS)` / `TOOLS.forEach((t) => ...)` over a static array: the body once per element. */
   const unrolled = (binding: ts.Node, items: unknown, body: ts.Node, pf: ParsedFile, depth: number): boolean => {
-    if (!Array.isArray(items) || items.length > 500 || !pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end)) return false;
+    if (!Array.isArray(items) || items.length === 0 || items.length > 500) return false;
+    scope.set(binding, items[0]);
+    if (!reachesRegistration(body, pf)) {
+      scope.delete(binding);
+      return false;
+    }
     for (const item of items) {
-      loop.set(binding, item);
+      scope.set(binding, item);
       walk(body, pf, depth);
     }
-    loop.delete(binding);
+    scope.delete(binding);
     return true;
   };
+  /** Whether a body registers, directly or through a call it makes that can be followed (`tool.register(server)`). */
+  const reachesRegistration = (body: ts.Node, pf: ParsedFile): boolean => {
+    if (pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end)) return true;
+    let found = false;
+    const visit = (n: ts.Node): void => {
+      if (found || ts.isFunctionLike(n) || ts.isClassLike(n)) return;
+      if (ts.isCallExpression(n) && calledFunction(n, pf, ctx, scope)) found = true;
+      else ts.forEachChild(n, visit);
+    };
+    ts.forEachChild(body, visit);
+    return found;
+  };
+  /** The context evaluating with this run's bindings (its consts read fresh: a const in a loop body differs per element). */
+  const scoped = (): EvalContext => (scope.size ? { ...ctx, env: new Map([...ctx.env, ...scope]), consts: new BoundConsts(ctx.consts) } : ctx);
   const staticValue = (expr: ts.Expression, pf: ParsedFile): unknown => {
     try {
-      return evaluateDetached(expr, pf, { ...ctx, env: new Map([...ctx.env, ...loop]) });
+      return evaluateDetached(expr, pf, scoped());
     } catch {
       return undefined;
     }
   };
-  /** Follows a call into the function it invokes, its parameters bound to the arguments. */
-  const follow = (node: ts.CallExpression, target: { fn: ts.FunctionLikeDeclaration; pf: ParsedFile }, pf: ParsedFile, depth: number): void => {
-    const bindings = callBindings(target.fn, node.arguments, pf, ctx, new Map([...ctx.env, ...loop]));
-    if (graph && !loop.size) {
-      // Whole server: a function walked once with the same servers bound finds nothing new a second time
-      // (its registrations are seen); bundles call small helpers from thousands of callbacks. One whose
-      // registrations read the call's arguments (a bundle's registerAppTool) registers a tool per call site.
-      const servers = [...bindings.values()].map((v) => (v instanceof BoundArg && v.server ? v.server.id : '')).join('\u0000');
-      const key = registersFromArguments(target.fn, target.pf) ? `${servers}\u0000${pf.file}:${node.pos}` : servers;
-      const keys = walkedWith.get(target.fn) ?? new Set<string>();
-      walkedWith.set(target.fn, keys);
-      if (keys.has(key)) return;
-      keys.add(key);
-    }
-    const saved = new Map<ts.Node, unknown>();
-    for (const [k, v] of bindings) {
-      saved.set(k, ctx.env.get(k));
-      ctx.env.set(k, v);
-      calls.set(k, v);
-    }
-    const outerVia = via;
-    via = { call: node, pf };
-    active.add(target.fn);
-    ts.forEachChild(target.fn.body!, (c) => walk(c, target.pf, depth + 1));
-    active.delete(target.fn);
-    via = outerVia;
-    for (const [k, v] of saved) {
-      calls.delete(k);
-      if (v === undefined) ctx.env.delete(k);
-      else ctx.env.set(k, v);
+  /** An `if` / `?:` condition known statically (with this run's bindings): only the branch taken runs. */
+  const staticCondition = (expr: ts.Expression, pf: ParsedFile): boolean | undefined => {
+    try {
+      const v = evaluateDetached(expr, pf, scoped());
+      return v instanceof Unresolvable ? undefined : Boolean(v);
+    } catch {
+      return undefined;
     }
   };
+  /** When walking what no call reaches: functions the start-up run already followed are not walked again. */
+  let unreached = false;
+  let ranAtStart = new Set<ts.Node>();
   const walk = (node: ts.Node, pf: ParsedFile, depth: number): void => {
     if (ts.isForOfStatement(node) && ts.isVariableDeclarationList(node.initializer) && node.initializer.declarations.length === 1) {
       const decl = node.initializer.declarations[0];
@@ -420,12 +465,24 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       // Whole server: a callback may run (a CLI action, a per-connection factory, `oninitialized`): walked once.
       if (!walkedCallbacks.has(node) && depth < MAX_CALL_DEPTH) {
         walkedCallbacks.add(node);
+        followed.add(node);
         walk(node.body, pf, depth + 1);
       }
       return;
     }
     if (ts.isFunctionLike(node) || ts.isClassLike(node)) return; // declared, not run here
+    if ((ts.isIfStatement(node) || ts.isConditionalExpression(node)) && scope.size) {
+      // `if (tool.annotations) server.tool(..., annotations, cb) else server.tool(..., cb)` in a loop: per element.
+      const taken = staticCondition(ts.isIfStatement(node) ? node.expression : node.condition, pf);
+      if (taken !== undefined) {
+        const branch = ts.isIfStatement(node) ? (taken ? node.thenStatement : node.elseStatement) : taken ? node.whenTrue : node.whenFalse;
+        if (branch) walk(branch, pf, depth);
+        return;
+      }
+    }
     if (ts.isCallExpression(node)) {
+      const replaced = replacedListHandler(node, pf, ctx);
+      if (replaced) onReplacedList(replaced, spanOf(node, pf));
       const load = graph ? moduleLoadCall(node) : undefined;
       if (load) {
         // `await import("./transports/stdio.js")`, `require("./tools")`: the module runs here, once.
@@ -442,11 +499,11 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       const kind = registrationOf(node, pf);
       if (kind) {
         const server = serverOf(receiverOf(node, kind), pf, ctx);
-        // A registration reading the arguments of the call it was followed from registers one tool per call.
-        const perCall = calls.size > 0 && readsCallArguments(node, pf, ctx);
-        if (loop.size || perCall) {
+        if (scope.size) {
           seen.add(node);
-          emit({ call: node, pf, kind, server, bindings: new Map([...(perCall ? calls : []), ...loop]), ...(perCall ? { via } : {}) });
+          // A registration reading the arguments of the call it was followed from is located at that call.
+          const perCall = via !== undefined && readsCallArguments(node, pf, scope);
+          emit({ call: node, pf, kind, server, bindings: new Map(scope), ...(perCall ? { via } : {}) });
         } else if (!seen.has(node)) {
           seen.add(node);
           emit({ call: node, pf, kind, server });
@@ -455,8 +512,44 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       }
       ts.forEachChild(node, (c) => walk(c, pf, depth));
       if (depth < MAX_CALL_DEPTH) {
-        const target = calledFunction(node, pf, ctx);
-        if (target && target.fn.body && !active.has(target.fn)) follow(node, target, pf, depth);
+        const target = calledFunction(node, pf, ctx, scope);
+        if (target && target.fn.body && !active.has(target.fn) && !(unreached && ranAtStart.has(target.fn))) {
+          const { servers, values } = callBindings(target.fn, node.arguments, pf, ctx, scope);
+          const body = target.fn.body;
+          // A helper registering with its own arguments (`tool("name", ...)`) is one tool per call: walked each time.
+          const registersWithArguments = values.size > 0 && target.pf.registrationCalls.some((c) => c.pos >= body.pos && c.end <= body.end);
+          if (graph && !scope.size && !registersWithArguments) {
+            // Whole server: a function walked once with the same servers bound finds nothing new a second time
+            // (its registrations are seen); bundles call small helpers from thousands of callbacks.
+            const key = [...servers.values()].map((v) => (v instanceof ServerRef ? v.id : '')).join('\u0000');
+            const keys = walkedWith.get(target.fn) ?? new Set<string>();
+            walkedWith.set(target.fn, keys);
+            if (keys.has(key)) return;
+            keys.add(key);
+          }
+          const saved = new Map<ts.Node, unknown>();
+          for (const [k, v] of servers) {
+            saved.set(k, ctx.env.get(k));
+            ctx.env.set(k, v);
+          }
+          const savedScope = new Map(scope);
+          for (const [k, v] of values) scope.set(k, v);
+          // A method of an instance: `this` in its body (keyed by its class, as evaluate.ts reads it).
+          if (target.thisValue && target.fn.parent && ts.isClassLike(target.fn.parent)) scope.set(target.fn.parent, target.thisValue);
+          const outerVia = via;
+          via = { call: node, pf };
+          active.add(target.fn);
+          followed.add(target.fn);
+          walk(target.fn.body, target.pf, depth + 1);
+          active.delete(target.fn);
+          via = outerVia;
+          scope.clear();
+          for (const [k, v] of savedScope) scope.set(k, v);
+          for (const [k, v] of saved) {
+            if (v === undefined) ctx.env.delete(k);
+            else ctx.env.set(k, v);
+          }
+        }
       }
       return;
     }
@@ -517,20 +610,44 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     moduleDepth = saved;
   };
   runModule(entry, 0);
-  // Functions this file declares but never calls (`export function createServer()`, run by another module): each
-  // run once from its start, so the helpers it calls are followed with its arguments (bundles register through a
-  // minified `registerAppTool`), in the order the registrations they reach are written.
+  // Functions and methods of this file that no followed call ran (a class's `registerTools()` called on an
+  // instance, a callback): what they register, directly or through the helpers they call, is still the server's.
+  // Those no call in the file names go first, so that a helper is walked from its callers, with their arguments.
+  // Only while some registration of the files read so far is still unseen, and only until none is.
   // A bundle's inlined packages (the SDK's own `this.server.setRequestHandler(...)`) register nothing of the server's
-  // unless its code reaches them, which the walk follows.
-  const unreached = entry.registrationCalls.filter((c) => !seen.has(c) && registrationOf(c, entry));
-  const ofLibraries = unreached.length ? new Set(unreached.filter((c) => inLibraryModule(c, entry))) : new Set<ts.Node>();
-  for (const root of uncalledRoots(
-    entry,
-    unreached.filter((c) => !ofLibraries.has(c)),
-  )) {
-    active.add(root);
-    ts.forEachChild(root.body!, (c) => walk(c, entry, 1));
-    active.delete(root);
+  // unless its code reaches them, which the walk follows: they are neither waited for nor walked from here.
+  const library = libraryStatements(entry);
+  const ofLibraries = new Set<ts.Node>(library.size ? entry.registrationCalls.filter((c) => !seen.has(c) && inLibraryModule(c, entry)) : []);
+  let pending = [entry, ...ctx.project.parsed.values()].flatMap((f) => f.registrationCalls.filter((c) => registrationOf(c, f))).filter((c) => !seen.has(c) && !ofLibraries.has(c));
+  const unseen = () => (pending = pending.filter((c) => !seen.has(c))).length > 0;
+  if (!unseen()) return;
+  unreached = true;
+  ranAtStart = new Set(followed);
+  const functions: ts.FunctionLikeDeclaration[] = [];
+  const calleeNames = new Set<string>();
+  const collect = (node: ts.Node): void => {
+    // A registration's own callbacks (its handler) run per tool call, not when the server starts.
+    if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body && !(ts.isCallExpression(node.parent) && registrationKind(node.parent)))
+      functions.push(node as ts.FunctionLikeDeclaration);
+    else if (ts.isCallExpression(node)) {
+      const callee = skipComma(node.expression);
+      if (ts.isIdentifier(callee)) calleeNames.add(callee.text);
+      else if (ts.isPropertyAccessExpression(callee)) calleeNames.add(callee.name.text);
+    }
+    ts.forEachChild(node, collect);
+  };
+  for (const st of entry.sf.statements) if (!library.has(st)) collect(st);
+  const nameOf = (fn: ts.FunctionLikeDeclaration): string | undefined => {
+    const n = fn.name ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name : undefined);
+    return n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) ? n.text : undefined;
+  };
+  rounds: for (const round of [1, 2]) {
+    for (const fn of functions) {
+      if (followed.has(fn) || (round === 1 && calleeNames.has(nameOf(fn) ?? ''))) continue;
+      followed.add(fn);
+      walk(fn.body!, entry, 0);
+      if (!unseen()) break rounds;
+    }
   }
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
   for (const node of entry.registrationCalls) {
@@ -540,63 +657,6 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
       emit({ call: node, pf: entry, kind, server: serverOf(receiverOf(node, kind), entry, ctx) });
     }
   }
-}
-
-/** A named function of `pf` (a declaration, or a const/let/var initialized with an arrow or function expression). */
-function namedFunction(fn: ts.Node): { name: ts.Identifier; fn: ts.FunctionLikeDeclaration } | undefined {
-  if (ts.isFunctionDeclaration(fn) && fn.name && fn.body) return { name: fn.name, fn };
-  if ((ts.isArrowFunction(fn) || ts.isFunctionExpression(fn)) && ts.isVariableDeclaration(fn.parent) && fn.parent.initializer === fn && ts.isIdentifier(fn.parent.name))
-    return { name: fn.parent.name, fn };
-  return undefined;
-}
-
-/**
- * The named functions of `pf` from which the registrations in `calls` are reached, that nothing in the file calls: a
- * registration's function is its own root when nothing calls it; when something does, the roots are those of its
- * callers (a call at the top level was followed already). Only functions the file names; callbacks stay out.
- */
-function uncalledRoots(pf: ParsedFile, registrations: ts.CallExpression[]): ts.FunctionLikeDeclaration[] {
-  if (registrations.length === 0) return [];
-  const callers = callersByName(pf);
-  const roots: ts.FunctionLikeDeclaration[] = [];
-  const visited = new Set<ts.Node>();
-  const enclosing = (n: ts.Node): ts.Node | undefined => {
-    for (let p = n.parent; p; p = p.parent) if (ts.isFunctionLike(p)) return p;
-    return undefined;
-  };
-  const rootsOf = (fnNode: ts.Node | undefined, depth: number): void => {
-    if (!fnNode || visited.has(fnNode) || depth > MAX_CALL_DEPTH) return;
-    visited.add(fnNode);
-    const named = namedFunction(fnNode);
-    if (!named) return;
-    const decl = named.fn;
-    const calling = (callers.get(named.name.text) ?? []).filter((c) => {
-      const d = lookupName(named.name.text, c.expression, pf);
-      return d !== undefined && (d.node === decl || d.node === decl.parent);
-    });
-    if (calling.length === 0) {
-      if (!roots.includes(decl)) roots.push(decl);
-      return;
-    }
-    for (const c of calling) rootsOf(enclosing(c), depth + 1);
-  };
-  for (const r of registrations) rootsOf(enclosing(r), 0);
-  return roots.sort((a, b) => a.pos - b.pos);
-}
-
-/** Calls of a plain name in `pf` (`j(...)`, `registerTools(...)`), by that name. */
-function callersByName(pf: ParsedFile): Map<string, ts.CallExpression[]> {
-  const out = new Map<string, ts.CallExpression[]>();
-  const visit = (n: ts.Node): void => {
-    if (ts.isCallExpression(n) && ts.isIdentifier(n.expression)) {
-      const list = out.get(n.expression.text);
-      if (list) list.push(n);
-      else out.set(n.expression.text, [n]);
-    }
-    ts.forEachChild(n, visit);
-  };
-  visit(pf.sf);
-  return out;
 }
 
 // ---- one prompt ------------------------------------------------------------------------------------------------
@@ -904,6 +964,24 @@ function runtimeLoop(call: ts.CallExpression): ts.Node | undefined {
   return undefined;
 }
 
+/**
+ * The run-time loop around a registration, unless the walk unrolled it (its variable bound for this site: a loop over
+ * a static array); bindings of a followed call's arguments do not unroll a loop inside the callee.
+ */
+function unboundLoop(call: ts.CallExpression, bindings: Map<ts.Node, unknown> | undefined): ts.Node | undefined {
+  const loop = runtimeLoop(call);
+  if (!loop || !bindings) return loop;
+  let variable: ts.Node | undefined;
+  if (ts.isForOfStatement(loop) || ts.isForInStatement(loop)) {
+    const init = loop.initializer;
+    variable = ts.isVariableDeclarationList(init) ? init.declarations[0] : undefined;
+  } else if (ts.isCallExpression(loop)) {
+    const cb = loop.arguments.find((a) => ts.isArrowFunction(a) || ts.isFunctionExpression(a)) as ts.FunctionLikeDeclaration | undefined;
+    variable = cb?.parameters[0];
+  }
+  return variable && bindings.has(variable) ? undefined : loop;
+}
+
 /** The receiver of `x.resource(...)` is a parameter or an import (`this.server`, `ctx.server` count too), not a local object. */
 function receiverIsParamOrImport(site: Site): boolean {
   const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
@@ -982,7 +1060,7 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
     const located = part && locatedString(part, key, ctx, unresolved);
     if (located) resource[key] = located;
   }
-  const loop = site.bindings ? undefined : runtimeLoop(call);
+  const loop = unboundLoop(call, site.bindings);
   if (loop) {
     const list = kind === 'resource' ? 'resources/list' : 'resources/templates/list';
     unresolved.push({ part: 'loop', reason: `registered in a loop over a run-time value: ${list} holds one such entry per iteration, how many is not known statically`, span: spanOf(loop, pf) });
@@ -1138,7 +1216,7 @@ function writtenAt(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): { nod
     if (!ts.isIdentifier(e)) break;
     const d = lookupName(e.text, e, pf);
     const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
-    if (!(bound instanceof BoundArg) || bound.server) break;
+    if (!(bound instanceof Deferred)) break;
     node = bound.node;
     pf = bound.pf;
   }
@@ -1167,7 +1245,7 @@ function objectLiteralOf(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext):
     if (d?.kind === 'import') d = ctx.project.resolveImport(d);
     // A helper's parameter bound to the literal its call passes.
     const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
-    if (bound instanceof BoundArg && !bound.server) {
+    if (bound instanceof Deferred) {
       e = skipOuter(bound.node);
       file = bound.pf;
       continue;
@@ -1355,7 +1433,13 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: site.server.span });
   if (built?.libs.caveat) unresolved.push({ part: 'contract', reason: built.libs.caveat, span: site.server.span });
 
-  const name = locatedString(namePart, 'name', ctx, unresolved) ?? { value: undefined, span: spanOf(namePart.node, namePart.pf) };
+  let name: Located<string> | undefined = locatedString(namePart, 'name', ctx, unresolved);
+  if (!name) {
+    // A name that evaluates to `undefined` is not a name: say so, rather than print a tool without one.
+    const u: Unresolved = { part: 'name', reason: 'the name is `undefined`', span: spanOf(namePart.node, namePart.pf) };
+    if (namePart.ok) unresolved.push(u);
+    name = { value: undefined, span: u.span, ...(namePart.ok ? { unresolved: u } : {}) };
+  }
   const title = locatedString(parts.title, 'title', ctx, unresolved);
   const descLoc = locatedString(parts.description, 'description', ctx, unresolved);
 
@@ -1555,7 +1639,8 @@ function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[])
       i++;
     }
   }
-  for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
+  // Arguments of run-time types leave the overload unknown (their own reasons are listed); known ones past it are extra.
+  if (middle.every((m) => m.ok)) for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
   overload.push('callback');
   return { parts, handlerExpr, overload, descriptionOrigin: 'argument' };
 }
@@ -1689,9 +1774,41 @@ function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] 
   });
 }
 
-/** A file that may register tools of either SDK line (the workspace's copies are looked up only for those). */
+/** A file that may register tools of either SDK line, or a low-level tools list (the workspace's copies are looked up only for those). */
 function mayRegisterTools(text: string): boolean {
-  return /registerTool|\.tool\s*\(|McpServer/.test(text);
+  return /registerTool|\.tool\s*\(|McpServer|ListToolsRequestSchema/.test(text);
+}
+
+/**
+ * The consts of one loop iteration or helper call: those declared inside a function are read fresh (a const in the
+ * loop body or helper differs per element or call); a module's top-level ones cannot depend on either and are shared.
+ */
+class BoundConsts extends Map<ts.Node, EvalContext['consts'] extends Map<ts.Node, infer V> ? V : never> {
+  constructor(private readonly shared: EvalContext['consts']) {
+    super();
+  }
+  private static topLevel(decl: ts.Node): boolean {
+    return ts.isVariableDeclaration(decl) && ts.isVariableDeclarationList(decl.parent) && ts.isVariableStatement(decl.parent.parent) && ts.isSourceFile(decl.parent.parent.parent);
+  }
+  override get(k: ts.Node) {
+    return BoundConsts.topLevel(k) ? this.shared.get(k) : super.get(k);
+  }
+  override has(k: ts.Node) {
+    return BoundConsts.topLevel(k) ? this.shared.has(k) : super.has(k);
+  }
+  override set(k: ts.Node, v: Parameters<EvalContext['consts']['set']>[1]) {
+    if (BoundConsts.topLevel(k)) this.shared.set(k, v);
+    else super.set(k, v);
+    return this;
+  }
+  override delete(k: ts.Node) {
+    return BoundConsts.topLevel(k) ? this.shared.delete(k) : super.delete(k);
+  }
+}
+
+/** The context of a registration run with bindings (a loop iteration's element, a helper call's arguments). */
+function boundContext(ctx: EvalContext, bindings: Map<ts.Node, unknown>): EvalContext {
+  return { ...ctx, env: new Map([...ctx.env, ...bindings]), consts: new BoundConsts(ctx.consts), fingerprints: new Map() };
 }
 
 /**
@@ -1710,8 +1827,20 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
   const libraries = sdkLine === 'ts-sdk' ? librariesFor(file) : sdkLine === 'ts-sdk-v2' ? librariesForV2(file) : undefined;
   const ctx: EvalContext = { project, zodMajorForBareImport: versions.zodMajor, unrepresentable: [], env: new Map(), consts: new Map(), depth: 0, fingerprints: new Map(), libraries };
   const sites: Site[] = [];
+  /** Servers whose tools/list handler the code replaces (`_requestHandlers.set("tools/list", ...)`), by id. */
+  const replacedLists = new Map<string, Span>();
   const graph: ModuleGraph | undefined = options.wholeServer ? { modules: [], unfollowed: [], servers: [] } : undefined;
-  collectSites(pf, ctx, (s) => sites.push(s), graph);
+  collectSites(
+    pf,
+    ctx,
+    (s) => sites.push(s),
+    (server, span) => replacedLists.set(server.id, span),
+    graph,
+  );
+  // `mcpServer.server.setRequestHandler(ListToolsRequestSchema, ...)` on an McpServer that registers tools replaces
+  // the handler the McpServer installed: not a low-level server's list of its own.
+  const mcpServerIds = new Set(sites.filter((s) => s.kind !== 'listTools').map((s) => `${s.server.id}.${INNER_SERVER}`));
+  for (const s of sites) if (s.kind === 'listTools' && mcpServerIds.has(s.server.id)) replacedLists.set(s.server.id, spanOf(s.call, s.pf));
   const tools: ToolDefinition[] = [];
   const prompts: PromptDefinition[] = [];
   const resources: ResourceDefinition[] = [];
@@ -1721,7 +1850,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
       // parameter or import of a file that imports one (a register helper).
       if (site.kind === 'resource' && !site.server.framework && !(importedFramework(site.pf) && receiverIsParamOrImport(site))) continue;
       try {
-        resources.push(buildResource(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
+        resources.push(buildResource(site, site.bindings ? boundContext(ctx, site.bindings) : ctx, versions));
       } catch {
         // A bug of ours on one resource must not hide the tools; the resource is left out.
       }
@@ -1732,22 +1861,33 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
       const receiver = skipOuter((site.call.expression as ts.PropertyAccessExpression).expression);
       if (site.kind === 'prompt' && ts.isIdentifier(receiver) && !lookupName(receiver.text, receiver, site.pf)) continue;
       try {
-        prompts.push(buildPrompt(site, site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx, versions));
+        prompts.push(buildPrompt(site, site.bindings ? boundContext(ctx, site.bindings) : ctx, versions));
       } catch {
         // A bug of ours on one prompt must not hide the tools; the prompt is left out (prompts are not linted yet).
       }
       continue;
     }
     try {
-      // One loop iteration: its element bound, and consts read fresh (a const in the loop body differs per element).
-      let siteCtx = site.bindings ? { ...ctx, env: new Map([...ctx.env, ...site.bindings]), consts: new Map(), fingerprints: new Map() } : ctx;
+      let siteCtx = site.bindings ? boundContext(ctx, site.bindings) : ctx;
+      if (site.kind === 'listTools' && replacedLists.has(site.server.id)) continue;
       // The `let`/`var` locals the registration reads, as the code before it leaves them (locals.ts).
       const locals = site.kind === 'listTools' ? undefined : localsAt(site.call, site.pf, siteCtx);
-      if (locals) siteCtx = { ...siteCtx, env: new Map([...siteCtx.env, ...locals]), consts: new Map(), fingerprints: new Map() };
+      if (locals) siteCtx = boundContext(siteCtx, locals);
       if (site.kind === 'listTools') {
         const framework = frameworkOfSite(site, versions);
         tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, framework, versions.sdkVersion(framework)));
-      } else tools.push(buildTool(site as ToolSite, siteCtx, versions));
+      } else {
+        const tool = buildTool(site as ToolSite, siteCtx, versions);
+        const replaced = replacedLists.get(`${site.server.id}.${INNER_SERVER}`);
+        // The SDK's tools/list output goes through code of the server's own before it is published.
+        if (replaced)
+          tool.unresolved.push({
+            part: 'contract',
+            reason: "the server replaces the SDK's tools/list handler with its own, which rewrites what the SDK would publish at run time",
+            span: replaced,
+          });
+        tools.push(tool);
+      }
     } catch (err) {
       // A bug of ours on one tool must not hide the others; the tool is reported as unresolved.
       const span = spanOf(site.call, site.pf);

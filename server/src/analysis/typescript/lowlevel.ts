@@ -8,19 +8,38 @@
 import ts from './ts';
 import type { Framework, JsonSchema, Located, ParameterDefinition, Span, ToolDefinition, Unresolved } from '../model';
 import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
-import { evaluate, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
+import { evaluate, FnExpr, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
 import { resolveHandler } from './handler';
-import { lookupName, skipOuter, spanOf, type ParsedFile } from './project';
+import { lookupName, mutationsOf, skipOuter, spanOf, type ParsedFile } from './project';
 
 interface Where {
   node: ts.Node;
   pf: ParsedFile;
 }
 
+/**
+ * `__awaiter(this, void 0, void 0, function* () { ... })`: an async function as TypeScript compiles it for an older
+ * target. What the generator returns is what the async function resolves to.
+ */
+function downlevelAsyncBody(e: ts.Expression): ts.FunctionExpression | undefined {
+  const call = skipOuter(e);
+  if (!ts.isCallExpression(call) || call.arguments.length !== 4) return undefined;
+  const callee = skipOuter(call.expression);
+  const name = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  const gen = skipOuter(call.arguments[3]);
+  return name === '__awaiter' && ts.isFunctionExpression(gen) && gen.asteriskToken ? gen : undefined;
+}
+
 /** The expressions a handler returns (its expression body, or every `return` not inside a nested function). */
 function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
   const body = fn.body;
   if (!body) return [];
+  const downlevel = ts.isBlock(body)
+    ? body.statements.length === 1 && ts.isReturnStatement(body.statements[0]) && body.statements[0].expression
+      ? downlevelAsyncBody(body.statements[0].expression)
+      : undefined
+    : downlevelAsyncBody(body);
+  if (downlevel) return returnedExpressions(downlevel);
   if (!ts.isBlock(body)) return [body];
   const out: ts.Expression[] = [];
   const visit = (n: ts.Node): void => {
@@ -32,16 +51,24 @@ function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
   return out;
 }
 
-/** The literal an expression is written as, following consts of this file and imported ones. */
-function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, is: (n: ts.Node) => n is T): { node: T; pf: ParsedFile } | undefined {
+/**
+ * The literal an expression is written as, following consts of this file and imported ones; `pushes` are the
+ * `list.push(...)` statements the module runs on it when it loads (any other change: not a literal we can read).
+ */
+function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, is: (n: ts.Node) => n is T): { node: T; pf: ParsedFile; pushes: ts.CallExpression[] } | undefined {
   let e = skipOuter(expr);
   let file = pf;
+  let pushes: ts.CallExpression[] = [];
   for (let i = 0; i < 10; i++) {
-    if (is(e)) return { node: e, pf: file };
+    if (is(e)) return { node: e, pf: file, pushes };
     if (!ts.isIdentifier(e)) return undefined;
     let d = lookupName(e.text, e, file);
     if (d?.kind === 'import') d = ctx.project.resolveImport(d);
     if (d?.kind !== 'var' || !d.node.initializer || !(d.node.parent.flags & ts.NodeFlags.Const)) return undefined;
+    // A literal changed after its declaration other than by top-level pushes: the evaluator says why it is not static.
+    const changes = mutationsOf(d.node, d.pf);
+    if (changes.other.length) return undefined;
+    pushes = changes.pushes;
     e = skipOuter(d.node.initializer);
     file = d.pf;
   }
@@ -59,6 +86,99 @@ function propertyName(p: ts.ObjectLiteralElementLike): string | undefined {
   return undefined;
 }
 
+/**
+ * `wrapHandler('ListTools', wrapWithMonitoring(async () => ({ tools }), 'ListTools'))`: a handler passed through
+ * wrappers (logging, metrics) that return a function whose every return is the wrapped handler's result — `return
+ * handler(...)`, `return await handler(...)`, or a const holding it. The handler the server's requests reach, once
+ * each wrapper is checked to be such a pass-through; undefined when one is not (it may change the result).
+ */
+function throughWrappers(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): { expr: ts.Expression; pf: ParsedFile } {
+  let e = skipOuter(expr);
+  for (let i = 0; i < 5 && ts.isCallExpression(e); i++) {
+    const wrapper = wrapperFunction(e, pf, ctx);
+    const k = wrapper && passedThrough(wrapper);
+    if (k === undefined || !e.arguments[k]) break;
+    e = skipOuter(e.arguments[k]);
+  }
+  return { expr: e, pf };
+}
+
+/** The function a wrapper call runs (a function of the workspace, a method of a static object), never run itself. */
+function wrapperFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): (ts.SignatureDeclaration & { body?: ts.Node }) | undefined {
+  try {
+    const v = evaluate(call.expression, pf, { ...ctx, unrepresentable: [] });
+    return v instanceof FnExpr && v.node.body ? v.node : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which parameter of `wrapper` its returned function passes through (see throughWrappers), if one does. */
+function passedThrough(wrapper: ts.SignatureDeclaration & { body?: ts.Node }): number | undefined {
+  const body = wrapper.body;
+  let returned: ts.Expression | undefined;
+  if (body && ts.isBlock(body)) {
+    const st = body.statements;
+    if (st.length === 1 && ts.isReturnStatement(st[0]) && st[0].expression) returned = st[0].expression;
+  } else if (body) returned = body as ts.Expression;
+  const inner = returned && skipOuter(returned);
+  if (!inner || !(ts.isArrowFunction(inner) || ts.isFunctionExpression(inner))) return undefined;
+  const results = returnedExpressions(inner);
+  if (results.length === 0) return undefined;
+  let index: number | undefined;
+  for (const r of results) {
+    const k = handlerCallOf(r, inner, wrapper);
+    if (k === undefined || (index !== undefined && k !== index)) return undefined;
+    index = k;
+  }
+  return index;
+}
+
+/** `h(...)`, `await h(...)` or a const of the function holding one, `h` a parameter of the wrapper: its index. */
+function handlerCallOf(expr: ts.Expression, fn: ts.FunctionLikeDeclaration, wrapper: ts.SignatureDeclaration): number | undefined {
+  let e = skipOuter(expr);
+  if (ts.isAwaitExpression(e)) e = skipOuter(e.expression);
+  if (ts.isIdentifier(e) && fn.body && ts.isBlock(fn.body)) {
+    const name = e.text;
+    let init: ts.Expression | undefined;
+    const visit = (n: ts.Node): void => {
+      if (init || ts.isFunctionLike(n)) return;
+      if (ts.isVariableDeclaration(n) && ts.isIdentifier(n.name) && n.name.text === name && n.parent.flags & ts.NodeFlags.Const) init = n.initializer;
+      else ts.forEachChild(n, visit);
+    };
+    ts.forEachChild(fn.body, visit);
+    if (!init || changesObject(fn.body, name)) return undefined;
+    e = skipOuter(init);
+    if (ts.isAwaitExpression(e)) e = skipOuter(e.expression);
+  }
+  if (!ts.isCallExpression(e)) return undefined;
+  const callee = skipOuter(e.expression);
+  if (!ts.isIdentifier(callee)) return undefined;
+  const k = wrapper.parameters.findIndex((p) => ts.isIdentifier(p.name) && p.name.text === callee.text);
+  return k >= 0 ? k : undefined;
+}
+
+/** Whether code writes into the object a name holds (`r.tools = x`, `r.tools.push(t)`, `delete r.x`), reading as a change. */
+function changesObject(body: ts.Node, name: string): boolean {
+  const rootIs = (e: ts.Expression): boolean => {
+    let x = skipOuter(e);
+    while (ts.isPropertyAccessExpression(x) || ts.isElementAccessExpression(x)) x = skipOuter(x.expression);
+    return ts.isIdentifier(x) && x.text === name;
+  };
+  let found = false;
+  const visit = (n: ts.Node): void => {
+    if (found) return;
+    if (ts.isBinaryExpression(n) && n.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && n.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+      const left = skipOuter(n.left);
+      if ((ts.isPropertyAccessExpression(left) || ts.isElementAccessExpression(left)) && rootIs(left)) found = true;
+    } else if (ts.isDeleteExpression(n) && rootIs(n.expression)) found = true;
+    else if (ts.isCallExpression(n) && (ts.isPropertyAccessExpression(n.expression) || ts.isElementAccessExpression(n.expression)) && rootIs(n.expression.expression)) found = true;
+    ts.forEachChild(n, visit);
+  };
+  visit(body);
+  return found;
+}
+
 export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server: ServerRef, ctx: EvalContext, framework: Framework, sdkVersion: string | undefined): ToolDefinition[] {
   const callSpan = spanOf(call, pf);
   const base = {
@@ -67,8 +187,10 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
     framework,
     sdkVersion,
   };
-  const unseen = (reason: string, at: Where, span?: Span): ToolDefinition => unseenTool(base, pf.file, reason, span ?? spanOf(at.node, at.pf));
-  const h = resolveHandler(call.arguments[1], pf, ctx);
+  // What cannot be read stands for an unknown number of tools (part `tools`), one entry for exactly one (part `tool`).
+  const unseen = (reason: string, at: Where, span?: Span, part: 'tools' | 'tool' = 'tools'): ToolDefinition => unseenTool(base, pf.file, reason, span ?? spanOf(at.node, at.pf), part);
+  const handler = throughWrappers(call.arguments[1], pf, ctx);
+  const h = resolveHandler(handler.expr, handler.pf, ctx);
   if (!h) return [unseen('the tools/list handler is not a function Toolsmith can read', { node: call.arguments[1], pf })];
   const returned = returnedExpressions(h.fn);
   if (returned.length === 0) return [unseen('the tools/list handler returns no value Toolsmith can read', { node: h.fn, pf: h.pf })];
@@ -91,7 +213,7 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
       return [unseen(`the tools list is not static: ${r.reason}`, { node: toolsExpr, pf: result.pf }, r.span)];
     }
   }
-  for (const el of list.node.elements) {
+  for (const el of [...list.node.elements, ...list.pushes.flatMap((c) => c.arguments)]) {
     if (ts.isSpreadElement(el)) {
       try {
         const value = evaluate(el.expression, list.pf, ctx);
@@ -110,7 +232,7 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
         tools.push(toolFromValue(base, pf.file, evaluate(el, list.pf, ctx), { node: el, pf: list.pf }));
       } catch (err) {
         const r = reasonOf(err);
-        tools.push(unseen(`a tools/list entry that is not static: ${r.reason}`, { node: el, pf: list.pf }, r.span));
+        tools.push(unseen(`a tools/list entry that is not static: ${r.reason}`, { node: el, pf: list.pf }, r.span, 'tool'));
       }
     }
   }
@@ -124,8 +246,8 @@ interface Base {
   sdkVersion: string | undefined;
 }
 
-function unseenTool(base: Base, file: string, reason: string, span: Span): ToolDefinition {
-  const u: Unresolved = { part: 'tool', reason, span };
+function unseenTool(base: Base, file: string, reason: string, span: Span, part: 'tools' | 'tool' = 'tool'): ToolDefinition {
+  const u: Unresolved = { part, reason, span };
   return {
     language: 'typescript',
     framework: base.framework,

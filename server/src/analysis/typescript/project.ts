@@ -41,6 +41,8 @@ export interface ParsedFile {
   registrationCalls: ts.CallExpression[];
   /** `const s = new McpServer(...)` / `new Server(...)` declarations, in document order. */
   serverDeclarations: ts.VariableDeclaration[];
+  /** The file writes its exports CommonJS-style (`exports.x = ...`, `Object.defineProperty(exports, "x", ...)`). */
+  commonJs?: boolean;
 }
 
 const cache = new Map<string, ParsedFile>();
@@ -54,13 +56,20 @@ function scriptKindOf(file: string): ts.ScriptKind {
   return ts.ScriptKind.TS;
 }
 
+/**
+ * JSDoc comments are not parsed into nodes: nothing in the analysis reads them (descriptions come from the
+ * registration's arguments), and a documented file spent a share of its parse building them. Positions, syntax
+ * errors and every node the analysis walks are the same.
+ */
+const PARSE_OPTIONS: ts.CreateSourceFileOptions = { languageVersion: ts.ScriptTarget.Latest, jsDocParsingMode: ts.JSDocParsingMode.ParseNone };
+
 /** Parses (or returns the cached parse of) a file. Parent pointers are needed for scope lookups. */
 export function parseFile(file: string, text: string): ParsedFile {
   const hit = cache.get(file);
   if (hit && hit.text === text) return hit;
   // Parent pointers are set by the one walk below (which also indexes what the analysis looks for) rather than by
   // the parser's own extra pass: one traversal of the tree instead of three.
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, scriptKindOf(file));
+  const sf = ts.createSourceFile(file, text, PARSE_OPTIONS, false, scriptKindOf(file));
   const pf: ParsedFile = { file, text, sf, locals: new Map(), exports: new Map(), starExports: [], importSpecifiers: [], registrationCalls: [], serverDeclarations: [] };
   walkFile(pf);
   indexFile(pf);
@@ -174,11 +183,11 @@ function indexFile(pf: ParsedFile): void {
         if (ts.isIdentifier(d.name)) {
           pf.locals.set(d.name.text, { kind: 'var', name: d.name.text, node: d, pf });
           if (exported) pf.exports.set(d.name.text, { kind: 'local', local: d.name.text });
-          // CommonJS `const x = require("m")`
-          const init = d.initializer;
-          if (init && ts.isCallExpression(init) && ts.isIdentifier(init.expression) && init.expression.text === 'require' && init.arguments[0] && ts.isStringLiteral(init.arguments[0])) {
-            pf.importSpecifiers.push(init.arguments[0].text);
-            pf.locals.set(d.name.text, { kind: 'import', name: d.name.text, module: init.arguments[0].text, imported: '*', node: d, pf });
+          // CommonJS `const x = require("m")`, also through the interop helpers of compiled output (`__importStar(require("m"))`)
+          const module = d.initializer && requiredModule(d.initializer);
+          if (module !== undefined) {
+            pf.importSpecifiers.push(module);
+            pf.locals.set(d.name.text, { kind: 'import', name: d.name.text, module, imported: '*', node: d, pf });
           }
         } else if (
           ts.isObjectBindingPattern(d.name) &&
@@ -225,6 +234,85 @@ function indexFile(pf: ParsedFile): void {
     } else if (ts.isExportAssignment(st) && !st.isExportEquals) {
       if (ts.isIdentifier(st.expression)) pf.exports.set('default', { kind: 'local', local: st.expression.text });
       else pf.exports.set('default', { kind: 'default-expr', node: st.expression });
+    } else if (ts.isExpressionStatement(st)) {
+      indexCommonJsExport(pf, st.expression);
+    }
+  }
+}
+
+/** Interop helpers TypeScript, Babel and bundlers wrap around `require` (`__importStar(require("m"))`): the module itself. */
+const REQUIRE_WRAPPERS = new Set(['__importStar', '__importDefault', '__toESM', '_interopRequireWildcard', '_interopRequireDefault']);
+
+/** The module of `require("m")`, or of it wrapped in an interop helper (`tslib_1.__importStar(require("m"))`). */
+function requiredModule(expr: ts.Expression): string | undefined {
+  const e = skipOuter(expr);
+  if (!ts.isCallExpression(e) || !e.arguments[0]) return undefined;
+  const callee = skipOuter(e.expression);
+  if (ts.isIdentifier(callee) && callee.text === 'require') return ts.isStringLiteral(e.arguments[0]) ? e.arguments[0].text : undefined;
+  const helper = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  return helper && REQUIRE_WRAPPERS.has(helper) ? requiredModule(e.arguments[0]) : undefined;
+}
+
+/** `exports` or `module.exports`. */
+function isExportsObject(e: ts.Expression): boolean {
+  const x = skipOuter(e);
+  if (ts.isIdentifier(x)) return x.text === 'exports';
+  return ts.isPropertyAccessExpression(x) && x.name.text === 'exports' && ts.isIdentifier(x.expression) && x.expression.text === 'module';
+}
+
+/**
+ * CommonJS exports as compiled output writes them: `exports.x = value` (a chain `exports.a = exports.b = void 0`
+ * declares them), `Object.defineProperty(exports, "x", { enumerable: true, get: function () { return m.x; } })`
+ * (re-exports) and `__exportStar(require("m"), exports)` (`export *`).
+ */
+function indexCommonJsExport(pf: ParsedFile, expr: ts.Expression): void {
+  const set = (name: string, value: ts.Expression) => {
+    pf.commonJs = true;
+    const v = skipOuter(value);
+    if (ts.isVoidExpression(v)) {
+      if (!pf.exports.has(name)) pf.exports.set(name, { kind: 'default-expr', node: v });
+      return;
+    }
+    // The last write wins; the key keeps the place its first write gave it (its enumeration order at run time).
+    pf.exports.set(name, ts.isIdentifier(v) && pf.locals.has(v.text) ? { kind: 'local', local: v.text } : { kind: 'default-expr', node: v });
+  };
+  let e = skipOuter(expr);
+  if (ts.isBinaryExpression(e) && e.operatorToken.kind === SK.EqualsToken) {
+    // `exports.a = exports.b = value`: every name in the chain gets the value at its end.
+    const names: string[] = [];
+    while (ts.isBinaryExpression(e) && e.operatorToken.kind === SK.EqualsToken) {
+      const target = skipOuter(e.left);
+      if (ts.isPropertyAccessExpression(target) && isExportsObject(target.expression)) names.push(target.name.text);
+      else if (ts.isElementAccessExpression(target) && isExportsObject(target.expression) && ts.isStringLiteral(target.argumentExpression)) names.push(target.argumentExpression.text);
+      else return;
+      e = skipOuter(e.right);
+    }
+    // The runtime assigns from the right: the innermost name is created first.
+    for (const name of names.reverse()) set(name, e);
+    return;
+  }
+  if (!ts.isCallExpression(e)) return;
+  const callee = skipOuter(e.expression);
+  const [a0, a1, a2] = e.arguments;
+  if (ts.isPropertyAccessExpression(callee) && callee.name.text === 'defineProperty' && ts.isIdentifier(callee.expression) && callee.expression.text === 'Object') {
+    if (!a0 || !isExportsObject(a0) || !a1 || !ts.isStringLiteral(a1) || !a2 || !ts.isObjectLiteralExpression(a2)) return;
+    const prop = (key: string) => a2.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === key);
+    const enumerable = prop('enumerable');
+    if (!enumerable || !ts.isPropertyAssignment(enumerable) || enumerable.initializer.kind !== SK.TrueKeyword) return; // `__esModule`
+    const getter = prop('get');
+    const fn = getter && ts.isPropertyAssignment(getter) ? skipOuter(getter.initializer) : getter && ts.isMethodDeclaration(getter) ? getter : undefined;
+    const body = fn && (ts.isFunctionExpression(fn) || ts.isArrowFunction(fn) || ts.isMethodDeclaration(fn)) ? fn.body : undefined;
+    const returned = body && (ts.isBlock(body) ? (body.statements.length === 1 && ts.isReturnStatement(body.statements[0]) ? body.statements[0].expression : undefined) : body);
+    if (returned) set(a1.text, returned);
+    return;
+  }
+  const helper = ts.isIdentifier(callee) ? callee.text : ts.isPropertyAccessExpression(callee) ? callee.name.text : undefined;
+  if (helper === '__exportStar' && a0 && a1 && isExportsObject(a1)) {
+    const module = requiredModule(a0);
+    if (module !== undefined) {
+      pf.commonJs = true;
+      pf.importSpecifiers.push(module);
+      pf.starExports.push(module);
     }
   }
 }
@@ -253,11 +341,16 @@ export class Project {
     return undefined;
   }
 
+  /** The files this analysis parsed, by path. */
+  readonly parsed = new Map<string, ParsedFile>();
+
   load(file: string): ParsedFile | undefined {
     const text = this.host.readFile(file);
     if (text === undefined) return undefined;
     this.dependencies.add(file);
-    return parseFile(file, text);
+    const pf = parseFile(file, text);
+    this.parsed.set(file, pf);
+    return pf;
   }
 
   loadModule(fromFile: string, specifier: string): ParsedFile | undefined {
@@ -293,6 +386,19 @@ export class Project {
     return undefined;
   }
 
+  /** Every name a file exports (its own, then those of its `export *` modules), in the order they were written. */
+  exportNames(pf: ParsedFile, seen = new Set<string>()): string[] {
+    if (seen.has(pf.file)) return [];
+    seen.add(pf.file);
+    const names = [...pf.exports.keys()];
+    for (const spec of pf.starExports) {
+      const target = this.loadModule(pf.file, spec);
+      if (!target) continue;
+      for (const n of this.exportNames(target, seen)) if (n !== 'default' && !names.includes(n)) names.push(n);
+    }
+    return names;
+  }
+
   /** Follows an import binding into a workspace file; package imports stay as they are. */
   resolveImport(d: Extract<Decl, { kind: 'import' }>, seen = new Set<string>()): Decl | undefined {
     if (d.imported === '*') return d;
@@ -309,6 +415,8 @@ interface Writes {
   members: Map<string, ts.Identifier[]>;
   /** Handed to a call, where it may be filled: `fill(x)`, `x.push(v)`. */
   passed: Map<string, ts.Identifier[]>;
+  /** Calls of an array's mutating methods on a name: `x.push(v)`, `x.splice(i, 1)`. */
+  mutators: Map<string, ts.CallExpression[]>;
   declarations: Map<string, ts.VariableDeclaration[]>;
 }
 const writesOf = new WeakMap<ParsedFile, Writes>();
@@ -321,7 +429,7 @@ function isAssignmentOperator(kind: ts.SyntaxKind): boolean {
 function fileWrites(pf: ParsedFile): Writes {
   let w = writesOf.get(pf);
   if (w) return w;
-  const writes: Writes = { targets: new Map(), members: new Map(), passed: new Map(), declarations: new Map() };
+  const writes: Writes = { targets: new Map(), members: new Map(), passed: new Map(), mutators: new Map(), declarations: new Map() };
   const push = <T>(map: Map<string, T[]>, name: string, node: T) => {
     const list = map.get(name);
     if (list) list.push(node);
@@ -358,6 +466,8 @@ function fileWrites(pf: ParsedFile): Writes {
       if (ts.isPropertyAccessExpression(callee) || ts.isElementAccessExpression(callee)) {
         const r = receiver(callee);
         if (r) push(writes.passed, r.text, r);
+        const on = skipOuter(callee.expression);
+        if (ts.isPropertyAccessExpression(callee) && ts.isIdentifier(on) && ARRAY_MUTATORS.has(callee.name.text)) push(writes.mutators, on.text, n);
       }
     } else if ((ts.isPrefixUnaryExpression(n) || ts.isPostfixUnaryExpression(n)) && (n.operator === SK.PlusPlusToken || n.operator === SK.MinusMinusToken)) targetsIn(n.operand);
     else if ((ts.isForOfStatement(n) || ts.isForInStatement(n)) && !ts.isVariableDeclarationList(n.initializer)) targetsIn(n.initializer);
@@ -368,6 +478,29 @@ function fileWrites(pf: ParsedFile): Writes {
   w = writes;
   writesOf.set(pf, w);
   return w;
+}
+
+const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'sort', 'reverse', 'fill', 'copyWithin']);
+
+/**
+ * What changes the object or array a declaration holds after it is created, read from the whole file: `pushes` are
+ * `x.push(a, b)` statements at the module's top level (run once, when the module loads, in order); `other` is any
+ * other change (a member written or deleted, another mutating method, a push inside a function).
+ */
+export function mutationsOf(decl: ts.VariableDeclaration, pf: ParsedFile): { pushes: ts.CallExpression[]; other: ts.Node[] } {
+  const out = { pushes: [] as ts.CallExpression[], other: [] as ts.Node[] };
+  if (!ts.isIdentifier(decl.name)) return out;
+  const name = decl.name.text;
+  const w = fileWrites(pf);
+  for (const id of w.members.get(name) ?? []) if (lookupName(name, id, pf)?.node === decl) out.other.push(id);
+  for (const call of w.mutators.get(name) ?? []) {
+    const callee = call.expression as ts.PropertyAccessExpression;
+    if (lookupName(name, callee.expression, pf)?.node !== decl) continue;
+    const topLevel = ts.isExpressionStatement(call.parent) && ts.isSourceFile(call.parent.parent);
+    if (callee.name.text === 'push' && topLevel) out.pushes.push(call);
+    else out.other.push(call);
+  }
+  return out;
 }
 
 /**

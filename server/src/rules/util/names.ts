@@ -164,11 +164,12 @@ const PLAIN_VERBS = new Set(['get', 'set']);
 const NOT_QUALIFIERS = new Set([...STOP, 'each', 'every', 'full', 'whole', 'single', 'same', 'other', 'another', 'which', 'what', 'whose', 'as', 'is', 'are', 'id', 'by']);
 
 /**
- * A name of exactly one plain verb and one entity noun (`get_item`, `item_get`), whose description names that noun
- * with a word that says which kind ("a 1Password item", "an S3 object"). "Gets an item by its id" says nothing more.
+ * A name of a plain verb and an entity noun (`get_item`, `item_get`, `get_job_test_results`), whose description names
+ * that noun with a word that says which kind ("a 1Password item", "an S3 object", "a CircleCI job"). "Gets an item by
+ * its id" says nothing more.
  */
 function namesQualifiedEntity(tokens: string[], description: string): boolean {
-  if (tokens.length !== 2) return false;
+  if (tokens.length < 2) return false;
   const noun = tokens.find((w) => ENTITY_NOUNS.has(w));
   const verb = tokens.find((w) => PLAIN_VERBS.has(w));
   if (!noun || !verb) return false;

@@ -212,7 +212,7 @@ export function overlappingSiblings(tools: readonly ToolDefinition[]): Map<ToolD
   };
   for (const list of keyed.values()) {
     if (list.length < 2) continue;
-    for (const a of list) for (const b of list) if (a !== b) pair(a.tool, b.tool, 'name');
+    for (const a of list) for (const b of list) if (a !== b && !oneAndMany(a.tool, b.tool, prefix)) pair(a.tool, b.tool, 'name');
   }
   for (const a of writers)
     for (const b of writers) {
@@ -230,6 +230,19 @@ export function overlappingSiblings(tools: readonly ToolDefinition[]): Map<ToolD
       }
     }
   return out;
+}
+
+const BATCH = new Set(['batch', 'bulk', 'multi', 'multiple']);
+const PLURAL = /\b(multiple|several|many|batch|bulk|a list of|in one call)\b/i;
+
+/**
+ * `jira_create_issue` and `jira_batch_create_issues` ("Create multiple Jira issues in a batch"): one item or several,
+ * said in the batch tool's name and description. The model picks by how many it has; there is nothing to guess.
+ */
+function oneAndMany(a: ToolDefinition, b: ToolDefinition, prefix: string | undefined): boolean {
+  const batch = (t: ToolDefinition) => actionWords(t, prefix).some((w) => BATCH.has(w));
+  const [many, one] = batch(a) ? [a, b] : [b, a];
+  return batch(many) && !batch(one) && PLURAL.test(many.description?.value ?? '');
 }
 
 /** The action groups whose twins are found by target: writes that change a record, and runs of a program. */

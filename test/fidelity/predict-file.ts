@@ -1,0 +1,37 @@
+/**
+ * One file's prediction two ways, for the matrices: in this process (the analysis) and as `toolsmith contract --json`
+ * prints it (a child process). The two must agree; each matrix compares them on every combination.
+ */
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import { cli, root } from './compare';
+import { analyzeSource } from '../../server/src/analysis/analyze';
+import { createFileHost } from '../../server/src/host';
+import { contractJson } from '../../server/src/cli/contract-json';
+
+/** The prediction in this process, as `toolsmith contract --json` prints it for the file's own contracts. */
+export function predictHere<P>(file: string): P {
+  const host = createFileHost();
+  const result = analyzeSource(file, fs.readFileSync(file, 'utf8'), host);
+  return JSON.parse(JSON.stringify(contractJson(result.tools, (f) => host.readFile(f), result.files))) as P;
+}
+
+/**
+ * `toolsmith contract --json` of one file. `servers` (which tools each server publishes, from the whole-server
+ * prediction) is the CLI's own field: the analysis compared with predicts the file's contracts only.
+ */
+export function predictCli<P>(file: string, untrusted: boolean): Promise<P> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [cli, 'contract', file, '--json', ...(untrusted ? ['--untrusted'] : [])], { cwd: root });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`toolsmith contract ${file} exited ${code}: ${err}`));
+      const { servers: _servers, ...contracts } = JSON.parse(out) as { servers?: unknown };
+      resolve(contracts as P);
+    });
+  });
+}
