@@ -125,6 +125,9 @@ export { createServer };
   assert.equal(textOf(tool('first').name.span), '"first"');
   assert.equal(textOf(tool('first').description?.span), '"One."');
   assert.equal(tool('first').registration.configSpan, undefined); // a fix would edit the helper every call shares
+  // The handler is the function written at the call (`V` bound to it): its facts are read there (no parameter: it
+  // ignores its arguments, as show_threejs_scene's does).
+  assert.equal(tool('first').handler?.ignoresArguments, true);
   // An unresolved sibling does not hide `_meta`: `F._meta` reads only that property of the literal.
   assert.deepEqual(tool('second').contract._meta, { 'ui/resourceUri': 'ui://b/app.html', ui: { resourceUri: 'ui://b/app.html' } });
   assert.deepEqual(

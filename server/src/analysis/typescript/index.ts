@@ -178,6 +178,8 @@ function callBindings(
   const servers = new Map<ts.Node, unknown>();
   const values = new Map<ts.Node, unknown>();
   let env: Map<ts.Node, unknown> | undefined;
+  const bindEnv = () => (env ??= scope.size ? new Map([...ctx.env, ...scope]) : new Map(ctx.env));
+  const callbacks: [ts.ParameterDeclaration, ts.Expression][] = [];
   for (let i = 0; i < fn.parameters.length && i < args.length; i++) {
     const p = fn.parameters[i];
     const a = args[i];
@@ -185,9 +187,13 @@ function callBindings(
     if (!ts.isIdentifier(p.name) || p.dotDotDotToken) continue;
     const e = skipComma(a);
     if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e)) servers.set(p, serverOf(e, pf, ctx));
-    if (e.kind !== ts.SyntaxKind.ThisKeyword && !ts.isArrowFunction(e) && !ts.isFunctionExpression(e) && !ts.isClassExpression(e))
-      values.set(p, new Deferred(a, pf, (env ??= scope.size ? new Map([...ctx.env, ...scope]) : new Map(ctx.env))));
+    if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) callbacks.push([p, a]);
+    else if (e.kind !== ts.SyntaxKind.ThisKeyword && !ts.isClassExpression(e)) values.set(p, new Deferred(a, pf, bindEnv()));
   }
+  // A function passed with the tool's other parts (`j(server, "show-map", {...}, async () => ...)`) is its handler:
+  // bound too, so the handler's facts are read off the function written at the call. Alone, it binds nothing (a
+  // callback handed to a function is not one tool per call).
+  if (values.size) for (const [p, a] of callbacks) values.set(p, new Deferred(a, pf, bindEnv()));
   return { servers, values };
 }
 
