@@ -4,11 +4,11 @@
 // npm packages: `npm install --prefix <dir> --ignore-scripts`; PyPI packages: one venv per package. A stamp file
 // (the manifest entry's hash) makes a second run instant. One line per package; install logs go to <dir>/install.log.
 //   node scripts/ensure-corpus.mjs [name...]   (no names: every package)
-import { spawnSync } from 'node:child_process';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runLogged } from './logged-run.mjs';
 import { userCache } from './user-cache.mjs';
 import { withDirLock } from './dir-lock.mjs';
 
@@ -38,13 +38,6 @@ function stampOf(pkg) {
     .digest('hex');
 }
 
-function run(command, args, log) {
-  fs.appendFileSync(log, `\n$ ${command} ${args.join(' ')}\n`);
-  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  fs.appendFileSync(log, (r.stdout ?? '') + (r.stderr ?? '') + (r.error ? String(r.error) : ''));
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${r.status}); log: ${log}`);
-}
-
 /** Installs `pkg` unless its stamp says it is there; returns its location. Throws (naming the log) when it cannot. */
 export function ensurePackage(pkg, print = console.log) {
   // Runs in several clones at once must not delete each other's half-made installs: one installs, the others wait.
@@ -68,12 +61,12 @@ function installPackage(pkg, print) {
     fs.writeFileSync(path.join(where.dir, 'package.json'), '{"private":true}\n');
     // --ignore-scripts: install scripts fetch browsers and binaries from hosts outside the registry (puppeteer's
     // Chrome, ripgrep); the servers list their tools without them.
-    run('npm', ['install', '--prefix', where.dir, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `${pkg.name}@${pkg.version}`], log);
+    runLogged('npm', ['install', '--prefix', where.dir, '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `${pkg.name}@${pkg.version}`], log);
   } else if (pkg.registry === 'pypi') {
     const python = process.env.TOOLSMITH_PYTHON || 'python3';
-    run(python, ['-m', 'venv', path.join(where.dir, 'venv')], log);
+    runLogged(python, ['-m', 'venv', path.join(where.dir, 'venv')], log);
     const py = path.join(where.dir, 'venv', 'bin', 'python');
-    run(py, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', `${pkg.name}==${pkg.version}`, ...(pkg.extraRequirements ?? [])], log);
+    runLogged(py, ['-m', 'pip', 'install', '--disable-pip-version-check', '--no-input', `${pkg.name}==${pkg.version}`, ...(pkg.extraRequirements ?? [])], log);
   } else throw new Error(`${label}: unknown registry ${pkg.registry}`);
   fs.writeFileSync(stamp, wanted);
   print(`[corpus] ${label}: installed in ${((Date.now() - started) / 1000).toFixed(1)} s`);

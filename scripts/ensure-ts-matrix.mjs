@@ -5,10 +5,10 @@
 // A stamp (what was asked) makes a second run instant. One progress line per combination; npm's output goes to
 // <dir>/install.log.
 //   node scripts/ensure-ts-matrix.mjs [sdk-1.10.2+zod-3.22.5 ...]   (no names: the whole matrix)
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runLogged, installedVersion } from './logged-run.mjs';
 import { userCache } from './user-cache.mjs';
 import { withDirLock } from './dir-lock.mjs';
 
@@ -38,21 +38,6 @@ export function matrixDir(entry) {
   return path.join(matrixCache, entry.name);
 }
 
-function run(command, args, log) {
-  fs.appendFileSync(log, `\n$ ${command} ${args.join(' ')}\n`);
-  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  fs.appendFileSync(log, (r.stdout ?? '') + (r.stderr ?? '') + (r.error ? String(r.error) : ''));
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${r.status}); log: ${log}`);
-}
-
-function installedVersion(dir, name) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return undefined;
-  }
-}
-
 /** Installs one combination unless its stamp says it is there; returns its folder. */
 export function ensureCombination(entry, print = console.log) {
   const dir = matrixDir(entry);
@@ -71,7 +56,7 @@ export function ensureCombination(entry, print = console.log) {
       const log = path.join(dir, 'install.log');
       // type: module, as the fixture servers are ES modules; exact pins, no lock file kept.
       fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type: 'module', dependencies: { '@modelcontextprotocol/sdk': entry.sdk, zod: entry.zod } }, null, 2)}\n`);
-      run('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'], log);
+      runLogged('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'], log);
       for (const [name, version] of [
         ['@modelcontextprotocol/sdk', entry.sdk],
         ['zod', entry.zod],

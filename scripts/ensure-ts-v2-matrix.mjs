@@ -6,10 +6,10 @@
 // A stamp (what was asked) makes a second run instant. One progress line per combination; npm's output goes to
 // <dir>/install.log.
 //   node scripts/ensure-ts-v2-matrix.mjs [server-2.0.0+zod-4.0.17+libs-oldest ...]   (no names: the whole matrix)
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runLogged, installedVersion } from './logged-run.mjs';
 import { userCache } from './user-cache.mjs';
 import { withDirLock } from './dir-lock.mjs';
 
@@ -44,21 +44,6 @@ export function v2MatrixDir(entry) {
   return path.join(v2MatrixCache, entry.name);
 }
 
-function run(command, args, log) {
-  fs.appendFileSync(log, `\n$ ${command} ${args.join(' ')}\n`);
-  const r = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  fs.appendFileSync(log, (r.stdout ?? '') + (r.stderr ?? '') + (r.error ? String(r.error) : ''));
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (exit ${r.status}); log: ${log}`);
-}
-
-function installedVersion(dir, name) {
-  try {
-    return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules', name, 'package.json'), 'utf8')).version;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The packages of a combination, at their exact versions. */
 function dependencies(entry) {
   return {
@@ -88,7 +73,7 @@ export function ensureV2Combination(entry, print = console.log) {
       const log = path.join(dir, 'install.log');
       // type: module, as the fixture servers are ES modules; exact pins, no lock file kept.
       fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ private: true, type: 'module', dependencies: dependencies(entry) }, null, 2)}\n`);
-      run('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'], log);
+      runLogged('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--ignore-scripts', '--prefer-offline', '--loglevel=error'], log);
       for (const [name, version] of Object.entries(dependencies(entry))) {
         const got = installedVersion(dir, name);
         if (got !== version) throw new Error(`${entry.name}: npm installed ${name} ${got ?? 'nothing'}, not ${version}; log: ${log}`);

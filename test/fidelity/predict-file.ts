@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { cli, root } from './compare';
+import { cli, compareTools, root, type Tool } from './compare';
 import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
 import { contractJson } from '../../server/src/cli/contract-json';
@@ -34,4 +34,40 @@ export function predictCli<P>(file: string, untrusted: boolean): Promise<P> {
       resolve(contracts as P);
     });
   });
+}
+
+/** What a matrix prints per combination. */
+export interface MatrixOutcome {
+  exact: number;
+  total: number;
+  unresolved: number;
+  refused: number;
+  failures: string[];
+}
+
+/** The part of a prediction a matrix compares. */
+export interface MatrixPrediction {
+  tools: Tool[];
+  unresolved: { tool: number; part: string; reason: string }[];
+}
+
+/**
+ * One fixture's live list against its prediction. A server that refuses to start must have something unresolved (the
+ * prediction may not claim a complete contract); every tool without an unresolved part is compared, order included.
+ */
+export function scoreFixture(rel: string, file: string, predicted: MatrixPrediction, live: { tools: Tool[] } | { error: string }, outcome: MatrixOutcome, verbose: boolean): void {
+  if ('error' in live) {
+    outcome.refused++;
+    if (verbose) console.log(`refused ${rel}: ${live.error.slice(0, 400)}`);
+    if (predicted.unresolved.length === 0) outcome.failures.push(`${rel}: the live server failed but nothing is unresolved:\n${live.error.slice(0, 600)}`);
+    return;
+  }
+  const partial = new Set(predicted.unresolved.map((u) => u.tool));
+  const resolvedPredicted = predicted.tools.filter((_, i) => !partial.has(i));
+  const resolvedNames = new Set(resolvedPredicted.map((t) => t.name));
+  outcome.unresolved += partial.size;
+  const compared = compareTools([{ file, live: live.tools.filter((t) => resolvedNames.has(t.name)), predicted: resolvedPredicted }], { order: true });
+  outcome.exact += compared.exact;
+  outcome.total += compared.total;
+  outcome.failures.push(...compared.failures);
 }

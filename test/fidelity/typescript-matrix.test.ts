@@ -17,9 +17,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
-import { compareTools, fixtureServers, root, type Tool } from './compare';
+import { fixtureServers, root, type Tool } from './compare';
 import { wireTools } from './wire';
-import { predictCli, predictHere } from './predict-file';
+import { predictCli, predictHere, scoreFixture, type MatrixOutcome } from './predict-file';
 import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
 
 interface Combination {
@@ -67,13 +67,7 @@ before(async () => {
   assert.deepEqual(failures, [], failures.join('\n'));
 });
 
-interface Outcome {
-  exact: number;
-  total: number;
-  unresolved: number;
-  refused: number;
-  failures: string[];
-}
+type Outcome = MatrixOutcome;
 
 /** One fixture under one combination: live vs predicted. */
 async function checkFixture(c: Combination, dir: string, entry: string, outcome: Outcome): Promise<void> {
@@ -93,21 +87,8 @@ async function checkFixture(c: Combination, dir: string, entry: string, outcome:
   if (!untrusted && used.join() !== [`@modelcontextprotocol/sdk@${c.sdk}`, `zod@${c.zod}`].join()) {
     outcome.failures.push(`${rel}: not converted with the workspace's SDK and zod: ${JSON.stringify(predicted.converters)}`);
   }
-  if ('error' in live) {
-    // The server does not start at this release: the prediction must not claim a complete contract.
-    outcome.refused++;
-    if (process.env.TS_MATRIX_VERBOSE) console.log(`refused ${rel}: ${live.error.slice(0, 400)}`);
-    if (predicted.unresolved.length === 0) outcome.failures.push(`${rel}: the live server failed but nothing is unresolved:\n${live.error.slice(0, 600)}`);
-    return;
-  }
-  const partial = new Set(predicted.unresolved.map((u) => u.tool));
-  const resolvedPredicted = predicted.tools.filter((_, i) => !partial.has(i));
-  const resolvedNames = new Set(resolvedPredicted.map((t) => t.name));
-  outcome.unresolved += partial.size;
-  const compared = compareTools([{ file, live: live.tools.filter((t) => resolvedNames.has(t.name)), predicted: resolvedPredicted }], { order: true });
-  outcome.exact += compared.exact;
-  outcome.total += compared.total;
-  outcome.failures.push(...compared.failures);
+  // A server that does not start at this release: the prediction must not claim a complete contract.
+  scoreFixture(rel, file, predicted, live, outcome, !!process.env.TS_MATRIX_VERBOSE);
 }
 
 const summary: string[] = [];

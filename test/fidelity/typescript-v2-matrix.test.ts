@@ -22,7 +22,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { compareTools, fixtureServers, root, type Tool } from './compare';
 import { wireTools } from './wire';
-import { predictCli, predictHere } from './predict-file';
+import { predictCli, predictHere, scoreFixture, type MatrixOutcome } from './predict-file';
 import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
 import { TS_SDK_V2_VERIFIED } from '../../common/frameworks';
 
@@ -64,12 +64,7 @@ before(async () => {
   assert.deepEqual(failures, [], failures.join('\n'));
 });
 
-interface Outcome {
-  exact: number;
-  total: number;
-  unresolved: number;
-  refused: number;
-  failures: string[];
+interface Outcome extends MatrixOutcome {
   /** Untrusted: tools left unresolved only by the bundled-copies caveat, compared anyway (exact / compared). */
   caveated: { exact: number; total: number; wrong: string[] };
 }
@@ -90,20 +85,8 @@ async function checkFixture(c: Combination, dir: string, entry: string, outcome:
     const wrong = predicted.converters.filter((r) => r.version !== versions[r.library] || (r.source === 'bundled' && !/identical/.test(r.reason ?? '')));
     if (wrong.length || predicted.converters.length !== 5) outcome.failures.push(`${rel}: not converted with the workspace's copies: ${JSON.stringify(predicted.converters)}`);
   }
-  if ('error' in live) {
-    outcome.refused++;
-    if (process.env.TS_V2_MATRIX_VERBOSE) console.log(`refused ${rel}: ${live.error.slice(0, 400)}`);
-    if (predicted.unresolved.length === 0) outcome.failures.push(`${rel}: the live server failed but nothing is unresolved:\n${live.error.slice(0, 600)}`);
-    return;
-  }
-  const partial = new Set(predicted.unresolved.map((u) => u.tool));
-  const resolvedPredicted = predicted.tools.filter((_, i) => !partial.has(i));
-  const resolvedNames = new Set(resolvedPredicted.map((t) => t.name));
-  outcome.unresolved += partial.size;
-  const compared = compareTools([{ file, live: live.tools.filter((t) => resolvedNames.has(t.name)), predicted: resolvedPredicted }], { order: true });
-  outcome.exact += compared.exact;
-  outcome.total += compared.total;
-  outcome.failures.push(...compared.failures);
+  scoreFixture(rel, file, predicted, live, outcome, !!process.env.TS_V2_MATRIX_VERBOSE);
+  if ('error' in live) return;
   if (untrusted) {
     // The measure: the tools the caveat alone keeps from being compared.
     const onlyCaveat = predicted.tools.filter((_, i) => {
