@@ -256,6 +256,12 @@ export interface PythonContractTraits {
   acceptsFunctionsAndStandaloneTool: boolean;
   /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
   dereferencesExplicitOutputSchema: boolean;
+  /**
+   * FastMCP: `tool(name=..., version=...)` registers versions of one tool (3.x+): tools/list lists only the highest
+   * (`version_sort_key`, PEP 440) at the place of the name's first registration, with `_meta.fastmcp.version` and
+   * `_meta.fastmcp.versions` (every version, highest first). 2.x has no `version=` (missingToolOptions).
+   */
+  toolVersions: boolean;
   /** Server composition (standalone FastMCP only; the SDK's servers have no mount): undefined where the server class has none. */
   composition?: CompositionTraits;
 }
@@ -384,6 +390,7 @@ const NEWEST_TRAITS: Omit<PythonContractTraits, 'release'> = {
   listFailsOnRecursiveSchema: false,
   acceptsFunctionsAndStandaloneTool: true,
   dereferencesExplicitOutputSchema: true,
+  toolVersions: false,
 };
 
 /** mcp 1.x (`mcp.server.fastmcp`), by the verified release a pin is predicted as. */
@@ -447,6 +454,7 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       defaultTitle: false,
       keepsParamTitles: false,
       docstringDescription: 'with-args',
+      toolVersions: true,
       // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
       composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
     };
@@ -464,12 +472,15 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       listFailsOnRecursiveSchema: true,
       acceptsFunctionsAndStandaloneTool: false,
       dereferencesExplicitOutputSchema: false,
+      // `version=` came with 3.0: 2.14.7's tool() raises TypeError on it.
+      missingToolOptions: ['version'],
       // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
       composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
     };
   return {
     ...NEWEST_TRAITS,
     release: `fastmcp ${release}`,
+    toolVersions: true,
     composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true, prefixFirst: false },
   };
 }
@@ -732,8 +743,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     errorModule: 'fastmcp.exceptions',
     docstring: 'parsed',
     readsAnnotatedStringDescription: true,
-    // tags and output_schema shape the contract; the others are runtime behaviour only.
-    toolOptions: ['tags', 'output_schema', 'timeout', 'run_in_thread', 'auth', 'enabled'],
+    // tags, output_schema and version (3.x+: see PythonContractTraits.toolVersions) shape the contract; the others are runtime behaviour only.
+    toolOptions: ['tags', 'output_schema', 'version', 'timeout', 'run_in_thread', 'auth', 'enabled'],
     toolDecorator: 'factory-or-bare',
     refusesVariadicParams: true,
     rejectsUnderscoreParams: false,

@@ -76,6 +76,15 @@ test('static contracts equal the live tools/list of the real Python frameworks',
   assert.ok(composed.length >= 1, 'expected a fast_compose_*.py fixture');
   const ordered = compareTools(composed, { order: true });
   assert.deepEqual(ordered.failures, [], ordered.failures.join('\n'));
+  // Tool versions (fastmcp 3.x+): the highest version listed once, at the place of its name's first registration.
+  const versioned = results.filter((r) => path.basename(r.file) === 'fast_tool_versions.py');
+  assert.equal(versioned.length, 1, 'expected the fast_tool_versions.py fixture');
+  assert.ok(
+    versioned[0].live.some((t) => t.name === 'greet'),
+    'the versioned tool is listed live',
+  );
+  const inOrder = compareTools(versioned, { order: true });
+  assert.deepEqual(inOrder.failures, [], inOrder.failures.join('\n'));
 });
 
 test('mcp 1.x: the removed `mcp.server.fastmcp` import, predicted for the pinned 1.30.0, equals its live tools/list', { timeout: 600_000 }, async () => {

@@ -173,7 +173,7 @@ function runOrder(entry: string, graph: PyModuleGraph): string[] {
 function inRunOrder(tools: ToolDefinition[], entry: string, graph: PyModuleGraph): ToolDefinition[] {
   const byFile = new Map<string, ToolDefinition[]>();
   for (const t of tools) {
-    const f = t.registration.span.file;
+    const f = (t.listedAt ?? t.registration.span).file;
     byFile.set(f, [...(byFile.get(f) ?? []), t]);
   }
   const out: ToolDefinition[] = [];
@@ -182,7 +182,7 @@ function inRunOrder(tools: ToolDefinition[], entry: string, graph: PyModuleGraph
     if (visited.has(file)) return;
     visited.add(file);
     const events: ({ pos: number; tool: ToolDefinition } | { pos: number; files: string[] })[] = [
-      ...(byFile.get(file) ?? []).map((tool) => ({ pos: tool.registration.span.start, tool })),
+      ...(byFile.get(file) ?? []).map((tool) => ({ pos: (tool.listedAt ?? tool.registration.span).start, tool })),
       ...(graph.imports.get(file) ?? []),
     ];
     events.sort((a, b) => a.pos - b.pos);

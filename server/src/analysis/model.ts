@@ -235,6 +235,14 @@ export interface ToolDefinition {
     condition?: { text: string; span: Span };
   };
   name: Located<string>;
+  /**
+   * FastMCP `version=` (3.x+): this registration is one version of the tool named `name`. Only the highest version
+   * of a name is listed (the analysis keeps that one; PythonContractTraits.toolVersions); set also on a release
+   * without versions, where `version=` fails the server.
+   */
+  version?: Located<string>;
+  /** Where tools/list places the tool when not at its registration: FastMCP's highest version, at its name's first registration. */
+  listedAt?: Span;
   title?: Located<string>;
   description?: Located<string> & {
     /** Where it comes from: explicit (description:/description=), docstring, deprecated overload argument. */

@@ -17,6 +17,17 @@ const CONSEQUENCE: Record<FrameworkProfile['duplicateToolName'], string> = {
   'keeps-first': 'the Python SDK logs a warning and keeps only the first definition, so this one is never called',
 };
 
+/** What FastMCP does with a second registration of a name when either carries `version=` (undefined: neither does). */
+function versionConsequence(earlier: ToolDefinition, tool: ToolDefinition): string | undefined {
+  if (!earlier.version && !tool.version) return undefined;
+  if (!earlier.version || !tool.version)
+    return 'FastMCP refuses a versioned and an unversioned tool of one name (ValueError at import) and the server does not start. Give every registration of this name a version=, or none of them';
+  const traits = FRAMEWORKS[tool.framework].contractTraits?.(tool.frameworkVersion);
+  if (traits && !traits.toolVersions)
+    return `${traits.release} has no tool versions (version= raises TypeError at import) and the server does not start. Give each tool its own name, or require fastmcp 3 or later`;
+  return `both are version ${JSON.stringify(tool.version.value)}: FastMCP logs a warning and the later one silently replaces the earlier, so it is never called. Give each registration its own version=`;
+}
+
 export const toolNameDuplicate: Rule = {
   id: 'tool-name-duplicate',
   defaultSeverity: 'error',
@@ -35,12 +46,17 @@ export const toolNameDuplicate: Rule = {
       }
       const line = lineOf(ctx.textOf(earlier.name.span.file), earlier.name.span.start);
       const where = earlier.file === tool.file && line !== undefined ? ` (first on line ${line})` : '';
+      // FastMCP 3.x+ versions of one name are merged by the analysis (python/tool-versions.ts); what reaches here
+      // with a version is refused: the same version twice, or a versioned next to an unversioned registration.
+      const versioned = versionConsequence(earlier, tool);
       out.push(
         finding(
           tool,
           tool.name.span,
-          `Tool "${name}" is already registered on this server${where}: ${CONSEQUENCE[FRAMEWORKS[tool.framework].duplicateToolName]}; the model can never reach both. ` +
-            'Give each tool its own name, or merge the two.',
+          versioned
+            ? `Tool "${name}" is already registered on this server${where}: ${versioned}.`
+            : `Tool "${name}" is already registered on this server${where}: ${CONSEQUENCE[FRAMEWORKS[tool.framework].duplicateToolName]}; the model can never reach both. ` +
+                'Give each tool its own name, or merge the two.',
         ),
       );
     }

@@ -12,6 +12,7 @@ import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, mea
 import { cleanLineSpan, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
 import { handlerFacts } from './handler';
 import { frameworkVersion, installedFrameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
+import { listedVersions } from './tool-versions';
 import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
 import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
@@ -158,6 +159,15 @@ export function analyzePython(file: string, text: string, host: FileHost, option
   const moduleScope: Scope = { servers: new Map(), functions: new Map() };
   walkScope(analysis, children(mod.tree.topNode), moduleScope, '', 0);
 
+  // Versions of one tool (fastmcp 3.x+): only the highest is listed; composed servers list what their child lists.
+  analysis.tools = listedVersions(
+    analysis.tools,
+    (t) => FRAMEWORKS[t.framework].contractTraits?.(versionOf(t.framework))?.toolVersions === true,
+    (tool, reason, span) => {
+      tool.unresolved.push({ part: 'contract', reason, span });
+      analysis.failures.push({ tool, serverId: tool.server.id, file: tool.file, failure: { when: 'import', reason, span } });
+    },
+  );
   analysis.tools = composeServers(analysis.tools, analysis.compositions);
   const { tools, serverFrameworks } = analysis;
   markServerFailures(analysis);
@@ -1495,6 +1505,8 @@ interface RegistrationOptions {
   structuredOutput?: boolean;
   tags?: string[];
   meta?: { [k: string]: JsonValue };
+  /** FastMCP `version=`: a string, or an int (stored as its str()). */
+  version?: Located<string>;
   outputSchemaOverride?: PyToolSpec['outputSchemaOverride'];
   /** Arguments the analyser cannot model (each an unresolved part of the contract). */
   unresolvedArgs: Unresolved[];
@@ -1538,6 +1550,14 @@ function registrationOptions(argsMod: PyModule, args: Arg[], framework: Framewor
       const v = evaluate();
       if (v.ok && Array.isArray(v.value) && v.value.every((x) => typeof x === 'string')) o.tags = v.value;
       else if (!(v.ok && v.value === null)) unresolvedArgs.push({ part: '_meta', reason: 'tags= is not a literal set of strings', span: mod.span(a.value) });
+    } else if (key === 'version' && acceptsToolOption(framework, key)) {
+      if (a.value.name === 'None') return;
+      // FastMCP stores str(version): an int literal is its digits; anything else is read as a string.
+      if (a.value.name === 'Number' && /^[0-9]+$/.test(mod.src(a.value))) o.version = { value: String(Number(mod.src(a.value))), span: mod.span(a.value) };
+      else {
+        o.version = read('version', isString);
+        if (o.version.unresolved) unresolvedArgs.push({ ...o.version.unresolved, part: '_meta' });
+      }
     } else if (key === 'meta') {
       const v = evaluate();
       if (v.ok && v.value && typeof v.value === 'object' && !Array.isArray(v.value)) o.meta = v.value;
@@ -1764,6 +1784,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
     annotations: options.annotationsJson,
     meta: options.meta,
     tags: options.tags,
+    ...(options.version?.value !== undefined ? { toolVersion: options.version.value } : {}),
     unresolvedArgs: options.unresolvedArgs,
     span: regSpan,
   };
@@ -1826,6 +1847,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
       ...(reg.argList ? { configSpan: mod.span(reg.argList) } : {}),
     },
     name: options.name,
+    ...(options.version ? { version: options.version } : {}),
     ...(options.title ? { title: options.title } : {}),
     ...(description ? { description } : {}),
     ...(docs.docstring ? { docstring: docs.docstring } : {}),

@@ -52,6 +52,8 @@ export interface PyToolSpec {
   annotations?: { [k: string]: JsonValue };
   meta?: { [k: string]: JsonValue };
   tags?: string[];
+  /** FastMCP `version=` (3.x+): this registration's version, as the string FastMCP stores. */
+  toolVersion?: string;
   /** Registration arguments the analyser cannot model (each an unresolved part). */
   unresolvedArgs: Unresolved[];
   span: Span;
@@ -478,7 +480,9 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     const upstream = meta.fastmcp && typeof meta.fastmcp === 'object' && !Array.isArray(meta.fastmcp) ? meta.fastmcp : {};
     const pub: { [k: string]: JsonValue } = {};
     for (const [k, v] of Object.entries(upstream)) if (!k.startsWith('_')) pub[k] = v;
-    meta.fastmcp = { ...pub, tags };
+    // A versioned tool (3.x+) says its version; `versions` lists every version of its name (the analysis fills in
+    // the others when it keeps the highest: python/versions.ts).
+    meta.fastmcp = traits.toolVersions && spec.toolVersion !== undefined ? { versions: [spec.toolVersion], ...pub, tags, version: spec.toolVersion } : { ...pub, tags };
   }
   contract._meta = meta;
   return result;
