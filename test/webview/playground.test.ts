@@ -11,7 +11,9 @@ import type { Page } from 'playwright-core';
 const sessions: McpSession[] = [];
 const pages: WebviewPage[] = [];
 async function started(spec: ConstructorParameters<typeof McpSession>[0]): Promise<McpSession> {
-  const s = new McpSession(spec);
+  // What is tested is the page, not start-up: a Python server importing pydantic can take over the product's 15 s
+  // on a loaded 2-core machine.
+  const s = new McpSession(spec, { initializeTimeoutMs: 60_000 });
   sessions.push(s);
   await s.start();
   return s;
@@ -391,7 +393,8 @@ describe('results', () => {
     const { wp, page } = await playground(session);
     await selectTool(page, 'count_slowly');
     await fill(page, '/n', '50');
-    await fill(page, '/delayMs', '60');
+    // 50 steps of 400 ms: still running when Cancel is clicked on a loaded machine (3 s was not: the call had ended).
+    await fill(page, '/delayMs', '400');
     await call(wp);
     await page
       .locator('.progress')

@@ -284,6 +284,8 @@ export interface FileFacts {
    * specifier (`moduleSpan`: the string literal, quotes included) and the named imports.
    */
   v1Imports: { span: Span; text: string; module?: string; moduleSpan?: Span; names?: { imported: string; local: string; span: Span }[]; typeOnly?: boolean }[];
+  /** TS, for a file with v1 imports: the v1 value imports of the modules it imports by relative path (one level). */
+  moduleV1Imports?: { file: string; imports: FileFacts['v1Imports'] }[];
   /** Servers created/used in the file. */
   servers: { id: string; variable: string; name?: string; span: Span; constructorSpan?: Span }[];
   /**

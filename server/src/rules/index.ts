@@ -73,6 +73,7 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
   for (const p of result.prompts ?? []) groupOf(p.file).prompts.push(p);
   for (const r of result.resources ?? []) groupOf(r.file).resources.push(r);
   for (const g of groups) g.language = languageOfFile(g.file, result);
+  const whole = { tools: result.tools, files: result.files, prompts: result.prompts ?? [], resources: result.resources ?? [] };
   for (const rule of rules) {
     const setting = ctx.settings.rules[rule.id];
     if (setting === 'off') continue;
@@ -90,7 +91,7 @@ function runRulesOnce(result: AnalysisResult, ctx: RuleContext, onRuleError: ((r
           group.servers ??= groupByServer(tools, facts);
           for (const server of group.servers) pushAll(out, rule.checkServer(server.tools, facts, ctx));
         }
-        if (rule.checkFile) for (const fact of facts) pushAll(out, rule.checkFile(fact, tools, ctx));
+        if (rule.checkFile) for (const fact of facts) pushAll(out, rule.checkFile(fact, tools, ctx, whole));
       } catch (err) {
         onRuleError?.(rule.id, err);
         continue;

@@ -6,10 +6,10 @@
  */
 import * as path from 'node:path';
 import type { FileFacts, Span, ToolDefinition } from '../analysis/model';
-import type { Edit, Fix, Rule, RuleContext, RuleFinding } from './types';
+import type { Edit, Fix, Rule, RuleContext, RuleFinding, WholeAnalysis } from './types';
 import { finding } from './util/finding';
 import { replace } from './util/source';
-import { zodMajorNear } from './util/zod';
+import { usesZod3, zodMajorNear } from './util/zod';
 import { TS_SDK_V2_MODELLED } from '../../../common/frameworks';
 
 type V2Package = '@modelcontextprotocol/server' | '@modelcontextprotocol/client';
@@ -132,6 +132,34 @@ function dependencyFix(ctx: RuleContext, file: string, packages: V2Package[]): F
   };
 }
 
+/**
+ * Why importing v2 in `f` would stop its server from starting, for what lies outside the file's own imports: v2
+ * rejects zod 3 schemas at registerTool ("must be Zod v4 schemas": mcp-server-code-runner, @eslint/mcp), removed
+ * `server.tool`/`prompt`/`resource` ("server.tool is not a function": circleci, mapbox register through them in a
+ * loop or a base class), and the other modules of the analysis that still need a manual step of their own (brave's
+ * dialect module hands v1 schema constants to the v2 server's setRequestHandler).
+ */
+function serverBlocker(f: FileFacts, analysis: WholeAnalysis, ctx: RuleContext): string | undefined {
+  const { tools, files } = analysis;
+  const zod = zodMajorNear(f.file, ctx);
+  if (zod !== undefined && zod < 4) return `zod ${zod} is installed and v2 takes zod >= 4.2 schemas only (registerTool throws "must be Zod v4 schemas"): upgrade zod first`;
+  const zod3 = [f.file, ...new Set(tools.map((t) => t.file))].find((file) => usesZod3(ctx, file));
+  if (zod3) return `${path.basename(zod3)} builds its schemas with zod 3 (\`zod/v3\`), and v2 takes zod >= 4.2 schemas only (registerTool throws "must be Zod v4 schemas"): move them to zod 4 first`;
+  const v1Calls = [
+    ...tools.filter((t) => t.registration.kind === 'tool').map(() => 'tool'),
+    ...[...analysis.prompts, ...analysis.resources].filter((r) => r.registration.kind === 'prompt' || r.registration.kind === 'resource').map((r) => r.registration.kind),
+  ];
+  if (v1Calls.length)
+    return `${v1Calls.length} registration${v1Calls.length === 1 ? '' : 's'} of this server ${v1Calls.length === 1 ? 'uses' : 'use'} ${[...new Set(v1Calls)].map((k) => `server.${k}(...)`).join(', ')}, which v2 removed ("server.${v1Calls[0]} is not a function" at start): rewrite ${v1Calls.length === 1 ? 'it' : 'them'} with registerTool/registerPrompt/registerResource first (deprecated-server-tool fixes the tools)`;
+  const others = [...files.filter((x) => x !== f && x.language === 'typescript').map((x) => ({ file: x.file, imports: x.v1Imports })), ...(f.moduleV1Imports ?? [])];
+  for (const other of others) {
+    const otherText = ctx.textOf(other.file) ?? '';
+    const manual = other.imports.map((imp) => plan(imp, '@modelcontextprotocol/server', otherText).manual).find(Boolean);
+    if (manual) return `${path.basename(other.file)}, a module of this server, needs a manual step first: ${manual}`;
+  }
+  return undefined;
+}
+
 export const tsSdkV1Import: Rule = {
   id: 'ts-sdk-v1-import',
   defaultSeverity: 'info',
@@ -139,7 +167,7 @@ export const tsSdkV1Import: Rule = {
   preset: 'strict',
   languages: ['typescript'],
   summary: 'An import of @modelcontextprotocol/sdk (TypeScript SDK 1.x): the stable line is v2 (@modelcontextprotocol/server).',
-  checkFile(f: FileFacts, _tools: ToolDefinition[], ctx: RuleContext): RuleFinding[] {
+  checkFile(f: FileFacts, _tools: ToolDefinition[], ctx: RuleContext, analysis?: WholeAnalysis): RuleFinding[] {
     if (f.language !== 'typescript' || f.v1Imports.length === 0) return [];
     const fileText = ctx.textOf(f.file) ?? '';
     const clientOnly = f.v1Imports.every((i) => subpathOf(i.module ?? '').startsWith('client/') || BY_CONTEXT.has(subpathOf(i.module ?? '')));
@@ -151,10 +179,12 @@ export const tsSdkV1Import: Rule = {
     // A file with a manual step left does not start half-migrated (server-memory: its v1 schema constants go to a v2
     // setRequestHandler): its imports get no fix, each finding says what to do.
     // v2 rejects zod 3 schemas at registerTool (mcp-server-code-runner: "must be Zod v4 schemas"): zod first.
-    const zod = /\bfrom\s*["']zod(?:\/v3)?["']|require\(\s*["']zod["']\s*\)/.test(fileText) ? zodMajorNear(f.file, ctx) : undefined;
-    if (zod !== undefined && zod < 4) {
+    // The server this file builds is the one every module of the analysis registers on: what they still do in v1
+    // breaks once it is a v2 server, so their blockers are this file's too (the fix is proven by starting the server).
+    const blocker = serverBlocker(f, analysis ?? { tools: _tools, files: [f], prompts: [], resources: [] }, ctx);
+    if (blocker) {
       const first = plans.find((p) => p.target);
-      if (first) first.manual = `zod ${zod} is installed and v2 takes zod >= 4.2 schemas only (registerTool throws "must be Zod v4 schemas"): upgrade zod first`;
+      if (first) first.manual = blocker;
     }
     const whole = plans.every((p) => p.target && !p.manual);
     const deps = whole && needed.length ? dependencyFix(ctx, f.file, needed) : undefined;

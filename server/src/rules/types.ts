@@ -27,6 +27,14 @@ export interface Finding {
 /** What a rule's check returns: the engine adds the rule id and the effective severity. */
 export type RuleFinding = Omit<Finding, 'ruleId' | 'severity'>;
 
+/** All tools and file facts of one analysis (the analysed file and every module it followed). */
+export interface WholeAnalysis {
+  tools: readonly ToolDefinition[];
+  files: readonly FileFacts[];
+  prompts: readonly PromptDefinition[];
+  resources: readonly ResourceDefinition[];
+}
+
 export interface RuleContext {
   settings: ToolsmithSettings;
   /** Full text of a file by path (the analysed document, or a workspace file for cross-file spans). */
@@ -57,7 +65,8 @@ export interface Rule {
   checkServer?(tools: ToolDefinition[], files: FileFacts[], ctx: RuleContext): RuleFinding[];
   /**
    * Per-file check, for facts not tied to a tool or a server (imports, syntax). Called once per analysed file
-   * whose language the rule covers, with the tools registered in that file (possibly none).
+   * whose language the rule covers, with the tools registered in that file (possibly none), and the whole analysis
+   * the file was analysed with (every file it followed: where the same server's other registrations are).
    */
-  checkFile?(file: FileFacts, tools: ToolDefinition[], ctx: RuleContext): RuleFinding[];
+  checkFile?(file: FileFacts, tools: ToolDefinition[], ctx: RuleContext, analysis: WholeAnalysis): RuleFinding[];
 }

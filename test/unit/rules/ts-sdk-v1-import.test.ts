@@ -75,6 +75,75 @@ test('ts-sdk-v1-import: zod 3 next to a file that imports zod leaves the migrati
   assert.match(found.map((f) => f.message).join('\n'), /zod 3 is installed and v2 takes zod >= 4.2 schemas only/);
 });
 
+test('ts-sdk-v1-import: a server whose tools another module registers with server.tool gets no import fix (v2 has no .tool: it would not start)', () => {
+  const { file } = project('{ "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2", "zod": "^4.2.0" } }\n', '');
+  const tools = path.join(path.dirname(file), 'tools.ts');
+  fs.writeFileSync(
+    tools,
+    [
+      'import { z } from "zod";',
+      'export function addTools(server: any) {',
+      '  server.tool("echo", "Echo the text back.", { text: z.string() }, async ({ text }: { text: string }) => ({ content: [{ type: "text", text }] }));',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const text = [
+    "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+    "import { addTools } from './tools';",
+    'const server = new McpServer({ name: "x", version: "1.0.0" });',
+    'addTools(server);',
+    '',
+  ].join('\n');
+  fs.writeFileSync(file, text);
+  const analysed = analyse(file, text);
+  assert.deepEqual(
+    analysed.result.tools.map((t) => t.name.value),
+    ['echo'],
+    'the registration in tools.ts is followed from the server file',
+  );
+  const found = analysed.findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
+  assert.equal(found.length, 1);
+  assert.deepEqual(found[0].fixes, []);
+  assert.match(found[0].message, /1 registration of this server uses server\.tool\(\.\.\.\), which v2 removed/);
+});
+
+test('ts-sdk-v1-import: a module the server file imports that hands v1 schema constants to setRequestHandler keeps the file manual', () => {
+  const { file } = project('{ "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2", "zod": "^4.2.0" } }\n', '');
+  fs.writeFileSync(
+    path.join(path.dirname(file), 'dialect.ts'),
+    [
+      'import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";',
+      'export default function dialect(server: any) {',
+      '  server.server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }));',
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const text = [
+    "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';",
+    "import dialect from './dialect.js';",
+    'const server = new McpServer({ name: "x", version: "1.0.0" });',
+    'dialect(server);',
+    '',
+  ].join('\n');
+  fs.writeFileSync(file, text);
+  const found = analyse(file, text).findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
+  assert.equal(found.length, 1);
+  assert.deepEqual(found[0].fixes, []);
+  assert.match(found[0].message, /dialect\.ts, a module of this server, needs a manual step first: ListToolsRequestSchema moved to @modelcontextprotocol\/core/);
+});
+
+test('ts-sdk-v1-import: zod 3 installed for the package leaves the migration manual even where this file imports no zod', () => {
+  const { file, text } = project('{ "dependencies": { "@modelcontextprotocol/sdk": "^1.32.2", "zod": "^3.25.0" } }\n', WHOLE);
+  const found = analyse(file, text).findings.filter((f) => f.ruleId === 'ts-sdk-v1-import');
+  assert.deepEqual(
+    found.flatMap((f) => f.fixes),
+    [],
+  );
+  assert.match(found.map((f) => f.message).join('\n'), /zod 3 is installed/);
+});
+
 test('ts-sdk-v1-import: the package.json fix adds @modelcontextprotocol/server after the v1 entry, in the file’s line endings', () => {
   const manifest = '{\r\n  "dependencies": {\r\n    "@modelcontextprotocol/sdk": "^1.32.2",\r\n    "zod": "^4.2.0"\r\n  }\r\n}\r\n';
   const { file, text } = project(manifest, WHOLE);

@@ -1773,6 +1773,24 @@ function sdkV1Imports(pf: ParsedFile): FileFacts['v1Imports'] {
   return out;
 }
 
+/**
+ * The 1.x SDK imports of the modules this file imports by relative path (one level), for a file that imports 1.x
+ * itself: a server handed to one of them runs their v1 code too (brave's dialect module gives the server's
+ * setRequestHandler a v1 schema constant), so the migration rule weighs them before offering to move this file.
+ */
+function moduleV1Imports(pf: ParsedFile, project: Project, own: FileFacts['v1Imports']): FileFacts['moduleV1Imports'] {
+  if (own.length === 0) return undefined;
+  const out: NonNullable<FileFacts['moduleV1Imports']> = [];
+  for (const st of pf.sf.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier) || !st.moduleSpecifier.text.startsWith('.') || st.importClause?.isTypeOnly) continue;
+    const file = project.resolveModule(pf.file, st.moduleSpecifier.text);
+    const dep = file === undefined ? undefined : (project.parsed.get(file) ?? project.load(file));
+    const imports = dep ? sdkV1Imports(dep).filter((i) => !i.typeOnly) : [];
+    if (dep && imports.length) out.push({ file: dep.file, imports });
+  }
+  return out;
+}
+
 function serversCreated(pf: ParsedFile, ctx: EvalContext): FileFacts['servers'] {
   return pf.serverDeclarations.map((n) => {
     const ref = serverOf(n.name as ts.Identifier, pf, ctx);
@@ -1917,15 +1935,18 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
       });
     }
   }
+  const v1Imports = sdkV1Imports(pf);
+  const v1OfModules = moduleV1Imports(pf, project, v1Imports);
   const facts: FileFacts = {
     file,
     language: 'typescript',
     framework: tools[0]?.framework ?? importedFramework(pf) ?? (/@modelcontextprotocol\/sdk/.test(text) ? 'ts-sdk' : undefined),
-    v1Imports: sdkV1Imports(pf),
+    v1Imports,
     servers: serversCreated(pf, ctx),
     dependencies: [...project.dependencies].filter((f) => f !== file),
     syntaxErrors: syntaxErrors(pf),
   };
+  if (v1OfModules?.length) facts.moduleV1Imports = v1OfModules;
   if (libraries && tools.some((t) => t.framework === sdkLine)) facts.converters = libraries.rows;
   const result: AnalysisResult = { tools, files: [facts] };
   if (prompts.length) result.prompts = prompts;
