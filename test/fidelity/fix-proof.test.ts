@@ -255,6 +255,17 @@ function sandbox(pkg: StartedPackage): Sandbox {
     if (fs.existsSync(path.join(where.root, 'node_modules'))) fs.symlinkSync(path.join(where.root, 'node_modules'), path.join(root, 'node_modules'));
     // The v2 SDK the migration fixes import (their companion fix adds it to package.json).
     const v2 = path.join(nm, '@modelcontextprotocol');
+    if (fs.existsSync(v2) && fs.lstatSync(v2).isSymbolicLink()) {
+      // The scope was linked whole: make it a folder of links, so that the v2 links land in this copy and never in the
+      // shared install (an earlier version wrote them there, pointing into the clone that ran it: skip those).
+      const scopeDir = fs.realpathSync(v2);
+      fs.unlinkSync(v2);
+      fs.mkdirSync(v2);
+      for (const m of fs.readdirSync(scopeDir)) {
+        if ((m === 'server' || m === 'core') && fs.lstatSync(path.join(scopeDir, m)).isSymbolicLink()) continue;
+        fs.symlinkSync(path.join(scopeDir, m), path.join(v2, m));
+      }
+    }
     for (const m of ['server', 'core']) {
       const from = path.join(repoRoot, 'node_modules/@modelcontextprotocol', m);
       if (fs.existsSync(v2) && !fs.existsSync(path.join(v2, m)) && fs.existsSync(from)) fs.symlinkSync(fs.realpathSync(from), path.join(v2, m));
