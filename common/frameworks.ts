@@ -74,6 +74,13 @@ export interface FrameworkProfile {
   serverModules: readonly string[];
   /** TypeScript: whether McpServer still has the deprecated `server.tool(name, ...)` method (removed in v2). */
   hasToolMethod: boolean;
+  /**
+   * TypeScript: functions of other packages that register a tool on a server of this framework by calling its
+   * `registerTool` (ext-apps' `registerAppTool(server, name, config, cb)`): a registration form of their own.
+   */
+  toolHelpers?: readonly ToolHelper[];
+  /** TypeScript: functions of other packages that register a resource by calling the server's `registerResource` (ext-apps' `registerAppResource`). */
+  resourceHelpers?: readonly ResourceHelper[];
   /** What the framework does with a second tool of the same name on one server. */
   duplicateToolName: 'throws' | 'keeps-first' | 'replaces';
   /** Why the contract predicted for the workspace's pinned `version` (undefined: none pinned) may not be what runs. */
@@ -109,6 +116,67 @@ export interface TsV2ContractTraits {
    * root is wrapped as `{ result }` for a 2025-era client.
    */
   outputRootFollowsRef: boolean;
+}
+
+/**
+ * A package function that registers a tool by calling `server.registerTool(name, config', cb)` itself. Its arguments
+ * are the server, then registerTool's own; `config'` is the config with `_meta` rewritten as `meta` says.
+ */
+export interface ToolHelper {
+  /** The exported name and the modules it is imported from. */
+  name: string;
+  modules: readonly string[];
+  /** The package whose installed version decides what it does, and the releases whose source was read. */
+  versionPackage: string;
+  modelled: { from: string; to: string };
+  /**
+   * What it does to `config._meta` before registering: `ext-apps-ui` = MCP Apps' normalisation (`_meta.ui.resourceUri`
+   * also written to the legacy `"ui/resourceUri"` key, and the legacy key to `ui.resourceUri`); it reads
+   * `config._meta.ui` with no default, so a config without `_meta` throws a TypeError (every release modelled).
+   */
+  meta: 'ext-apps-ui';
+}
+
+/**
+ * `registerAppTool` of @modelcontextprotocol/ext-apps (`/server` entry, since 0.2.0): the same code in every release
+ * through 2.0.4 (read from each tarball); 1.x call a @modelcontextprotocol/sdk 1.x server's registerTool, 2.x a
+ * @modelcontextprotocol/server one — the method of whichever server it is given.
+ */
+export const EXT_APPS_TOOL_HELPER: ToolHelper = {
+  name: 'registerAppTool',
+  modules: ['@modelcontextprotocol/ext-apps/server'],
+  versionPackage: '@modelcontextprotocol/ext-apps',
+  modelled: { from: '0.2.0', to: '2.0.4' },
+  meta: 'ext-apps-ui',
+};
+
+/**
+ * A package function that registers a resource: `helper(server, name, uri, config, cb)` calls
+ * `server.registerResource(name, uri, { mimeType: defaultMimeType, ...config }, cb)`.
+ */
+export interface ResourceHelper {
+  name: string;
+  modules: readonly string[];
+  versionPackage: string;
+  modelled: { from: string; to: string };
+  defaultMimeType: string;
+}
+
+/** `registerAppResource` of @modelcontextprotocol/ext-apps (`/server`): the same code in every release 0.2.0-2.0.4. */
+export const EXT_APPS_RESOURCE_HELPER: ResourceHelper = {
+  name: 'registerAppResource',
+  modules: ['@modelcontextprotocol/ext-apps/server'],
+  versionPackage: '@modelcontextprotocol/ext-apps',
+  modelled: { from: '0.2.0', to: '2.0.4' },
+  defaultMimeType: 'text/html;profile=mcp-app',
+};
+
+/** Why a helper's contract at the workspace's `version` of its package (undefined: none found) is not the modelled one. */
+export function toolHelperCaveat(helper: ToolHelper | ResourceHelper, version: string | undefined): string | undefined {
+  if (version === undefined) return undefined;
+  const release = /^[=v]*(\d+\.\d+\.\d+)$/.exec(version.trim())?.[1] ?? lowerBound(version);
+  if (compareVersions(release, helper.modelled.from) >= 0 && compareVersions(release, helper.modelled.to) <= 0) return undefined;
+  return `the workspace has ${helper.versionPackage} ${version}: ${helper.name}() is modelled on ${helper.modelled.from} to ${helper.modelled.to} (read from each release); not predicted for ${version}`;
 }
 
 /** What differs between @modelcontextprotocol/sdk 1.x releases in the tools/list entry McpServer publishes. */
@@ -650,7 +718,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['McpServer', 'Server'],
     contextClasses: [],
     contentClasses: [],
-    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/, /\bListToolsRequestSchema\b/, /registerResource\s*\(/],
+    toolHints: [/registerTool\s*\(/, /\.tool\s*\(/, /\bMcpServer\b/, /\bListToolsRequestSchema\b/, /registerResource\s*\(/, /\bregisterAppTool\s*\(/],
     serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/sdk\/server/,
     contractBuilder: 'sdk-zod-compat',
     errorModule: undefined,
@@ -664,6 +732,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     hidesExceptionText: false,
     serverModules: ['@modelcontextprotocol/sdk'],
     hasToolMethod: true,
+    toolHelpers: [EXT_APPS_TOOL_HELPER],
+    resourceHelpers: [EXT_APPS_RESOURCE_HELPER],
     duplicateToolName: 'throws',
     versionCaveat: tsSdkV1Caveat,
     tsContractTraits,
@@ -676,7 +746,7 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     serverClasses: ['McpServer', 'Server'],
     contextClasses: [],
     contentClasses: [],
-    toolHints: [/registerTool\s*\(/, /\bMcpServer\b/, /registerResource\s*\(/],
+    toolHints: [/registerTool\s*\(/, /\bMcpServer\b/, /registerResource\s*\(/, /\bregisterAppTool\s*\(/],
     serverHint: /\bMcpServer\b|\bServer\b[\s\S]*@modelcontextprotocol\/server/,
     contractBuilder: 'sdk-standard-schema',
     errorModule: undefined,
@@ -690,6 +760,8 @@ export const FRAMEWORKS: Record<Framework, FrameworkProfile> = {
     hidesExceptionText: false,
     serverModules: ['@modelcontextprotocol/server'],
     hasToolMethod: false,
+    toolHelpers: [EXT_APPS_TOOL_HELPER],
+    resourceHelpers: [EXT_APPS_RESOURCE_HELPER],
     duplicateToolName: 'throws',
     versionCaveat: tsSdkV2Caveat,
     tsV2ContractTraits,

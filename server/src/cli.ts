@@ -1,7 +1,7 @@
 /**
  * `toolsmith` — the same analysis headless, for CI and scripts.
  *   toolsmith check [paths...] [--format stylish|json|sarif] [--fix] [--untrusted]
- *   toolsmith contract <entry file or folder> [--json] [--untrusted]
+ *   toolsmith contract <entry file or folder> [--json] [--untrusted] [--max-file-size N]
  * Exit codes: 0 clean, 1 findings at error level, 2 usage or I/O error or a file not analysed (named on stderr).
  */
 import * as fs from 'node:fs';
@@ -45,7 +45,7 @@ Usage:
       --no-cache     analyse every file again: neither read nor write the result cache (kept per working
                      directory in the user cache directory; an entry is reused only for the same file text,
                      settings and Toolsmith build, and while every file its analysis read is unchanged)
-  toolsmith contract <entry file or folder> [--json] [--untrusted]
+  toolsmith contract <entry file or folder> [--json] [--untrusted] [--max-file-size N]
       Print the whole tools/list of the server(s) an entry starts, predicted from the source: the entry's module
       graph is followed as the runtime runs it (TS/JS: static, side-effect and dynamic import(), require() with
       a literal; Python: the project's absolute and relative imports, __main__.py), with every registration on
@@ -60,9 +60,10 @@ Usage:
       copies the contracts were converted with; "servers" says which tools each server publishes. Prompts add
       "prompts" and "promptsUnresolved"; resources add "resources" (resources/list), "resourceTemplates"
       (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}].
+      --max-file-size N  analyse an entry up to N MiB (default 1: a larger one, such as a bundle, is refused)
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
-                   workspace's node_modules (by default the workspace is trusted: its own installed copies are
-                   loaded, as the server would load them)
+                   workspace's node_modules, nor a bundle's inlined zod (by default the workspace is trusted: its
+                   own installed copies are loaded, as the server would load them)
 
 Options:
   -h, --help       show this help
@@ -329,7 +330,15 @@ function folderEntries(folder: string, ws: Workspace): { files: string[]; proble
   return { files, problems: declared.problems };
 }
 
-function runContract(args: string[]): number {
+function runContract(argv: string[]): number {
+  // --max-file-size N (as check takes it): a bundle over the default 1 MiB is analysed only when asked.
+  let maxBytes = MAX_SOURCE_BYTES;
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--max-file-size' || a.startsWith('--max-file-size=')) maxBytes = parseMaxFileSize(a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i]);
+    else args.push(a);
+  }
   const json = args.includes('--json');
   if (args.includes('--untrusted')) setWorkspaceTrust(false);
   const targets = args.filter((a) => !a.startsWith('-'));
@@ -351,7 +360,7 @@ function runContract(args: string[]): number {
     if (err instanceof SettingsError) throw new UsageError(err.message);
     throw err;
   }
-  const ws = openWorkspace(isFolder ? [] : [target], settings, MAX_SOURCE_BYTES);
+  const ws = openWorkspace(isFolder ? [] : [target], settings, maxBytes);
   if (ws.skipped.length) throw new UsageError(`cannot read ${targets[0]}: ${ws.skipped[0].message}`);
   let entries = [target];
   let failed = false;
@@ -368,7 +377,7 @@ function runContract(args: string[]): number {
     // The entry itself is read with the size cap (a module of its graph that is too large is an unresolved row).
     let text = ws.texts.get(file);
     if (text === undefined) {
-      const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
+      const read = readSourceFileSync(file, maxBytes);
       if (!read.ok) {
         process.stderr.write(`toolsmith: skipped ${file}: ${read.message}\n`);
         failed = true;

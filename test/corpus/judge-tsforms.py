@@ -97,8 +97,9 @@ def judge(x):
     if r == 'error-message-not-actionable':
         return 'kill', '"Error: ${error.message}" relays the cause (mobilecli, the device), which tells the model what failed'
     if r == 'resource-description-missing':
-        # Seen since registerAppResource's minified helper G(server, name, uri, meta, cb) is followed per call.
-        return 'keep', 'G(server, resourceUri, resourceUri, { mimeType: L }, ...): the app resource is registered with a MIME type and no description'
+        # Seen since registerAppResource's minified helper G(server, name, uri, meta, cb) is followed per call; re-judged
+        # when merged with apps, whose rule spares an MCP App's view (8929210): the finding no longer comes.
+        return 'kill', "re-judged after the merge with apps: an MCP App's view (mimeType text/html;profile=mcp-app) is not offered for the user or the model to attach; the host loads it by the tool's _meta.ui.resourceUri, and the rule spares such views (apps 8929210)"
     raise SystemExit(f'no judgment for {r}: {x}')
 
 

@@ -12,6 +12,13 @@ WRITES = {'item_archive', 'item_delete', 'item_edit', 'note_create', 'password_c
 
 def judge(x):
     r, t, line, msg = x['rule'], x['tool'] or '', x['line'], x['message']
+    # Found once the MCP Apps bundles were predicted (registerAppTool followed, their inlined zod 4.3.5 converted).
+    if r == 'param-range-not-in-schema' and t == 'show-map':
+        return 'keep', 'the bounds (-180 to 180, -90 to 90) are only in the words: minimum/maximum would let the client reject an out-of-range coordinate before the call'
+    if r == 'description-no-return-info' and t == 'show-map':
+        return 'kill', 'a display tool: what comes back is the map widget and a one-line confirmation, nothing the model plans on'
+    if r == 'response-unbounded' and t == 'show_threejs_scene':
+        return 'kill', 'returns a fixed confirmation and { success }, not a list'
     if r == 'description-hidden-instructions':
         return 'kill', 'returnSecret is a flag of a password manager: "include the created password in the response" says what the tool returns, not where the model should carry a secret'
     if r == 'description-missing':

@@ -9,6 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createFileHost } from '../../server/src/host';
 import { analyzeFile } from '../../server/src/service';
+import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
 import { DEFAULT_SETTINGS, type Severity, type ToolsmithSettings } from '../../common/settings';
 import { RULES } from '../../server/src/rules';
@@ -93,6 +94,8 @@ export function corpusFindings(
   stats: { tools: number } = { tools: 0 },
 ): CorpusFinding[] {
   const out: CorpusFinding[] = [];
+  // As `toolsmith check` runs by default: the workspace trusted (its installed SDK and zod, a bundle's inlined zod).
+  setWorkspaceTrust(true);
   for (const pkg of packages) {
     const root = rootOf(pkg);
     const host = createFileHost();

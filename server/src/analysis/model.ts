@@ -195,6 +195,11 @@ export interface HandlerDefinition {
    * parameter, a validator named for URLs.
    */
   checksUrl?: boolean;
+  /**
+   * Optional (TS): the handler declares no parameter, so what the model passes is never read on the server (an MCP
+   * App's payload the host's view renders, such as a Three.js scene's code); absent in Python (the parameters are the input).
+   */
+  ignoresArguments?: boolean;
   /** Optional (rules B): Python offset of the `)` closing the def's parameter list (where a new parameter is appended). */
   paramsEndOffset?: number;
   /** Optional: Python offset just after the last parameter's text (before a trailing comma or comment); undefined without parameters. */

@@ -27,6 +27,12 @@ const PAYLOAD = new Set([
 const ALONE = new Set(['sql', 'shell', 'bash', 'eval', 'exec', 'execute', 'terminal', 'python', 'run_code', 'repl']);
 const RAW_PARAM = /^(sql|raw_sql|sql_query|query_sql|command|cmd|shell_command|command_line|script|code|source_code|python_code|js_code|statement|bash)$/;
 
+/** A tool linked to an MCP App's view: `_meta.ui` (or the legacy `"ui/resourceUri"` key) in its contract. */
+function isAppTool(tool: ToolDefinition): boolean {
+  const meta = tool.contract._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) && (typeof (meta as Record<string, unknown>).ui === 'object' || 'ui/resourceUri' in meta);
+}
+
 export const genericExecuteTool: Rule = {
   id: 'generic-execute-tool',
   defaultSeverity: 'warning',
@@ -38,6 +44,9 @@ export const genericExecuteTool: Rule = {
     const byName = (words.length === 1 && ALONE.has(words[0])) || (words.some((w) => RUN.has(w)) && words.some((w) => PAYLOAD.has(w)));
     const rawParam = tool.parameters.find((p) => RAW_PARAM.test(snakeCase(p.name)));
     if (!byName && !rawParam) return [];
+    // An MCP App tool (`_meta.ui`) whose handler reads none of its input runs none of it: the code is a payload for
+    // the app's view, which the host renders (show_threejs_scene's scene code).
+    if (!byName && tool.handler?.ignoresArguments && isAppTool(tool)) return [];
     const what = rawParam
       ? `takes raw ${/sql|statement/.test(snakeCase(rawParam.name)) ? 'SQL' : /code|script|expression/.test(snakeCase(rawParam.name)) ? 'code' : 'commands'} in \`${rawParam.name}\``
       : 'runs whatever it is given';

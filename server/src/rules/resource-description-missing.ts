@@ -1,6 +1,9 @@
 import type { Rule } from './types';
 import { finding } from './util/finding';
 
+/** What ext-apps' registerAppResource gives an app's HTML view (`RESOURCE_MIME_TYPE`, every release 0.2.0-2.0.4). */
+const MCP_APP_VIEW_MIME_TYPE = 'text/html;profile=mcp-app';
+
 export const resourceDescriptionMissing: Rule = {
   id: 'resource-description-missing',
   defaultSeverity: 'warning',
@@ -11,6 +14,9 @@ export const resourceDescriptionMissing: Rule = {
     if (d && (d.value === undefined || d.value.trim() !== '')) return [];
     // A config the analysis could not read (spread from a parameter, built at run time) may well hold one.
     if (resource.unresolved.some((u) => ['config', 'metadata', 'description', 'resource'].includes(u.part))) return [];
+    // An MCP App's view (ext-apps' RESOURCE_MIME_TYPE): the host loads it by the URI its tool's `_meta.ui` names, to
+    // render it; nobody picks it from the list as context.
+    if (resource.contract.mimeType === MCP_APP_VIEW_MIME_TYPE) return [];
     const what = resource.kind === 'template' ? 'Resource template' : 'Resource';
     const label = resource.name.value !== undefined ? `"${resource.name.value}"` : resource.uri.value !== undefined ? resource.uri.value : 'this resource';
     const list = resource.kind === 'template' ? 'resources/templates/list' : 'resources/list';

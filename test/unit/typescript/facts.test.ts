@@ -251,3 +251,20 @@ test('template literals and concatenations in returned texts keep their static p
     'only the message with no way forward is reported, on the message itself',
   );
 });
+
+test('ignoresArguments: a handler with no parameter never reads the input; generic-execute-tool then spares an app tool', () => {
+  const src =
+    HEAD +
+    `server.registerTool("show_scene", { description: "Render a scene the view runs.", inputSchema: { code: z.string() }, _meta: { ui: { resourceUri: "ui://scene" } } }, async () => ({ content: [] }));
+server.registerTool("stub_sql", { description: "Not an app tool: still reported.", inputSchema: { sql: z.string() } }, async () => ({ content: [] }));
+server.registerTool("run_snippet", { description: "Run a snippet.", inputSchema: { code: z.string() } }, async ({ code }) => ({ content: [{ type: "text", text: eval(code) }] }));\n`;
+  const { tool } = analyze({ 'main.ts': src });
+  assert.equal(tool('show_scene').handler?.ignoresArguments, true);
+  assert.equal(tool('run_snippet').handler?.ignoresArguments, undefined);
+  const file = path.join(ROOT, 'main.ts');
+  const findings = analyzeFile(file, src, memoryHost({ 'main.ts': src }), DEFAULT_SETTINGS).findings.filter((f) => f.ruleId === 'generic-execute-tool');
+  assert.deepEqual(
+    findings.map((f) => f.tool),
+    ['stub_sql', 'run_snippet'],
+  );
+});

@@ -14,6 +14,7 @@ import type { Framework } from '../../../../common/frameworks';
 import { isFunctionLikeKind, isReassigned, lookupName, mutationsOf, skipOuter, spanOf, type Decl, type ParsedFile, type Project } from './project';
 import { zodToJsonSchemaAsPublished } from '../../contract/typescript/lowlevel';
 import type { SchemaLibrary, TsLibraries, ZodEntry } from '../../contract/typescript/libraries';
+import { inlinedZod, inlinedZodModule } from './bundles';
 
 /** SyntaxKind read once: `SK.X` in a hot switch is a chain of property reads per case. */
 const SK = ts.SyntaxKind;
@@ -324,10 +325,13 @@ const STATIC_MODULES: Record<string, Record<string, StaticFn>> = {
  */
 const COMPLETABLE = new StaticFn('completable', (schema) => schema, 1);
 /** SDK modules exporting a helper evaluated statically; their other exports are not values the analysis rebuilds. */
-const SDK_HELPERS: Record<string, Record<string, StaticFn>> = {
+const SDK_HELPERS: Record<string, Record<string, StaticFn | string>> = {
   '@modelcontextprotocol/sdk/server/completable.js': { completable: COMPLETABLE },
   '@modelcontextprotocol/sdk/server/completable': { completable: COMPLETABLE },
   '@modelcontextprotocol/server': { completable: COMPLETABLE },
+  // MCP Apps' constants, the same in every release of @modelcontextprotocol/ext-apps (0.2.0-2.0.4, both entries).
+  '@modelcontextprotocol/ext-apps/server': { RESOURCE_URI_META_KEY: 'ui/resourceUri', RESOURCE_MIME_TYPE: 'text/html;profile=mcp-app' },
+  '@modelcontextprotocol/ext-apps': { RESOURCE_URI_META_KEY: 'ui/resourceUri', RESOURCE_MIME_TYPE: 'text/html;profile=mcp-app' },
 };
 
 /** A server instance reference (for server identity), produced by `new McpServer(...)`. */
@@ -608,9 +612,11 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
       const p = node as ts.PropertyAccessExpression;
       if (ts.isPrivateIdentifier(p.name)) return fail('private member', node, pf);
       if (isProcessEnv(p.expression, pf)) return fail(`\`process.env.${p.name.text}\` is read from the environment the server runs in`, node, pf);
+      const member = boundLiteralMember(p, pf, ctx);
+      if (member) return member.read();
       const target = evaluate(p.expression, pf, ctx);
-      // `root?.properties`: undefined when the object is (optional chaining).
-      if ((target === undefined || target === null) && p.questionDotToken) return undefined;
+      // `a?.b` of a nullish `a` is undefined (the rest of a longer chain is then read off undefined: unresolved).
+      if (p.questionDotToken && (target === undefined || target === null)) return undefined;
       return getMember(target, p.name.text, node, pf, ctx);
     }
     case SK.ThisKeyword:
@@ -625,23 +631,24 @@ function evalInner(node0: ts.Expression, pf: ParsedFile, ctx: EvalContext): unkn
       }
       return fail('an awaited value is known only at run time', node, pf);
     }
-    case SK.ConditionalExpression: {
-      // `flag ? a : b` on a condition known statically (else the condition's own reason says why it is not).
-      const c = node as ts.ConditionalExpression;
-      const cond = evaluate(c.condition, pf, ctx);
-      if (!isPrimitive(cond)) return fail('the condition is not a static value', c.condition, pf);
-      return evaluate(cond ? c.whenTrue : c.whenFalse, pf, ctx);
-    }
     case SK.ElementAccessExpression: {
       const e = node as ts.ElementAccessExpression;
       if (isProcessEnv(e.expression, pf)) return fail(`\`${lineText(e, pf)}\` is read from the environment the server runs in`, node, pf);
       const target = evaluate(e.expression, pf, ctx);
+      if (e.questionDotToken && (target === undefined || target === null)) return undefined;
       const key = evaluate(e.argumentExpression, pf, ctx);
       if (typeof key !== 'string' && typeof key !== 'number') return fail('computed member is not a static key', e.argumentExpression, pf);
       return getMember(target, String(key), node, pf, ctx);
     }
     case SK.CallExpression:
       return evalCall(node as ts.CallExpression, pf, ctx);
+    case SK.ConditionalExpression: {
+      // `flag ? a : b` on a condition known statically; otherwise why the condition is not (a parameter, ...).
+      const c = node as ts.ConditionalExpression;
+      const cond = evaluate(c.condition, pf, ctx);
+      if (!isPrimitive(cond) && !isPlainObject(cond) && !Array.isArray(cond) && !isZodSchema(cond)) return fail('the condition is not a static value', c.condition, pf);
+      return evaluate(cond ? c.whenTrue : c.whenFalse, pf, ctx);
+    }
     case SK.ArrowFunction:
     case SK.FunctionExpression:
       return new FnExpr(node as ts.ArrowFunction, pf);
@@ -910,23 +917,54 @@ const Z4_NS = new ZodNs(ZOD_V4, 4, 'z');
 const Z3_NS = new ZodNs(ZOD_V3, 3, 'z');
 /** The namespace a zod import is rebuilt with: the workspace's copy of that module when loaded, else the bundled one. */
 const workspaceNs = new WeakMap<object, ZodNs>();
+/** Every zod namespace object schemas are rebuilt with (the bundled ones, the workspace's, a bundle's inlined copy). */
+const zodNamespaces = new WeakSet<object>([ZOD_V4, ZOD_V3]);
 function zodNs(major: 3 | 4, module?: string, ctx?: EvalContext): ZodNs {
   const entry: ZodEntry | undefined = module === 'zod' ? 'zod' : module === 'zod/v3' ? 'zod/v3' : module === 'zod/v4' || module === 'zod/v4/classic' ? 'zod/v4' : undefined;
   const obj = entry && ctx?.libraries?.zod(entry);
   if (!obj) return major === 4 ? Z4_NS : Z3_NS;
   let ns = workspaceNs.get(obj);
-  if (!ns) workspaceNs.set(obj, (ns = new ZodNs(obj, major, 'z')));
+  if (!ns) {
+    workspaceNs.set(obj, (ns = new ZodNs(obj, major, 'z')));
+    zodNamespaces.add(obj);
+  }
+  return ns;
+}
+
+/** A binding of a bundle's inlined zod read directly (not through its namespace): unresolved, with why. */
+function inlinedZodBinding(decl: ts.Node, declPf: ParsedFile, name: string, at: ts.Node, pf: ParsedFile): void {
+  const module = inlinedZodModule(decl, declPf);
+  if (module)
+    fail(
+      `\`${name}\` is a binding of the zod inlined in this bundle (${module.replace(/^(\.\.\/)+/, '')}), read without zod's namespace: the bundler renamed zod's functions, and which one this is cannot be told from the bundle`,
+      at,
+      pf,
+    );
+}
+
+/** The zod namespace of a bundle's inlined copy (one ZodNs per namespace object). */
+function inlinedNs(obj: Record<string, unknown>): ZodNs {
+  let ns = workspaceNs.get(obj);
+  if (!ns) {
+    workspaceNs.set(obj, (ns = new ZodNs(obj, 4, 'z')));
+    zodNamespaces.add(obj);
+  }
   return ns;
 }
 
 function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unknown {
   switch (d.kind) {
     case 'var': {
-      // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`).
+      // A loop variable bound to one element of a static array (a registration in `for (const t of TOOLS)`), or a
+      // local whose value at a registration the straight-line code before it decides (locals.ts).
       if (ctx.env.has(d.node)) return bound(ctx.env.get(d.node), ctx);
       const list = d.node.parent;
       if (!ts.isVariableDeclarationList(list)) return fail(`\`${d.name}\` is not a const`, at, pf);
       if (!(list.flags & ts.NodeFlags.Const)) {
+        // A bundle's inlined zod (`var exports_external = {}; __export(exports_external, {...})`): see inlined-zod.ts.
+        const inlined = inlinedZod(d.node, d.pf);
+        if (inlined) return inlined.ok ? inlinedNs(inlined.namespace) : fail(inlined.reason, at, pf);
+        inlinedZodBinding(d.node, d.pf, d.name, at, pf);
         // A `let`/`var` holds its initializer only if nothing assigns it again (bundlers emit `var` for consts).
         const keyword = list.flags & ts.NodeFlags.Let ? 'let' : 'var';
         if (isReassigned(d.node, d.pf)) return fail(`\`${d.name}\` is a \`${keyword}\` assigned after its declaration (its value is known only at run time)`, at, pf);
@@ -979,6 +1017,7 @@ function evalDecl(d: Decl, at: ts.Node, pf: ParsedFile, ctx: EvalContext): unkno
       return fail(`\`${d.name}\` is a parameter of ${functionLabel(d.node.parent, d.pf)}: its value is known only at run time`, at, pf);
     }
     case 'function':
+      inlinedZodBinding(d.node, d.pf, d.name, at, pf);
       return new FnExpr(d.node, d.pf);
     case 'class':
       return fail(`\`${d.name}\` is a class`, at, pf);
@@ -1039,9 +1078,41 @@ function isProcessEnv(e: ts.Expression, pf: ParsedFile): boolean {
   return ts.isPropertyAccessExpression(x) && x.name.text === 'env' && ts.isIdentifier(x.expression) && x.expression.text === 'process' && !lookupName('process', x.expression, pf);
 }
 
-/** A bound name's value: a deferred argument is evaluated where the caller wrote it. */
+/** A bound name's value: a deferred argument is evaluated where the caller wrote it; a local known to be unknown says why. */
 function bound(v: unknown, ctx: EvalContext): unknown {
+  if (v instanceof Unresolvable) throw v;
   return v instanceof Deferred ? v.value(ctx) : v;
+}
+
+/**
+ * `F._meta` where `F` is a parameter bound to an object literal written at the call (`j(server, "x", { ..., _meta })`):
+ * only that property is evaluated, so an unresolved sibling (a schema) does not hide it. The literal must have plain
+ * keys only (no spread, no computed key): then the last property of that name is the value, and none is undefined.
+ */
+function boundLiteralMember(p: ts.PropertyAccessExpression, pf: ParsedFile, ctx: EvalContext): { read(): unknown } | undefined {
+  const id = skipOuter(p.expression);
+  if (ctx.env.size === 0 || !ts.isIdentifier(id) || p.questionDotToken) return undefined;
+  const d = lookupName(id.text, id, pf);
+  const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
+  if (!(bound instanceof Deferred)) return undefined;
+  const lit = skipOuter(bound.node);
+  if (!ts.isObjectLiteralExpression(lit)) return undefined;
+  let found: ts.Expression | undefined;
+  for (const prop of lit.properties) {
+    if (!(ts.isPropertyAssignment(prop) || ts.isShorthandPropertyAssignment(prop) || ts.isMethodDeclaration(prop))) return undefined;
+    const name = prop.name;
+    if (!(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name) || ts.isNoSubstitutionTemplateLiteral(name))) return undefined;
+    if (name.text !== p.name.text) continue;
+    if (ts.isMethodDeclaration(prop)) return undefined; // a function, not a value read here
+    found = ts.isPropertyAssignment(prop) ? prop.initializer : prop.name;
+  }
+  const value = found;
+  return {
+    read() {
+      if (value === undefined) return undefined;
+      return evaluate(value, bound.pf, { ...ctx, env: bound.env });
+    },
+  };
 }
 
 /** How a function is named in messages: `Zt`, `register` (a const arrow), else "a function". */
@@ -1064,8 +1135,29 @@ function evalIdentifier(node: ts.Identifier, pf: ParsedFile, ctx: EvalContext): 
   if (!d && Object.prototype.hasOwnProperty.call(STATIC_GLOBALS, name)) return STATIC_GLOBALS[name];
   // A CommonJS module reading its own exports (`exports.GetApiToolArgs`, compiled from a reference to its own export).
   if (!d && name === 'exports' && pf.commonJs) return new ModuleNs(pf);
-  if (!d) return fail(`\`${name}\` is not defined in this file`, node, pf);
+  if (!d) {
+    const destructured = destructuredFrom(name, node, pf);
+    if (destructured) return fail(`\`${name}\` is destructured from ${destructured}: its value is known only at run time`, node, pf);
+    return fail(`\`${name}\` is not defined in this file`, node, pf);
+  }
   return evalDecl(d, node, pf, ctx);
+}
+
+/** What a name is destructured from in a scope around `at` (`const { a = 1 } = options`, `function f({ a })`), if it is. */
+function destructuredFrom(name: string, at: ts.Node, pf: ParsedFile): string | undefined {
+  const binds = (pattern: ts.BindingName): boolean => (ts.isIdentifier(pattern) ? pattern.text === name : pattern.elements.some((e) => !ts.isOmittedExpression(e) && binds(e.name)));
+  for (let n: ts.Node | undefined = at.parent; n; n = n.parent) {
+    if (isFunctionLikeKind(n.kind)) {
+      const p = (n as ts.SignatureDeclaration).parameters.find((x) => !ts.isIdentifier(x.name) && binds(x.name));
+      if (p) return `a parameter of ${functionLabel(n, pf)}`;
+    }
+    if (!ts.isBlock(n) && !ts.isSourceFile(n)) continue;
+    for (const st of n.statements) {
+      if (!ts.isVariableStatement(st)) continue;
+      for (const d of st.declarationList.declarations) if (!ts.isIdentifier(d.name) && d.initializer && binds(d.name)) return `\`${d.initializer.getText(pf.sf)}\``;
+    }
+  }
+  return undefined;
 }
 
 function evalEnum(node: ts.EnumDeclaration, pf: ParsedFile, ctx: EvalContext): Record<string, unknown> {
@@ -1166,7 +1258,7 @@ function inertFn(): never {
 
 /** A function or method of zod itself (not of ArkType or Valibot, which share ZodFn). */
 function isZodFunctionTarget(callee: ZodFn): boolean {
-  return callee.onNamespace ? callee.target === ZOD_V4 || callee.target === ZOD_V3 : isZodSchema(callee.target);
+  return callee.onNamespace ? zodNamespaces.has(callee.target) : isZodSchema(callee.target);
 }
 
 function evalCall(node: ts.CallExpression, pf: ParsedFile, ctx: EvalContext): unknown {

@@ -278,6 +278,7 @@ export function handlerFacts(fn: FnNode, pf: ParsedFile, ctx: EvalContext, input
     raises,
     hasPathContainmentCheck: (hasResolve && hasWithinTest) || hasValidatorCall,
     checksUrl,
+    ...(fn.parameters.length === 0 ? { ignoresArguments: true } : {}),
   };
 }
 

@@ -33,22 +33,33 @@ import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
 import { registrationGuard } from './conditions';
 import { parametersOf } from './params';
+import { localsAt } from './locals';
+import { inLibraryModule, inlinedCopyOf, inlinedPackagePath, libraryStatements } from './bundles';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
-import { FRAMEWORKS, frameworkOfModule, type Framework, type TsContractTraits } from '../../../../common/frameworks';
+import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ResourceHelper, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
 
 const MAX_CALL_DEPTH = 8;
 
 interface Site {
   call: ts.CallExpression;
   pf: ParsedFile;
-  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource';
+  /**
+   * `toolHelper` / `resourceHelper`: a package function registering a tool or a resource on the server it is given
+   * first (`registerAppTool(server, name, config, cb)`, `registerAppResource(server, name, uri, config, cb)`).
+   */
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper' | 'resourceHelper';
   server: ServerRef;
-  /** Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element. */
+  /**
+   * Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element.
+   * Inside a function followed from a call whose arguments the registration reads: its parameters bound to them.
+   */
   bindings?: Map<ts.Node, unknown>;
+  /** The call into the helper that registers (`j(server, "show-map", {...})`): where the tool is registered from. */
+  via?: { call: ts.CallExpression; pf: ParsedFile };
 }
 /** A site that registers a tool (the others register prompts and resources). */
-type ToolSite = Site & { kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' };
+type ToolSite = Site & { kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'toolHelper' };
 
 function serverInfoName(expr: ts.NewExpression, pf: ParsedFile, ctx: EvalContext): string | undefined {
   const a0 = expr.arguments?.[0];
@@ -68,7 +79,13 @@ function constructedFramework(expr: ts.NewExpression, pf: ParsedFile): Framework
   const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
   if (!local) return undefined;
   const d = lookupName(local.text, expr, pf);
-  return d?.kind === 'import' ? frameworkOfModule(d.module) : undefined;
+  if (d?.kind === 'import') return frameworkOfModule(d.module);
+  // A bundle: the class is declared in the module of the SDK it inlines (`// node_modules/@modelcontextprotocol/server/...`).
+  if (d?.kind === 'class' || d?.kind === 'var') {
+    const inlined = inlinedPackagePath(d.node, d.pf);
+    return inlined ? frameworkOfModule(inlined) : undefined;
+  }
+  return undefined;
 }
 
 /** The SDK a file imports (`import { McpServer } from "@modelcontextprotocol/server"`, type-only imports too), if one. */
@@ -161,6 +178,8 @@ function callBindings(
   const servers = new Map<ts.Node, unknown>();
   const values = new Map<ts.Node, unknown>();
   let env: Map<ts.Node, unknown> | undefined;
+  const bindEnv = () => (env ??= scope.size ? new Map([...ctx.env, ...scope]) : new Map(ctx.env));
+  const callbacks: [ts.ParameterDeclaration, ts.Expression][] = [];
   for (let i = 0; i < fn.parameters.length && i < args.length; i++) {
     const p = fn.parameters[i];
     const a = args[i];
@@ -168,9 +187,13 @@ function callBindings(
     if (!ts.isIdentifier(p.name) || p.dotDotDotToken) continue;
     const e = skipComma(a);
     if (ts.isIdentifier(e) || e.kind === ts.SyntaxKind.ThisKeyword || ts.isPropertyAccessExpression(e)) servers.set(p, serverOf(e, pf, ctx));
-    if (e.kind !== ts.SyntaxKind.ThisKeyword && !ts.isArrowFunction(e) && !ts.isFunctionExpression(e) && !ts.isClassExpression(e))
-      values.set(p, new Deferred(a, pf, (env ??= scope.size ? new Map([...ctx.env, ...scope]) : new Map(ctx.env))));
+    if (ts.isArrowFunction(e) || ts.isFunctionExpression(e)) callbacks.push([p, a]);
+    else if (e.kind !== ts.SyntaxKind.ThisKeyword && !ts.isClassExpression(e)) values.set(p, new Deferred(a, pf, bindEnv()));
   }
+  // A function passed with the tool's other parts (`j(server, "show-map", {...}, async () => ...)`) is its handler:
+  // bound too, so the handler's facts are read off the function written at the call. Alone, it binds nothing (a
+  // callback handed to a function is not one tool per call).
+  if (values.size) for (const [p, a] of callbacks) values.set(p, new Deferred(a, pf, bindEnv()));
   return { servers, values };
 }
 
@@ -179,6 +202,32 @@ function skipComma(e: ts.Expression): ts.Expression {
   let x = skipOuter(e);
   while (ts.isBinaryExpression(x) && x.operatorToken.kind === ts.SyntaxKind.CommaToken && ts.isLiteralExpression(skipOuter(x.left))) x = skipOuter(x.right);
   return x;
+}
+
+/**
+ * Whether a registration reads an argument of the call it was followed from (a parameter bound to that call's
+ * argument, directly or through the locals of its function): then it is located at that call (`j(server, "x", {...})`).
+ */
+function readsCallArguments(call: ts.CallExpression, pf: ParsedFile, scope: Map<ts.Node, unknown>): boolean {
+  const visited = new Set<ts.Node>();
+  const reads = (n: ts.Node): boolean => {
+    if (ts.isIdentifier(n)) {
+      const d = lookupName(n.text, n, pf);
+      if (d?.kind === 'param') return scope.get(d.node) instanceof Deferred;
+      if (d?.kind === 'var' && d.pf === pf && !visited.has(d.node) && insideFunction(d.node)) {
+        visited.add(d.node);
+        if (d.node.initializer && reads(d.node.initializer)) return true;
+      }
+      return false;
+    }
+    return ts.forEachChild(n, reads) ?? false;
+  };
+  return call.arguments.some(reads);
+}
+
+function insideFunction(node: ts.Node): boolean {
+  for (let n = node.parent; n; n = n.parent) if (ts.isFunctionLike(n)) return true;
+  return false;
 }
 
 /** The function a call invokes, when it is one we can follow (a local or imported function or const arrow, or a static object's method). */
@@ -223,6 +272,49 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
     return undefined;
   }
   return undefined;
+}
+
+/** The package function a `toolHelper`-shaped call invokes (`registerAppTool` imported from ext-apps), if it is one. */
+function toolHelperOf(call: ts.CallExpression, pf: ParsedFile): ToolHelper | undefined {
+  const callee = skipOuter(call.expression);
+  const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
+  if (!local) return undefined;
+  const d = lookupName(local.text, local, pf);
+  if (d?.kind !== 'import') return undefined;
+  const name = ts.isIdentifier(callee) ? d.imported : d.imported === '*' ? (callee as ts.PropertyAccessExpression).name.text : undefined;
+  for (const f of Object.values(FRAMEWORKS)) {
+    const helper = f.toolHelpers?.find((h) => h.name === name && h.modules.includes(d.module));
+    if (helper) return helper;
+  }
+  return undefined;
+}
+
+/** The package function a `resourceHelper`-shaped call invokes (`registerAppResource` imported from ext-apps), if it is one. */
+function resourceHelperOf(call: ts.CallExpression, pf: ParsedFile): ResourceHelper | undefined {
+  const callee = skipOuter(call.expression);
+  const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
+  if (!local) return undefined;
+  const d = lookupName(local.text, local, pf);
+  if (d?.kind !== 'import') return undefined;
+  const name = ts.isIdentifier(callee) ? d.imported : d.imported === '*' ? (callee as ts.PropertyAccessExpression).name.text : undefined;
+  for (const f of Object.values(FRAMEWORKS)) {
+    const helper = f.resourceHelpers?.find((h) => h.name === name && h.modules.includes(d.module));
+    if (helper) return helper;
+  }
+  return undefined;
+}
+
+/** The expression a registration's server is: the receiver of `x.registerTool(...)`, the first argument of a helper. */
+function receiverOf(call: ts.CallExpression, kind: Site['kind']): ts.Expression {
+  return kind === 'toolHelper' || kind === 'resourceHelper' ? call.arguments[0] : (call.expression as ts.PropertyAccessExpression).expression;
+}
+
+/** Whether `call` registers something: a method of a server, or a tool helper imported from its package. */
+function registrationOf(call: ts.CallExpression, pf: ParsedFile): Site['kind'] | undefined {
+  const kind = registrationKind(call);
+  if (kind === 'toolHelper') return toolHelperOf(call, pf) ? kind : undefined;
+  if (kind === 'resourceHelper') return resourceHelperOf(call, pf) ? kind : undefined;
+  return kind && ts.isPropertyAccessExpression(call.expression) ? kind : undefined;
 }
 
 /** A function a call runs; a method read off an instance carries the instance its `this` is. */
@@ -315,6 +407,8 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
    * to this call's arguments. A registration walked with bindings is one tool per run (a site per iteration / call).
    */
   const scope = new Map<ts.Node, unknown>();
+  /** The innermost call followed down to here: a registration reading its arguments is located at it. */
+  let via: Site['via'];
   /** `for (const t of TOOLS)` / `TOOLS.forEach((t) => ...)` over a static array: the body once per element. */
   const unrolled = (binding: ts.Node, items: unknown, body: ts.Node, pf: ParsedFile, depth: number): boolean => {
     if (!Array.isArray(items) || items.length === 0 || items.length > 500) return false;
@@ -408,14 +502,17 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
           );
         return;
       }
-      const kind = registrationKind(node);
-      if (kind && ts.isPropertyAccessExpression(node.expression)) {
+      const kind = registrationOf(node, pf);
+      if (kind) {
+        const server = serverOf(receiverOf(node, kind), pf, ctx);
         if (scope.size) {
           seen.add(node);
-          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx), bindings: new Map(scope) });
+          // A registration reading the arguments of the call it was followed from is located at that call.
+          const perCall = via !== undefined && readsCallArguments(node, pf, scope);
+          emit({ call: node, pf, kind, server, bindings: new Map(scope), ...(perCall ? { via } : {}) });
         } else if (!seen.has(node)) {
           seen.add(node);
-          emit({ call: node, pf, kind, server: serverOf(node.expression.expression, pf, ctx) });
+          emit({ call: node, pf, kind, server });
         }
         return;
       }
@@ -445,10 +542,13 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
           for (const [k, v] of values) scope.set(k, v);
           // A method of an instance: `this` in its body (keyed by its class, as evaluate.ts reads it).
           if (target.thisValue && target.fn.parent && ts.isClassLike(target.fn.parent)) scope.set(target.fn.parent, target.thisValue);
+          const outerVia = via;
+          via = { call: node, pf };
           active.add(target.fn);
           followed.add(target.fn);
           walk(target.fn.body, target.pf, depth + 1);
           active.delete(target.fn);
+          via = outerVia;
           scope.clear();
           for (const [k, v] of savedScope) scope.set(k, v);
           for (const [k, v] of saved) {
@@ -520,7 +620,11 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   // instance, a callback): what they register, directly or through the helpers they call, is still the server's.
   // Those no call in the file names go first, so that a helper is walked from its callers, with their arguments.
   // Only while some registration of the files read so far is still unseen, and only until none is.
-  let pending = [entry, ...ctx.project.parsed.values()].flatMap((f) => f.registrationCalls).filter((c) => !seen.has(c));
+  // A bundle's inlined packages (the SDK's own `this.server.setRequestHandler(...)`) register nothing of the server's
+  // unless its code reaches them, which the walk follows: they are neither waited for nor walked from here.
+  const library = libraryStatements(entry);
+  const ofLibraries = new Set<ts.Node>(library.size ? entry.registrationCalls.filter((c) => !seen.has(c) && inLibraryModule(c, entry)) : []);
+  let pending = [entry, ...ctx.project.parsed.values()].flatMap((f) => f.registrationCalls.filter((c) => registrationOf(c, f))).filter((c) => !seen.has(c) && !ofLibraries.has(c));
   const unseen = () => (pending = pending.filter((c) => !seen.has(c))).length > 0;
   if (!unseen()) return;
   unreached = true;
@@ -538,7 +642,7 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
     }
     ts.forEachChild(node, collect);
   };
-  collect(entry.sf);
+  for (const st of entry.sf.statements) if (!library.has(st)) collect(st);
   const nameOf = (fn: ts.FunctionLikeDeclaration): string | undefined => {
     const n = fn.name ?? (ts.isVariableDeclaration(fn.parent) || ts.isPropertyAssignment(fn.parent) ? fn.parent.name : undefined);
     return n && (ts.isIdentifier(n) || ts.isStringLiteral(n)) ? n.text : undefined;
@@ -553,14 +657,15 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   }
   // Registrations inside functions this file never calls (helpers analysed on their own, callbacks...).
   for (const node of entry.registrationCalls) {
-    const kind = registrationKind(node);
-    if (kind && ts.isPropertyAccessExpression(node.expression) && !seen.has(node)) {
+    const kind = registrationOf(node, entry);
+    if (kind && !seen.has(node) && !ofLibraries.has(node)) {
       seen.add(node);
-      emit({ call: node, pf: entry, kind, server: serverOf(node.expression.expression, entry, ctx) });
+      emit({ call: node, pf: entry, kind, server: serverOf(receiverOf(node, kind), entry, ctx) });
     }
   }
 }
 
+// ---- one prompt ------------------------------------------------------------------------------------------------
 // ---- one prompt ------------------------------------------------------------------------------------------------
 
 const PROMPT_CONFIG_KEYS = ['title', 'description', 'argsSchema', 'icons', '_meta'] as const;
@@ -899,7 +1004,9 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
   const sdkVersion = versions.sdkVersion(framework);
   const unresolved: Unresolved[] = [];
   const callSpan = spanOf(call, pf);
-  const args = call.arguments;
+  // `registerAppResource(server, name, uri, config, cb)`: the server first, then registerResource's arguments.
+  const helper = site.kind === 'resourceHelper' ? resourceHelperOf(call, pf) : undefined;
+  const args = helper ? call.arguments.slice(1) : call.arguments;
   const namePart = evalPart('name', args[0], pf, ctx, unresolved);
   const tpl = resourceTemplateNew(args[1], pf, ctx);
   const kind = tpl ? 'template' : 'resource';
@@ -907,12 +1014,19 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
   const uriNode = tpl ? tpl.node.arguments?.[0] : args[1];
   const uriPart = uriNode ? evalPart(uriKey, uriNode, tpl?.pf ?? pf, ctx, unresolved) : undefined;
   const listCallback = tpl ? templateListCallback(tpl, ctx, unresolved) : undefined;
-  const configNode = site.kind === 'registerResource' ? args[2] : resourceOverloadMetadata(site, ctx, unresolved);
-  const configOnly = site.kind === 'registerResource' && builder === 'sdk-standard-schema' ? V2_RESOURCE_CONFIG_ONLY : [];
+  const registers = site.kind === 'registerResource' || site.kind === 'resourceHelper';
+  const configNode = registers ? args[2] : resourceOverloadMetadata(site, ctx, unresolved);
+  const configOnly = registers && builder === 'sdk-standard-schema' ? V2_RESOURCE_CONFIG_ONLY : [];
   const meta = configNode ? resourceMetadata(configNode, ctx, pf, unresolved, configOnly) : { values: {}, parts: new Map<string, Part>(), entries: [] };
+  if (helper) {
+    // `{ mimeType: RESOURCE_MIME_TYPE, ...config }`: the helper's default unless the config (fully read) sets one.
+    const caveat = toolHelperCaveat(helper, versions.packageVersion(helper.versionPackage));
+    if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: spanOf(call.expression, pf) });
+    if (!('mimeType' in meta.values) && !unresolved.some((u) => u.part === 'config' || u.part === 'mimeType')) meta.values = { mimeType: helper.defaultMimeType, ...meta.values };
+  }
 
   const traits = profile.tsContractTraits?.(sdkVersion);
-  if (site.kind === 'registerResource' && traits && !traits.registerResource)
+  if (registers && traits && !traits.registerResource)
     unresolved.push({ part: 'resource', reason: `${traits.release} has no McpServer.registerResource() (added in 1.13.0): this call throws a TypeError`, span: spanOf(call.expression, pf) });
   if (site.kind === 'resource' && !profile.hasToolMethod) unresolved.push(removedMethod('resource', profile.versionPackage, call, pf));
   const caveat = profile.versionCaveat(sdkVersion);
@@ -935,7 +1049,7 @@ function buildResource(site: Site, ctx: EvalContext, versions: WorkspaceVersions
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
     registration: {
-      kind: site.kind === 'registerResource' ? 'registerResource' : 'resource',
+      kind: registers ? 'registerResource' : 'resource',
       span: callSpan,
       calleeSpan: spanOf(call.expression, pf),
       ...(configNode ? { configSpan: spanOf(configNode, pf) } : {}),
@@ -1091,12 +1205,28 @@ function unresolvedOf(part: string, err: unknown, fallback: Span): Unresolved {
 }
 
 function evalPart(partName: string, node: ts.Expression, pf: ParsedFile, ctx: EvalContext, unresolved: Unresolved[]): Part {
+  // Evaluated as written here (with the bindings in force); located where it is written (a helper's argument).
+  const at = ctx.env.size ? writtenAt(node, pf, ctx) : { node, pf };
   try {
-    return { value: evaluate(node, pf, ctx), node, pf, ok: true };
+    return { value: evaluate(node, pf, ctx), node: at.node, pf: at.pf, ok: true };
   } catch (err) {
-    unresolved.push(unresolvedOf(partName, err, spanOf(node, pf)));
-    return { value: undefined, node, pf, ok: false };
+    unresolved.push(unresolvedOf(partName, err, spanOf(at.node, at.pf)));
+    return { value: undefined, node: at.node, pf: at.pf, ok: false };
   }
+}
+
+/** Where an expression's value is written: a parameter bound to a call's argument is that argument, at the call. */
+function writtenAt(node: ts.Expression, pf: ParsedFile, ctx: EvalContext): { node: ts.Expression; pf: ParsedFile } {
+  for (let i = 0; i < 10; i++) {
+    const e = skipOuter(node);
+    if (!ts.isIdentifier(e)) break;
+    const d = lookupName(e.text, e, pf);
+    const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
+    if (!(bound instanceof Deferred)) break;
+    node = bound.node;
+    pf = bound.pf;
+  }
+  return { node, pf };
 }
 
 function locatedString(part: Part | undefined, partName: string, ctx: EvalContext, unresolved: Unresolved[]): Located<string> | undefined {
@@ -1119,6 +1249,13 @@ function objectLiteralOf(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext):
     if (!ts.isIdentifier(e)) return undefined;
     let d = lookupName(e.text, e, file);
     if (d?.kind === 'import') d = ctx.project.resolveImport(d);
+    // A helper's parameter bound to the literal its call passes.
+    const bound = d?.kind === 'param' ? ctx.env.get(d.node) : undefined;
+    if (bound instanceof Deferred) {
+      e = skipOuter(bound.node);
+      file = bound.pf;
+      continue;
+    }
     if (d?.kind !== 'var' || !d.node.initializer) return undefined;
     e = skipOuter(d.node.initializer);
     file = d.pf;
@@ -1228,6 +1365,8 @@ interface RegistrationParts {
   descriptionOrigin: 'explicit' | 'argument';
   /** registerToolTask: the execution the SDK stores, `{ taskSupport: "required", ...config.execution }`. */
   execution?: unknown;
+  /** registerTool: every key of the config is known to be there or not (no unresolved spread or whole config). */
+  configComplete?: boolean;
 }
 
 /** What the SDK's registerToolTask stores as `execution` (experimental/tasks/mcp-server.js). */
@@ -1254,7 +1393,7 @@ function removedMethod(method: 'tool' | 'prompt' | 'resource', sdkPackage: strin
 /** What a registration cannot do at this SDK release (the call throws, or an argument means something else). */
 function releaseLimits(site: Site, parts: Partial<Record<ConfigKey, Part>>, traits: TsContractTraits, unresolved: Unresolved[]): void {
   const callee = spanOf(site.call.expression, site.pf);
-  if (site.kind === 'registerTool' && !traits.registerTool) {
+  if ((site.kind === 'registerTool' || site.kind === 'toolHelper') && !traits.registerTool) {
     unresolved.push({ part: 'tool', reason: `${traits.release} has no McpServer.registerTool() (added in 1.11.4): this call throws a TypeError and the server does not start`, span: callee });
   }
   if (site.kind === 'registerToolTask' && !traits.execution) {
@@ -1274,7 +1413,9 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   const sdkVersion = versions.sdkVersion(framework);
   const unresolved: Unresolved[] = [];
   ctx.unrepresentable = [];
-  const callSpan = spanOf(call, pf);
+  // Registered through a helper of the file (`j(server, "show-map", {...})`): the call into it is the registration.
+  const at = site.via ?? { call, pf };
+  const callSpan = spanOf(at.call, at.pf);
   const args = call.arguments;
   // The release's traits and the copies converting its schemas: 1.x (target) or v2 (v2Target).
   const traits = profile.tsContractTraits?.(sdkVersion);
@@ -1284,8 +1425,12 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   const built = target ?? v2Target;
   const targetKey = built ? `${built.traits.release}\u0000${built.libs.key}` : '';
 
-  const namePart = evalPart('name', args[0], pf, ctx, unresolved);
-  const registration = site.kind === 'registerTool' || site.kind === 'registerToolTask' ? registerToolParts(site, ctx, unresolved, builder, targetKey) : serverToolParts(site, ctx, unresolved);
+  // A tool helper takes the server first (`registerAppTool(server, name, config, cb)`), then registerTool's arguments.
+  const helper = site.kind === 'toolHelper' ? toolHelperOf(call, pf) : undefined;
+  const nameArg = args[helper ? 1 : 0];
+  const namePart = evalPart('name', nameArg, pf, ctx, unresolved);
+  const registration = site.kind === 'tool' ? serverToolParts(site, ctx, unresolved) : registerToolParts(site, ctx, unresolved, builder, targetKey);
+  if (helper) applyToolHelper(site, helper, registration, versions.packageVersion(helper.versionPackage), unresolved);
   if (traits) releaseLimits(site, registration.parts, traits, unresolved);
   if (site.kind === 'registerToolTask') registration.execution = taskExecution(site, ctx, unresolved);
   const { parts } = registration;
@@ -1297,13 +1442,14 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
   let name: Located<string> | undefined = locatedString(namePart, 'name', ctx, unresolved);
   if (!name) {
     // A name that evaluates to `undefined` is not a name: say so, rather than print a tool without one.
-    const u: Unresolved = { part: 'name', reason: 'the name is `undefined`', span: spanOf(args[0], pf) };
+    const u: Unresolved = { part: 'name', reason: 'the name is `undefined`', span: spanOf(namePart.node, namePart.pf) };
     if (namePart.ok) unresolved.push(u);
     name = { value: undefined, span: u.span, ...(namePart.ok ? { unresolved: u } : {}) };
   }
   const title = locatedString(parts.title, 'title', ctx, unresolved);
   const descLoc = locatedString(parts.description, 'description', ctx, unresolved);
 
+  inlinedZodSchemas(parts, builder, unresolved);
   const input = parts.inputSchema;
   const output = parts.outputSchema;
   const contractResult = publishedContract(parts, name.value, title?.value, descLoc?.value, callSpan, unresolved, builder, registration.execution, target, v2Target);
@@ -1316,7 +1462,8 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
 
   let handler;
   if (registration.handlerExpr) {
-    const h = resolveHandler(registration.handlerExpr, pf, ctx);
+    const written = ctx.env.size ? writtenAt(registration.handlerExpr, pf, ctx) : { node: registration.handlerExpr, pf };
+    const h = resolveHandler(written.node, written.pf, ctx);
     if (h) handler = handlerFacts(h.fn, h.pf, ctx, inputJson);
   }
 
@@ -1327,9 +1474,9 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
     file: pf.file,
     server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
     registration: {
-      kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind,
+      kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' || site.kind === 'toolHelper' ? 'registerTool' : site.kind,
       span: callSpan,
-      calleeSpan: spanOf(call.expression, pf),
+      calleeSpan: spanOf(at.call.expression, at.pf),
       configSpan: registration.configSpan,
       overload: registration.overload,
     },
@@ -1339,7 +1486,7 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
     unresolved,
     unrepresentable,
   };
-  const condition = registrationGuard(call, pf);
+  const condition = registrationGuard(at.call, at.pf);
   if (condition) tool.registration.condition = condition;
   if (title) tool.title = title;
   if (descLoc) {
@@ -1362,37 +1509,101 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
 /** registerTool(name, config, cb): the config object's keys (written inline, spread, or a whole object from elsewhere). */
 function registerToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[], builder: TsContractBuilder, targetKey: string): RegistrationParts {
   const { pf } = site;
-  const config = site.call.arguments[1];
+  // A tool helper takes the server first: `registerAppTool(server, name, config, cb)`.
+  const at = site.kind === 'toolHelper' ? 1 : 0;
+  const config = site.call.arguments[at + 1];
   const parts: Partial<Record<ConfigKey, Part>> = {};
   const configSpan = spanOf(config, pf);
-  const lit = objectLiteralOf(config, pf, ctx);
-  if (lit) {
+  let complete = true;
+  const readLiteral = (lit: { obj: ts.ObjectLiteralExpression; pf: ParsedFile }, depth: number): void => {
     for (const p of lit.obj.properties) {
       if (ts.isSpreadAssignment(p)) {
+        // `{ ...F, _meta }` where F is an object literal (a const, or a helper's argument): its properties, each on its own.
+        const inner = depth < 5 ? objectLiteralOf(p.expression, lit.pf, ctx) : undefined;
+        if (inner && inner.obj !== lit.obj) {
+          readLiteral(inner, depth + 1);
+          continue;
+        }
         const spread = evalPart('config', p.expression, lit.pf, ctx, unresolved);
         if (spread.ok && isPlainObject(spread.value)) {
-          for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: p.expression, pf: lit.pf, ok: true, pick: k };
-        }
+          for (const k of CONFIG_KEYS) if (k in spread.value) parts[k] = { value: spread.value[k], node: spread.node, pf: spread.pf, ok: true, pick: k };
+        } else complete = false;
         continue;
       }
       const key = keyOf(p);
-      if (!key || !(CONFIG_KEYS as readonly string[]).includes(key)) continue;
+      if (!key || !(CONFIG_KEYS as readonly string[]).includes(key)) {
+        if (!key) complete = false;
+        continue;
+      }
       const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
       if (!valueNode) {
         unresolved.push({ part: key, reason: 'not a plain property', span: spanOf(p, lit.pf) });
+        complete = false;
         continue;
       }
       parts[key as ConfigKey] =
         key === 'inputSchema' || key === 'outputSchema' ? evalSchemaPart(key, valueNode, lit.pf, ctx, unresolved, builder, targetKey) : evalPart(key, valueNode, lit.pf, ctx, unresolved);
     }
-  } else {
+  };
+  const lit = objectLiteralOf(config, pf, ctx);
+  if (lit) readLiteral(lit, 0);
+  else {
     const whole = evalPart('config', config, pf, ctx, unresolved);
     if (whole.ok && isPlainObject(whole.value)) {
-      for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: config, pf, ok: true, pick: k };
-    } else if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
+      for (const k of CONFIG_KEYS) if (k in whole.value) parts[k] = { value: whole.value[k], node: whole.node, pf: whole.pf, ok: true, pick: k };
+    } else {
+      complete = false;
+      if (whole.ok) unresolved.push({ part: 'config', reason: 'the config is not an object', span: configSpan });
+    }
   }
-  return { parts, handlerExpr: site.call.arguments[2], configSpan, descriptionOrigin: 'explicit' };
+  // Through a helper (`j(server, name, {...})`), a fix would edit the helper every call shares: no config span then.
+  return { parts, handlerExpr: site.call.arguments[at + 2], configSpan: site.via ? undefined : configSpan, descriptionOrigin: 'explicit', configComplete: complete };
 }
+
+/**
+ * A tool helper's own work on the config before it calls registerTool (see `ToolHelper.meta`): ext-apps'
+ * registerAppTool normalises `_meta` and throws without one.
+ */
+function applyToolHelper(site: Site, helper: ToolHelper, registration: RegistrationParts, helperVersion: string | undefined, unresolved: Unresolved[]): void {
+  const callee = spanOf(site.call.expression, site.pf);
+  const caveat = toolHelperCaveat(helper, helperVersion);
+  if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: callee });
+  const meta = registration.parts._meta;
+  if (!meta) {
+    if (registration.configComplete)
+      unresolved.push({
+        part: 'tool',
+        reason: `${helper.name}() of ${helper.versionPackage} reads \`config._meta.ui\` with no default (every release from ${helper.modelled.from} to ${helper.modelled.to}): without \`_meta\` this call throws a TypeError and registers nothing; add \`_meta: { ui: { resourceUri } }\``,
+        span: callee,
+      });
+    return;
+  }
+  if (!meta.ok) return;
+  if (meta.value === undefined || meta.value === null) {
+    unresolved.push({
+      part: 'tool',
+      reason: `${helper.name}() reads \`config._meta.ui\`: with \`_meta\` ${String(meta.value)} this call throws a TypeError and registers nothing`,
+      span: spanOf(meta.node, meta.pf),
+    });
+    return;
+  }
+  registration.parts._meta = { ...meta, value: extAppsToolMeta(meta.value) };
+}
+
+/**
+ * What ext-apps' registerAppTool passes to registerTool as `_meta` (every release 0.2.0-2.0.4, the same code):
+ * `ui.resourceUri` is also written to the legacy `"ui/resourceUri"` key, or the legacy key to `ui.resourceUri`,
+ * by JS truthiness, with spreads — the same operations on the same value.
+ */
+function extAppsToolMeta(meta: unknown): unknown {
+  const q = meta as Record<string, unknown>;
+  const ui = q.ui as { resourceUri?: unknown } | undefined;
+  const legacy = q[EXT_APPS_RESOURCE_URI_KEY];
+  if (ui?.resourceUri && !legacy) return { ...q, [EXT_APPS_RESOURCE_URI_KEY]: ui.resourceUri };
+  if (legacy && !ui?.resourceUri) return { ...q, ui: { ...ui, resourceUri: legacy } };
+  return q;
+}
+const EXT_APPS_RESOURCE_URI_KEY = 'ui/resourceUri';
 
 /** server.tool(name, [description], [paramsSchemaOrAnnotations], [annotations], cb) — the SDK decides by runtime types. */
 function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[]): RegistrationParts {
@@ -1438,6 +1649,33 @@ function serverToolParts(site: Site, ctx: EvalContext, unresolved: Unresolved[])
   if (middle.every((m) => m.ok)) for (; i < middle.length; i++) unresolved.push({ part: 'arguments', reason: 'extra argument the SDK would treat as the callback', span: spanOf(middle[i].node, pf) });
   overload.push('callback');
   return { parts, handlerExpr, overload, descriptionOrigin: 'argument' };
+}
+
+/**
+ * Schemas rebuilt with a bundle's inlined zod (bundles.ts). v2 converts a schema with its own
+ * `~standard.jsonSchema` (the inlined copy's code): exact, but a raw shape is wrapped in `z.object()` by the bundle's
+ * SDK with the zod it imports, that same copy — wrapped here the same way. 1.x converts with the SDK's zod-compat and
+ * the zod it imports, copies inlined in the bundle that are not loaded: unresolved.
+ */
+function inlinedZodSchemas(parts: Partial<Record<ConfigKey, Part>>, builder: TsContractBuilder, unresolved: Unresolved[]): void {
+  for (const key of ['inputSchema', 'outputSchema'] as const) {
+    const part = parts[key];
+    if (!part?.ok) continue;
+    const fields = isPlainObject(part.value) ? Object.values(part.value) : [part.value];
+    const copy = fields.map(inlinedCopyOf).find((c) => c !== undefined);
+    if (!copy) continue;
+    if (builder === 'sdk-zod-compat') {
+      unresolved.push({
+        part: key,
+        reason:
+          "built with the zod inlined in this bundle, which @modelcontextprotocol/sdk 1.x converts with its own copies inlined in the bundle (its zod-compat and that zod's toJSONSchema): those are not loaded; v2 schemas convert themselves",
+        span: spanOf(part.node, part.pf),
+      });
+      parts[key] = { ...part, ok: false, value: undefined };
+    } else if (isPlainObject(part.value) && fields.every((f) => inlinedCopyOf(f) === copy)) {
+      parts[key] = { ...part, value: (copy.object as (shape: unknown) => unknown)(part.value), cacheKey: undefined };
+    }
+  }
 }
 
 /** The tools/list entry the SDK builds from these values; what it cannot publish becomes an unresolved part. */
@@ -1631,7 +1869,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
   const prompts: PromptDefinition[] = [];
   const resources: ResourceDefinition[] = [];
   for (const site of sites) {
-    if (site.kind === 'registerResource' || site.kind === 'resource') {
+    if (site.kind === 'registerResource' || site.kind === 'resource' || site.kind === 'resourceHelper') {
       // `router.resource("users", ...)` of another library: resource() counts only on a server of an MCP SDK, or on a
       // parameter or import of a file that imports one (a register helper).
       if (site.kind === 'resource' && !site.server.framework && !(importedFramework(site.pf) && receiverIsParamOrImport(site))) continue;
@@ -1654,8 +1892,11 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
       continue;
     }
     try {
-      const siteCtx = site.bindings ? boundContext(ctx, site.bindings) : ctx;
+      let siteCtx = site.bindings ? boundContext(ctx, site.bindings) : ctx;
       if (site.kind === 'listTools' && replacedLists.has(site.server.id)) continue;
+      // The `let`/`var` locals the registration reads, as the code before it leaves them (locals.ts).
+      const locals = site.kind === 'listTools' ? undefined : localsAt(site.call, site.pf, siteCtx);
+      if (locals) siteCtx = boundContext(siteCtx, locals);
       if (site.kind === 'listTools') {
         const framework = frameworkOfSite(site, versions);
         tools.push(...listHandlerTools(site.call, site.pf, site.server, siteCtx, framework, versions.sdkVersion(framework)));
@@ -1681,7 +1922,11 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
         frameworkVersion: versions.sdkVersion(framework),
         file: site.pf.file,
         server: { id: site.server.id, variable: site.server.variable, name: site.server.name, span: site.server.span },
-        registration: { kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' ? 'registerTool' : site.kind, span, calleeSpan: spanOf(site.call.expression, site.pf) },
+        registration: {
+          kind: site.kind === 'listTools' ? 'add_tool' : site.kind === 'registerToolTask' || site.kind === 'toolHelper' ? 'registerTool' : site.kind,
+          span,
+          calleeSpan: spanOf(site.call.expression, site.pf),
+        },
         name: { value: undefined, span },
         parameters: [],
         contract: {},

@@ -87,11 +87,25 @@ function isListToolsHandlerCall(call: ts.CallExpression): boolean {
   return name === 'ListToolsRequestSchema';
 }
 
+/** The names of the package functions that register a tool (`registerAppTool`: the framework table's `toolHelpers`). */
+const TOOL_HELPER_NAMES = new Set(Object.values(FRAMEWORKS).flatMap((f) => (f.toolHelpers ?? []).map((h) => h.name)));
+/** Likewise for resources (`registerAppResource`: the framework table's `resourceHelpers`). */
+const RESOURCE_HELPER_NAMES = new Set(Object.values(FRAMEWORKS).flatMap((f) => (f.resourceHelpers ?? []).map((h) => h.name)));
+
 /** Same test as the analysis applies to a call (index.ts registrationKind): a registration by its shape alone. */
-export function registrationKind(call: ts.CallExpression): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | undefined {
+export function registrationKind(
+  call: ts.CallExpression,
+): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper' | 'resourceHelper' | undefined {
   const callee = call.expression;
+  // `registerAppTool(server, name, config, cb)` (or `ns.registerAppTool(...)`): the analysis checks where it is imported from.
+  if (ts.isIdentifier(callee)) {
+    if (TOOL_HELPER_NAMES.has(callee.text) && call.arguments.length >= 3) return 'toolHelper';
+    return RESOURCE_HELPER_NAMES.has(callee.text) && call.arguments.length >= 4 ? 'resourceHelper' : undefined;
+  }
   if (!ts.isPropertyAccessExpression(callee) || !ts.isIdentifier(callee.name)) return undefined;
   const m = callee.name.text;
+  if (TOOL_HELPER_NAMES.has(m) && call.arguments.length >= 3) return 'toolHelper';
+  if (RESOURCE_HELPER_NAMES.has(m) && call.arguments.length >= 4) return 'resourceHelper';
   // The low-level Server: its tools are what this tools/list handler returns (lowlevel.ts).
   if (m === 'setRequestHandler' && isListToolsHandlerCall(call)) return 'listTools';
   if (m === 'registerTool' && call.arguments.length >= 2) return 'registerTool';

@@ -56,6 +56,8 @@ function packageVersion(host: FileHost, fromFile: string, name: string): string 
 export interface WorkspaceVersions {
   /** The version of the framework's package (`versionPackage`) seen from the analysed file. */
   sdkVersion(framework: Framework): string | undefined;
+  /** The version of any package seen from the analysed file (a tool helper's: `@modelcontextprotocol/ext-apps`). */
+  packageVersion(name: string): string | undefined;
   /**
    * The TypeScript SDK a file's servers use when its imports do not say (a server passed in as a parameter):
    * v2 when only `@modelcontextprotocol/server` is installed or declared near the file, v1 otherwise.
@@ -75,6 +77,7 @@ export function workspaceVersions(host: FileHost, file: string): WorkspaceVersio
   let defaultFramework: Framework | undefined;
   return {
     sdkVersion,
+    packageVersion: (name) => packageVersion(host, file, name),
     get defaultFramework(): Framework {
       defaultFramework ??= sdkVersion('ts-sdk') === undefined && sdkVersion('ts-sdk-v2') !== undefined ? 'ts-sdk-v2' : 'ts-sdk';
       return defaultFramework;
