@@ -37,7 +37,7 @@ import { localsAt } from './locals';
 import { inLibraryModule, inlinedCopyOf, inlinedPackagePath, libraryStatements } from './bundles';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
-import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type ResourceHelper, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
+import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type FrameworkProfile, type ResourceHelper, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
 
 const MAX_CALL_DEPTH = 8;
 
@@ -274,8 +274,11 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
   return undefined;
 }
 
-/** The package function a `toolHelper`-shaped call invokes (`registerAppTool` imported from ext-apps), if it is one. */
-function toolHelperOf(call: ts.CallExpression, pf: ParsedFile): ToolHelper | undefined {
+/**
+ * The package function a helper-shaped call invokes (`registerAppTool` / `registerAppResource` imported from ext-apps),
+ * found in the framework table's list `listOf` reads, if it is one.
+ */
+function packageHelperOf<H extends ToolHelper | ResourceHelper>(call: ts.CallExpression, pf: ParsedFile, listOf: (f: FrameworkProfile) => readonly H[] | undefined): H | undefined {
   const callee = skipOuter(call.expression);
   const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
   if (!local) return undefined;
@@ -283,26 +286,14 @@ function toolHelperOf(call: ts.CallExpression, pf: ParsedFile): ToolHelper | und
   if (d?.kind !== 'import') return undefined;
   const name = ts.isIdentifier(callee) ? d.imported : d.imported === '*' ? (callee as ts.PropertyAccessExpression).name.text : undefined;
   for (const f of Object.values(FRAMEWORKS)) {
-    const helper = f.toolHelpers?.find((h) => h.name === name && h.modules.includes(d.module));
+    const helper = listOf(f)?.find((h) => h.name === name && h.modules.includes(d.module));
     if (helper) return helper;
   }
   return undefined;
 }
 
-/** The package function a `resourceHelper`-shaped call invokes (`registerAppResource` imported from ext-apps), if it is one. */
-function resourceHelperOf(call: ts.CallExpression, pf: ParsedFile): ResourceHelper | undefined {
-  const callee = skipOuter(call.expression);
-  const local = ts.isIdentifier(callee) ? callee : ts.isPropertyAccessExpression(callee) && ts.isIdentifier(callee.expression) ? callee.expression : undefined;
-  if (!local) return undefined;
-  const d = lookupName(local.text, local, pf);
-  if (d?.kind !== 'import') return undefined;
-  const name = ts.isIdentifier(callee) ? d.imported : d.imported === '*' ? (callee as ts.PropertyAccessExpression).name.text : undefined;
-  for (const f of Object.values(FRAMEWORKS)) {
-    const helper = f.resourceHelpers?.find((h) => h.name === name && h.modules.includes(d.module));
-    if (helper) return helper;
-  }
-  return undefined;
-}
+const toolHelperOf = (call: ts.CallExpression, pf: ParsedFile): ToolHelper | undefined => packageHelperOf(call, pf, (f) => f.toolHelpers);
+const resourceHelperOf = (call: ts.CallExpression, pf: ParsedFile): ResourceHelper | undefined => packageHelperOf(call, pf, (f) => f.resourceHelpers);
 
 /** The expression a registration's server is: the receiver of `x.registerTool(...)`, the first argument of a helper. */
 function receiverOf(call: ts.CallExpression, kind: Site['kind']): ts.Expression {
