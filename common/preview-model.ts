@@ -20,6 +20,8 @@ export interface PreviewTool {
   contract: JsonSchema;
   unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
   serverId: string;
+  /** The guard the registration runs under (ToolSummary.condition): listed only when it holds. */
+  condition?: { text: string; uri: string; range: LspRange };
 }
 
 export interface PreviewInput {
@@ -154,6 +156,11 @@ export interface PreviewView {
   findings: FindingView[];
   tokens?: TokenView;
   unresolved: UnresolvedView[];
+  /**
+   * Set when the tool is registered under a guard: the server lists it only when `text` (as written) holds at run
+   * time, so a running server may not list it. The contract itself is unaffected.
+   */
+  condition?: { text: string; uri: string; range: LspRange; location: string };
   /** Top-level contract keys the reading does not cover (execution, icons, _meta...), as JSON text. */
   otherFields: { key: string; value: string }[];
   /** The live comparison, when a server was asked. */
@@ -487,6 +494,7 @@ export function buildPreview(input: PreviewInput): PreviewView {
   };
   if (typeof c.title === 'string') view.title = c.title;
   if (typeof c.description === 'string') view.description = c.description;
+  if (tool.condition) view.condition = { ...tool.condition, location: locationOf(tool.condition.uri, tool.condition.range) };
   const prompts = (input.prompts ?? []).filter((p) => p.serverId === tool.serverId);
   if (prompts.length) view.prompts = prompts.map(promptView);
   const resources = (input.resources ?? []).filter((r) => r.serverId === tool.serverId);

@@ -33,6 +33,11 @@ export interface ToolSummary {
   unresolved: { part: string; reason: string; uri: string; range: LspRange }[];
   /** Server identity inside the file (variable name), for grouping. */
   serverId: string;
+  /**
+   * The guard the registration runs under, as written (`clientSupportsRoots`, `!o.skipImageDownloads`): the tool is
+   * listed only when it holds at run time. Absent: listed whenever the server starts.
+   */
+  condition?: { text: string; uri: string; range: LspRange };
   /** Number of findings per severity for this tool. */
   findings: { error: number; warning: number; info: number };
 }

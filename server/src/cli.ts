@@ -16,7 +16,7 @@ import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings'
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
 import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
 import { compareLikeLocale } from './cli/collate';
-import { contractJson, moduleRows, promptsJson, resourcesJson, serversJson } from './cli/contract-json';
+import { conditionRows, contractJson, moduleRows, promptsJson, resourcesJson, serversJson } from './cli/contract-json';
 import { analyzeEntry, type ServerPrediction, type EntryAnalysis } from './analysis/entry';
 import { declaredEntries } from './analysis/entries';
 import { constructsServer, FRAMEWORKS } from '../../common/frameworks';
@@ -425,7 +425,13 @@ function runContract(argv: string[]): number {
   if (json) {
     const contract = contractJson(tools, textOf, files);
     const out = { ...contract, unresolved: [...contract.unresolved, ...moduleRows(unfollowed, textOf)], servers: serversJson(servers, textOf) };
-    const printed = { ...out, ...(prompts.length ? promptsJson(prompts, textOf) : {}), ...(resources.length ? resourcesJson(resources, textOf) : {}) };
+    const conditions = conditionRows(tools, textOf);
+    const printed = {
+      ...out,
+      ...(conditions.length ? { conditions } : {}),
+      ...(prompts.length ? promptsJson(prompts, textOf) : {}),
+      ...(resources.length ? resourcesJson(resources, textOf) : {}),
+    };
     process.stdout.write(JSON.stringify(printed, null, 2) + '\n');
   } else {
     const cwd = process.cwd();
@@ -445,7 +451,7 @@ function runContract(argv: string[]): number {
           `\nserver ${label}${framework}: ${server.tools.length} tool${server.tools.length === 1 ? '' : 's'}, ${origin}${isFolder ? `, from ${path.relative(cwd, entry) || entry}` : ''}\n`,
         );
       }
-      for (const i of server.tools) printTool(tools[i]);
+      for (const i of server.tools) printTool(tools[i], where);
     }
     for (const p of prompts) {
       process.stdout.write(`\nprompt ${p.name.value ?? '<unresolved name>'}${p.title?.value ? `  (${p.title.value})` : ''}\n`);
@@ -467,8 +473,10 @@ function runContract(argv: string[]): number {
   return failed ? 2 : 0;
 }
 
-function printTool(t: ToolDefinition): void {
+function printTool(t: ToolDefinition, where: (span: Span) => string): void {
   process.stdout.write(`\n${t.name.value ?? '<unresolved name>'}${t.title?.value ? `  (${t.title.value})` : ''}\n`);
+  const condition = t.registration.condition;
+  if (condition) process.stdout.write(`  listed only when: ${condition.text} (${where(condition.span)})\n`);
   const description = t.description?.value;
   process.stdout.write(`  description: ${description === undefined ? (t.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
   const schema = t.contract.inputSchema as { properties?: Record<string, { type?: unknown; description?: unknown }>; required?: string[] } | undefined;

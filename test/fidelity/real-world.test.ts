@@ -26,7 +26,7 @@ import * as path from 'node:path';
 import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
 import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
-import { contractJson, moduleRows, promptsJson, resourcesJson } from '../../server/src/cli/contract-json';
+import { conditionRows, contractJson, moduleRows, promptsJson, resourcesJson } from '../../server/src/cli/contract-json';
 import { analyzeEntry } from '../../server/src/analysis/entry';
 import { consoleScriptEntry } from '../../server/src/analysis/entries';
 import { setWorkspaceTrust } from '../../server/src/contract/typescript/trust';
@@ -132,7 +132,7 @@ interface Prediction {
   unseenLists: string[];
   /** Entries `toolsmith contract` does not analyse, with its message. */
   notSeen: string[];
-  /** Tool name -> the guard its registration runs under (the front-end's `registration.condition`), if any. */
+  /** Tool name -> the guard its registration runs under (a `conditions` row of the JSON), if any. */
   conditions: Map<string, string>;
 }
 
@@ -159,8 +159,9 @@ function predict(files: string[], wholeServer: boolean): Prediction {
       // An import the whole-server prediction could not follow is a `module` row of the JSON: a message, not silence.
       for (const row of moduleRows(entry.result.graph.unfollowed, (f) => host.readFile(f))) out.notSeen.push(`${path.basename(row.file)}:${row.line}: ${row.reason}`);
     }
-    for (const t of analysed) if (t.name.value !== undefined && t.registration.condition) out.conditions.set(t.name.value, t.registration.condition.text);
     const printed = contractJson(analysed, (f) => host.readFile(f));
+    // The `conditions` rows of the JSON: a tool listed only when its guard holds.
+    for (const row of conditionRows(analysed, (f) => host.readFile(f))) if (row.name !== null) out.conditions.set(row.name, row.condition);
     printed.tools.forEach((printedTool, i) => {
       const contract = JSON.parse(JSON.stringify(printedTool)) as Tool;
       // What the JSON itself says is unresolved for this tool (its `unresolved` entries), not the text mode.

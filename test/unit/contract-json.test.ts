@@ -133,3 +133,37 @@ test('contract JSON: prompts are a separate field, printed only for a file that 
     [[1, 'later', 'argsSchema']],
   );
 });
+
+test('contract JSON: a tool registered under a guard has a `conditions` row naming the guard as written; the text mode says "listed only when"', (t) => {
+  const cli = path.resolve(__dirname, '../../dist/cli.js');
+  if (!fs.existsSync(cli)) assert.fail('dist/cli.js is missing: run `node esbuild.mjs` first');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-contract-conditions-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'server.ts');
+  const text = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "demo", version: "1.0.0" });
+server.registerTool("always", { description: "Listed whenever the server starts" }, async () => ({ content: [] }));
+if (process.env.BETA === "1") {
+  server.registerTool("beta", { description: "Listed only in beta" }, async () => ({ content: [] }));
+}
+`;
+  fs.writeFileSync(file, text);
+  const json = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8' });
+  assert.equal(json.status, 0, json.stderr);
+  const printed = JSON.parse(json.stdout) as { tools: { name: string }[]; conditions: { tool: number; name: string; condition: string; file: string; line: number; column: number; endColumn: number }[] };
+  assert.deepEqual(
+    printed.tools.map((x) => x.name),
+    ['always', 'beta'],
+    'the guarded tool is predicted with its whole contract',
+  );
+  assert.deepEqual(
+    printed.conditions.map((c) => [c.tool, c.name, c.condition, c.file, c.line]),
+    [[1, 'beta', 'process.env.BETA === "1"', file, 4]],
+  );
+  const c = printed.conditions[0];
+  assert.equal(text.split('\n')[c.line - 1].slice(c.column - 1, c.endColumn - 1), 'process.env.BETA === "1"', 'the range is the guard in the source');
+  const plain = spawnSync(process.execPath, [cli, 'contract', file], { encoding: 'utf8' });
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /\nbeta\n {2}listed only when: process\.env\.BETA === "1" \(.*server\.ts:4\)\n/);
+  assert.doesNotMatch(plain.stdout.split('\nbeta\n')[0], /listed only when/, 'the unguarded tool has no condition line');
+});

@@ -192,6 +192,21 @@ test('unresolved parts are marked in the reading and listed with a way to them',
   assert.deepEqual(await p.posted(), [{ type: 'reveal', uri: 'file:///work/examples/ts/server.ts', range: range(11) }]);
 });
 
+test('a tool registered under a guard says it is listed only when the guard holds, as text, with a way to it', async () => {
+  const guard = '<img src=x onerror="window.__pwned=3">clientSupportsSampling';
+  const view = await viewOf(0, { condition: { text: guard, uri: 'file:///work/examples/ts/tools/sampling.ts', range: range(41) } });
+  await p.send({ type: 'render', view });
+  await p.page.waitForSelector('header p.condition');
+  assert.equal(await p.page.textContent('header p.condition code'), guard, 'the guard is shown as written, as text');
+  assert.match((await p.page.textContent('header p.condition')) ?? '', /^Listed only when .* holds at run time: a running server may not list this tool\./);
+  assert.equal(await p.page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned), undefined);
+  await p.clearPosted();
+  await p.page.click('[data-action="reveal-condition"]');
+  assert.deepEqual(await p.posted(), [{ type: 'reveal', uri: 'file:///work/examples/ts/tools/sampling.ts', range: range(41) }]);
+  await p.send({ type: 'render', view: await viewOf(0) });
+  await p.page.waitForSelector('header p.condition', { state: 'detached' });
+});
+
 test('the prompts and resources of the server are listed as data, with their unresolved parts', async () => {
   const file = 'file:///work/examples/ts/server.ts';
   const surfaces = await liveSurfaces((server) => {

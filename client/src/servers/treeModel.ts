@@ -265,11 +265,14 @@ export function predictedChildren(c: ServerConfig, script: string, prediction: S
 export function predictedToolText(t: ToolSummary, server?: string): ItemText {
   const risk = assessRisk((t.contract as { annotations?: Tool['annotations'] }).annotations);
   const unresolved = t.unresolved.length ? ' · partly unresolved' : '';
+  // Registered under a guard: a running server lists it only when the guard holds.
+  const conditional = t.condition ? ' · conditional' : '';
   return {
     label: t.name ?? '<unresolved name>',
-    description: `predicted · ${risk.level}${risk.assumed ? ' (assumed)' : ''}${unresolved}${server ? ` · ${server}` : ''}`,
+    description: `predicted · ${risk.level}${risk.assumed ? ' (assumed)' : ''}${conditional}${unresolved}${server ? ` · ${server}` : ''}`,
     tooltip: [
       `**${t.name ?? '<unresolved name>'}** (predicted from the source)`,
+      ...(t.condition ? [`listed only when \`${t.condition.text.replace(/`/g, "'")}\` holds at run time`] : []),
       typeof t.contract.description === 'string' ? t.contract.description : '(no description)',
       ...t.unresolved.map((u) => `unresolved ${u.part}: ${u.reason}`),
     ].join('\n\n'),

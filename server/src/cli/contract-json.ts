@@ -42,6 +42,30 @@ export function contractJson(
   return { tools: tools.map((t) => t.contract), unresolved, converters };
 }
 
+/** A tool registered under a guard (`conditions` of `toolsmith contract --json`): listed only when it holds. */
+export interface ConditionRow extends Located1 {
+  /** Index of the tool in `tools`. */
+  tool: number;
+  name: string | null;
+  /** The guard as written (`clientSupportsRoots`, `!o.skipImageDownloads`, `a && b`); its position below. */
+  condition: string;
+  file: string;
+}
+
+/**
+ * The `conditions` field, printed only when a tool is conditional: each such tool is in `tools` with its whole contract
+ * (a fact), but the server lists it only when its guard holds at run time, so a live tools/list may lack it.
+ */
+export function conditionRows(tools: ToolDefinition[], textOf: (file: string) => string | undefined): ConditionRow[] {
+  const positions = new Positions(textOf);
+  const rows: ConditionRow[] = [];
+  tools.forEach((t, i) => {
+    const c = t.registration.condition;
+    if (c) rows.push({ tool: i, name: t.name.value ?? null, condition: c.text, file: c.span.file, ...positions.of(c.span) });
+  });
+  return rows;
+}
+
 /** One part of one prompt that the analysis could not resolve (the prompt's row of `promptsUnresolved`). */
 export interface PromptUnresolvedRow extends Located1 {
   /** Index of the prompt in `prompts`. */

@@ -11,6 +11,7 @@ import type { FileHost } from '../analysis/model';
 import { runRules } from '../rules';
 import { SpanMapper } from './spans';
 import { fileToUri } from './paths';
+import { toolSummary } from './summaries';
 
 export class ServerToolsCache {
   private readonly answers = new Map<string, ServerToolsResult>();
@@ -45,20 +46,7 @@ export class ServerToolsCache {
       const t = result.tools[i];
       const counts = { error: 0, warning: 0, info: 0 };
       for (const f of findings) if (f.tool !== null && f.tool === t.name.value && f.span.file === t.file) counts[f.severity]++;
-      return {
-        name: t.name.value,
-        title: t.title?.value,
-        language: t.language,
-        framework: t.framework,
-        frameworkVersion: t.frameworkVersion,
-        uri: fileToUri(t.file),
-        range: mapper.range(t.registration.span),
-        nameRange: mapper.range(t.name.span),
-        contract: t.contract,
-        unresolved: t.unresolved.map((u) => ({ part: u.part, reason: u.reason, uri: fileToUri(u.span.file), range: mapper.range(u.span) })),
-        serverId: t.server.id,
-        findings: counts,
-      };
+      return toolSummary(t, fileToUri(t.file), mapper, counts);
     };
     const predicted: PredictedServer[] = servers.map((s) => ({
       ...(s.name !== undefined ? { name: s.name } : {}),

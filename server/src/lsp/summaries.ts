@@ -1,4 +1,5 @@
 import type { PromptSummary, ResourceSummary, ToolSummary } from '../../../common/protocol';
+import type { ToolDefinition } from '../analysis/model';
 import type { FileAnalysis } from '../service';
 import type { SpanMapper } from './spans';
 import { fileToUri } from './paths';
@@ -10,21 +11,28 @@ export function toolSummaries(analysis: FileAnalysis, uri: string, mapper: SpanM
     for (const f of analysis.findings) {
       if (f.tool !== null && f.tool === t.name.value) counts[f.severity]++;
     }
-    return {
-      name: t.name.value,
-      title: t.title?.value,
-      language: t.language,
-      framework: t.framework,
-      frameworkVersion: t.frameworkVersion,
-      uri,
-      range: mapper.range(t.registration.span),
-      nameRange: mapper.range(t.name.span),
-      contract: t.contract,
-      unresolved: t.unresolved.map((u) => ({ part: u.part, reason: u.reason, uri: fileToUri(u.span.file), range: mapper.range(u.span) })),
-      serverId: t.server.id,
-      findings: counts,
-    };
+    return toolSummary(t, uri, mapper, counts);
   });
+}
+
+/** One tool as the client sees it; `uri` the document it is shown for (its file, or the entry's module). */
+export function toolSummary(t: ToolDefinition, uri: string, mapper: SpanMapper, findings: ToolSummary['findings']): ToolSummary {
+  const condition = t.registration.condition;
+  return {
+    name: t.name.value,
+    title: t.title?.value,
+    language: t.language,
+    framework: t.framework,
+    frameworkVersion: t.frameworkVersion,
+    uri,
+    range: mapper.range(t.registration.span),
+    nameRange: mapper.range(t.name.span),
+    contract: t.contract,
+    unresolved: t.unresolved.map((u) => ({ part: u.part, reason: u.reason, uri: fileToUri(u.span.file), range: mapper.range(u.span) })),
+    serverId: t.server.id,
+    ...(condition ? { condition: { text: condition.text, uri: fileToUri(condition.span.file), range: mapper.range(condition.span) } } : {}),
+    findings,
+  };
 }
 
 /** The prompts and resources of one analysed file, for the preview (`toolsmith/tools`); absent when there are none. */

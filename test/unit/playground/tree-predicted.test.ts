@@ -49,7 +49,7 @@ test('a stopped server lists the tools the language server predicts for its scri
   writeTree(dir, {
     'bin/cli.js': 'import "../lib/index.js";\n',
     'lib/index.js': `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport { register } from "./tools.js";\nconst server = new McpServer({ name: "demo", version: "1" });\nregister(server);\nawait import(process.env.PLUGIN);\n`,
-    'lib/tools.js': `export function register(server) {\n  server.registerTool("delete_file", { description: "Delete a file.", annotations: { destructiveHint: true } }, async () => ({ content: [] }));\n  server.registerTool("read_file", { description: "Read a file.", annotations: { readOnlyHint: true } }, async () => ({ content: [] }));\n}\n`,
+    'lib/tools.js': `export function register(server) {\n  server.registerTool("delete_file", { description: "Delete a file.", annotations: { destructiveHint: true } }, async () => ({ content: [] }));\n  server.registerTool("read_file", { description: "Read a file.", annotations: { readOnlyHint: true } }, async () => ({ content: [] }));\n  if (process.env.BETA) server.registerTool("list_drafts", { description: "List drafts.", annotations: { readOnlyHint: true } }, async () => ({ content: [] }));\n}\n`,
   });
   const client = await LspClient.start({ workspaceFolders: [dir], initializationOptions: { diagnosticsDelayMs: 0 } });
   try {
@@ -61,12 +61,15 @@ test('a stopped server lists the tools the language server predicts for its scri
     const rows = predictedChildren(c, script, prediction, false);
     assert.deepEqual(
       rows.map((r) => (r.kind === 'note' ? r.text : `${r.tool.name} (${r.tool.uri === fileUri(path.join(dir, 'lib/tools.js')) ? 'lib/tools.js' : r.tool.uri})`)),
-      ['Predicted: 2 tools (not running)', 'delete_file (lib/tools.js)', 'read_file (lib/tools.js)', 'Not followed: import() with a computed specifier (process.env.PLUGIN)'],
+      ['Predicted: 3 tools (not running)', 'delete_file (lib/tools.js)', 'read_file (lib/tools.js)', 'list_drafts (lib/tools.js)', 'Not followed: import() with a computed specifier (process.env.PLUGIN)'],
     );
-    const [, del, read] = rows;
-    assert.ok(del.kind === 'predicted' && read.kind === 'predicted');
+    const [, del, read, drafts] = rows;
+    assert.ok(del.kind === 'predicted' && read.kind === 'predicted' && drafts.kind === 'predicted');
     assert.equal(predictedToolText(del.tool).description, 'predicted · Critical (assumed)');
     assert.equal(predictedToolText(read.tool).description, 'predicted · Low');
+    // Registered under a guard: the row says so, the tooltip names the guard as written.
+    assert.equal(predictedToolText(drafts.tool).description, 'predicted · Low · conditional');
+    assert.match(predictedToolText(drafts.tool).tooltip, /listed only when `process\.env\.BETA` holds at run time/);
     assert.deepEqual(predictedChildren(c, script, prediction, true), [], 'a running server shows its live tools instead');
     assert.deepEqual(predictedChildren(c, script, { servers: [], unresolved: [] }, false), [], 'no server seen in the script: no claim');
   } finally {

@@ -166,3 +166,15 @@ test('type labels for pydantic shapes: Optional, $ref enums, arrays of unions', 
   assert.equal(typeLabel({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } }, root), 'array of (string | number)');
   assert.equal(typeLabel({}, root), 'any');
 });
+
+test('a tool registered under a guard: the preview says it is listed only when the guard holds, with where it is written', () => {
+  const contract: JsonSchema = { name: 'trigger-sampling-request', description: 'Ask the client to sample.', inputSchema: { type: 'object', properties: {} } };
+  const guarded = buildPreview({
+    tool: toolOf(contract, { condition: { text: 'clientSupportsSampling', uri: 'file:///work/tools/sampling.js', range: range(41, 8) } }),
+    serverContracts: [contract],
+    findings: [],
+  });
+  assert.deepEqual(guarded.condition, { text: 'clientSupportsSampling', uri: 'file:///work/tools/sampling.js', range: range(41, 8), location: 'sampling.js:42:9' });
+  assert.deepEqual(JSON.parse(guarded.json), contract, 'the contract itself is unchanged');
+  assert.equal(buildPreview({ tool: toolOf(contract), serverContracts: [contract], findings: [] }).condition, undefined);
+});

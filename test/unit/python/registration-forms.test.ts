@@ -287,3 +287,58 @@ test("a bound method of a module-level instance of another module's class is the
     ],
   );
 });
+
+test('a registration under an `if`, in an `elif`/`else`, or after an early `return`: the tool keeps its contract and says the guard it is listed under', () => {
+  // The shapes of mcp-clickhouse 0.7.0 (`if os.getenv("CLICKHOUSE_ENABLED", "true").lower() == "true":` around three
+  // add_tool calls; `if not get_chdb_config().enabled: return` before the chDB tool), written small.
+  const text = [
+    'import os',
+    'from mcp.server.fastmcp import FastMCP',
+    'mcp = FastMCP("g")',
+    'def always() -> str:',
+    '    """Always listed."""',
+    '    return ""',
+    'mcp.add_tool(always)',
+    'if os.getenv("ENABLED", "true") == "true":',
+    '    @mcp.tool()',
+    '    def enabled() -> str:',
+    '        """Listed when enabled."""',
+    '        return ""',
+    'elif beta:',
+    '    @mcp.tool()',
+    '    def beta_only() -> str:',
+    '        """Beta."""',
+    '        return ""',
+    'else:',
+    '    @mcp.tool()',
+    '    def fallback() -> str:',
+    '        """Otherwise."""',
+    '        return ""',
+    'def register_extra():',
+    '    if not config().extra:',
+    '        return',
+    '    if client is None:',
+    '        raise RuntimeError("no client")',
+    '    @mcp.tool()',
+    '    def extra() -> str:',
+    '        """Extra."""',
+    '        return ""',
+    'register_extra()',
+    '',
+  ].join('\n');
+  const { tools } = analyze({ 'server.py': text, 'pyproject.toml': '[project]\nname = "g"\ndependencies = ["mcp==1.30.0"]\n' }, 'server.py');
+  const guards = Object.fromEntries(tools.map((t) => [t.name.value, t.registration.condition?.text]));
+  assert.deepEqual(guards, {
+    always: undefined,
+    enabled: 'os.getenv("ENABLED", "true") == "true"',
+    beta_only: 'not (os.getenv("ENABLED", "true") == "true") and beta',
+    fallback: 'not (os.getenv("ENABLED", "true") == "true") and not beta',
+    extra: 'config().extra and client is not None',
+  });
+  const extra = tools.find((t) => t.name.value === 'extra')!;
+  assert.equal(text.slice(extra.registration.condition!.span.start, extra.registration.condition!.span.end), 'client is None', 'the span is the innermost guard as written');
+  assert.ok(
+    tools.every((t) => t.unresolved.length === 0 && t.contract.name === t.name.value),
+    'a guard changes whether the tool is listed, not its contract',
+  );
+});

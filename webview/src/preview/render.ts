@@ -253,6 +253,16 @@ export function renderView(view: PreviewView, post: Post, collapsed: ReadonlySet
       view.tokens ? h('span', { class: 'tokens', 'data-tokens': String(view.tokens.tool) }, `${view.tokens.tool} tokens`) : undefined,
       h('span', { class: 'muted' }, `${view.frameworkLabel} · ${decodeURIComponent(view.file.replace(/^file:\/\//, ''))}`),
     ),
+    view.condition
+      ? h(
+          'p',
+          { class: 'condition', 'data-condition': view.condition.text },
+          'Listed only when ',
+          h('code', {}, view.condition.text),
+          ' holds at run time: a running server may not list this tool. ',
+          button(view.condition.location, () => post({ type: 'reveal', uri: view.condition!.uri, range: view.condition!.range }), { secondary: true, icon: 'go-to-file', id: 'reveal-condition' }),
+        )
+      : undefined,
     h(
       'div',
       { class: 'toolbar' },

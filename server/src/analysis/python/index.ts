@@ -24,7 +24,7 @@ import type {
 } from '../model';
 import { PyModule, PyProgram } from './module';
 import type { FieldInfo, PyType } from './pytypes';
-import { argsOf, child, children, dottedName, kwargsWithNames, literalValue, meaningful, stringValue, type Arg, type LiteralResult } from './syntax';
+import { argsOf, child, children, dottedName, guardOf, kwargsWithNames, literalValue, meaningful, stringValue, type Arg, type LiteralResult } from './syntax';
 import { cleanLineSpan, docstringOf, parseDocstring, type DocstringInfo, type ParsedDocstring } from './docstring';
 import { handlerFacts } from './handler';
 import { frameworkVersion, installedFrameworkVersion, pythonVersion, type PythonVersionFact } from './versions';
@@ -1934,6 +1934,8 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   if (options.title?.unresolved) contract = withoutKey(contract, 'title');
   if (options.explicitDescription?.unresolved) contract = withoutDescription(contract);
   const paramList = child(fn, 'ParamList');
+  // An `if` around the registration (or an early `return` before it): listed only when it holds.
+  const guard = guardOf(reg.stmt, mod.text);
   const tool: ToolDefinition = {
     language: 'python',
     framework,
@@ -1947,6 +1949,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
       calleeSpan: reg.calleeSpan,
       ...(reg.kind === 'decorator' ? { decoratorCalled: !!reg.decoratorCalled } : {}),
       ...(reg.argList ? { configSpan: mod.span(reg.argList) } : {}),
+      ...(guard ? { condition: { text: guard.text, span: mod.span(guard.at) } } : {}),
     },
     name: options.name,
     ...(options.version ? { version: options.version } : {}),

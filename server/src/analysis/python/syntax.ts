@@ -366,3 +366,64 @@ function posixPathStr(s: string): string {
   const out = lead + parts.join('/');
   return out || '.';
 }
+
+const SCOPES = new Set(['FunctionDefinition', 'ClassDefinition', 'LambdaExpression']);
+const EXITS = new Set(['ReturnStatement', 'RaiseStatement', 'ContinueStatement', 'BreakStatement']);
+
+/** `not (x)` as a reader writes it: `x` for `not x`, `a is not None` for `a is None`, `not x` for a name or call. */
+function negated(cond: SyntaxNode, text: string): string {
+  const src = text.slice(cond.from, cond.to);
+  if (cond.name === 'UnaryExpression' && cond.firstChild?.name === 'not' && cond.lastChild) return text.slice(cond.lastChild.from, cond.lastChild.to);
+  const is = /^(.*)\sis\s+None$/s.exec(src);
+  if (cond.name === 'BinaryExpression' && is && !/\bnot\s+None$/.test(src)) return `${is[1]} is not None`;
+  return /^[\w.]+(\(.*\))?$/s.test(src) && !/\s/.test(src) ? `not ${src}` : `not (${src})`;
+}
+
+/** Whether a Body's last statement leaves the enclosing block (`return`, `raise`, `continue`, `break`). */
+function exits(body: SyntaxNode): boolean {
+  const last = meaningful(body).filter((c) => c.name !== ':').pop();
+  return !!last && EXITS.has(last.name);
+}
+
+/**
+ * The `if` guards a statement runs under in its function or module, as written and joined with `and`, outermost
+ * first: the branch it sits in (`a`; `not a` in an `else`; `not a and b` in an `elif b`), and an earlier
+ * `if c: return` of the same block (`not c`). Undefined when it runs unconditionally there; a guard in a caller
+ * is not followed. `at`: the innermost guard's condition, for positions.
+ */
+export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: SyntaxNode } | undefined {
+  const parts: { text: string; at: SyntaxNode }[] = [];
+  for (let n: SyntaxNode = stmt; n.parent && !SCOPES.has(n.name); n = n.parent) {
+    const block = n.parent;
+    if (block.name !== 'Body' && block.name !== 'Script') continue;
+    // Early exits before the statement in its own block, innermost (nearest) last.
+    const before: { text: string; at: SyntaxNode }[] = [];
+    for (let s = n.prevSibling; s; s = s.prevSibling) {
+      if (s.name !== 'IfStatement') continue;
+      const kids = children(s);
+      const body = kids.find((k) => k.name === 'Body');
+      const cond = kids[1];
+      if (!body || !cond || kids.some((k) => k.name === 'elif' || k.name === 'else') || !exits(body)) continue;
+      before.unshift({ text: negated(cond, text), at: cond });
+    }
+    parts.unshift(...before);
+    const ifStmt = block.parent;
+    if (block.name === 'Body' && ifStmt?.name === 'IfStatement') {
+      const kids = children(ifStmt);
+      const own: { text: string; at: SyntaxNode }[] = [];
+      for (let i = 0; i < kids.length; i++) {
+        const k = kids[i];
+        if ((k.name === 'if' || k.name === 'elif') && kids[i + 1] && kids[i + 2]?.name === 'Body') {
+          if (kids[i + 2].from === block.from) {
+            own.push({ text: text.slice(kids[i + 1].from, kids[i + 1].to), at: kids[i + 1] });
+            break;
+          }
+          own.push({ text: negated(kids[i + 1], text), at: kids[i + 1] });
+        }
+      }
+      parts.unshift(...own);
+    }
+  }
+  if (!parts.length) return undefined;
+  return { text: parts.map((p) => p.text).join(' and '), at: parts[parts.length - 1].at };
+}
