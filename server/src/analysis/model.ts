@@ -233,6 +233,12 @@ export interface ToolDefinition {
      * `!o.skipImageDownloads`): the tool is listed only when it holds at run time. The contract is unaffected.
      */
     condition?: { text: string; span: Span };
+    /**
+     * The arms of `if`/`else` (`elif`, `?:`) the registration sits in, outermost first, each `<file>:<offset of the
+     * statement>:<arm>`: two registrations in different arms of one statement are never both made (the same name
+     * registered in each arm is no duplicate).
+     */
+    arms?: string[];
   };
   name: Located<string>;
   /**

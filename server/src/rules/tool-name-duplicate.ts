@@ -28,22 +28,31 @@ function versionConsequence(earlier: ToolDefinition, tool: ToolDefinition): stri
   return `both are version ${JSON.stringify(tool.version.value)}: FastMCP logs a warning and the later one silently replaces the earlier, so it is never called. Give each registration its own version=`;
 }
 
+/** Whether two registrations sit in different arms of one `if`/`else` (`elif`, `?:`): never both made. */
+function exclusive(a: ToolDefinition, b: ToolDefinition): boolean {
+  const armsA = a.registration.arms;
+  const armsB = b.registration.arms;
+  if (!armsA || !armsB) return false;
+  const statement = (arm: string) => arm.slice(0, arm.lastIndexOf(':'));
+  return armsA.some((x) => armsB.some((y) => x !== y && statement(x) === statement(y)));
+}
+
 export const toolNameDuplicate: Rule = {
   id: 'tool-name-duplicate',
   defaultSeverity: 'error',
   languages: ['typescript', 'python'],
   summary: 'The same tool name registered twice on one server.',
   checkServer(tools, _files, ctx) {
-    const first = new Map<string, ToolDefinition>();
+    // Every registration of a name so far: a later one duplicates the first it can be made together with.
+    const seen = new Map<string, ToolDefinition[]>();
     const out: RuleFinding[] = [];
     for (const tool of [...tools].sort((a, b) => (a.file === b.file ? a.registration.span.start - b.registration.span.start : a.file < b.file ? -1 : 1))) {
       const name = tool.name.value;
       if (name === undefined) continue;
-      const earlier = first.get(name);
-      if (!earlier) {
-        first.set(name, tool);
-        continue;
-      }
+      const before = seen.get(name) ?? [];
+      seen.set(name, [...before, tool]);
+      const earlier = before.find((e) => !exclusive(e, tool));
+      if (!earlier) continue;
       const line = lineOf(ctx.textOf(earlier.name.span.file), earlier.name.span.start);
       const where = earlier.file === tool.file && line !== undefined ? ` (first on line ${line})` : '';
       // FastMCP 3.x+ versions of one name are merged by the analysis (python/tool-versions.ts); what reaches here

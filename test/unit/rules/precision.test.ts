@@ -358,3 +358,52 @@ test('description-no-return-info: an outputSchema naming fields (output_schema= 
   const src = `from fastmcp import FastMCP\n\nserver = FastMCP("w")\nSCHEMA = {"type": "object", "properties": {"title": {"type": "string"}, "summary": {"type": "string"}}}\n\n@server.tool(output_schema=SCHEMA)\ndef get_summary(title: str):\n    """Get a summary of a Wikipedia article."""\n    return {"title": title, "summary": ""}\n\n@server.tool()\ndef get_links(title: str):\n    """Get the links of a Wikipedia article."""\n    return {"title": title}\n`;
   assert.deepEqual(findingsOf('/tmp/k9.py', src, 'description-no-return-info'), ['get_links']);
 });
+
+test('tool-name-duplicate: one name registered in each arm of an if/else (elif, ?:) is one tool at run time, not a duplicate; in one arm, or guarded next to an unguarded one, it still is', () => {
+  const dupes = (file: string, text: string) =>
+    analyse(file, text)
+      .findings.filter((f) => f.ruleId === 'tool-name-duplicate')
+      .map((f) => text.slice(0, f.span.start).split('\n').length);
+  const ts = `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+const server = new McpServer({ name: "d", version: "1" });
+if (process.env.FAST) {
+  server.registerTool("search", { description: "Search the index quickly by keyword." }, async () => ({ content: [] }));
+} else if (process.env.FULL) {
+  server.registerTool("search", { description: "Search the full index by keyword." }, async () => ({ content: [] }));
+} else {
+  server.registerTool("search", { description: "Search the cached index by keyword." }, async () => ({ content: [] }));
+}
+process.env.RO ? server.registerTool("read", { description: "Read one record by id." }, async () => ({ content: [] })) : server.registerTool("read", { description: "Read or lock one record by id." }, async () => ({ content: [] }));
+if (process.env.X) {
+  server.registerTool("twice", { description: "Registered twice in one arm." }, async () => ({ content: [] }));
+  server.registerTool("twice", { description: "Registered twice in one arm." }, async () => ({ content: [] }));
+}
+server.registerTool("mixed", { description: "Always registered." }, async () => ({ content: [] }));
+if (process.env.Y) server.registerTool("mixed", { description: "And again when Y is set." }, async () => ({ content: [] }));
+`;
+  assert.deepEqual(dupes('/virtual/dup/server.ts', ts), [13, 16], 'only the same-arm and the guarded-next-to-unguarded registrations');
+  const py = `import os
+from mcp.server.fastmcp import FastMCP
+mcp = FastMCP("d")
+if os.getenv("FAST"):
+    @mcp.tool(name="search")
+    def search_fast(q: str) -> str:
+        """Search the index quickly by keyword."""
+        return q
+elif os.getenv("FULL"):
+    @mcp.tool(name="search")
+    def search_full(q: str) -> str:
+        """Search the full index by keyword."""
+        return q
+else:
+    @mcp.tool(name="search")
+    def search_cached(q: str) -> str:
+        """Search the cached index by keyword."""
+        return q
+    @mcp.tool(name="search")
+    def search_again(q: str) -> str:
+        """Search the cached index again by keyword."""
+        return q
+`;
+  assert.deepEqual(dupes('/virtual/dup/server.py', py), [19], 'only the second registration of the else arm');
+});

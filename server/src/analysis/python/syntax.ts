@@ -389,10 +389,12 @@ function exits(body: SyntaxNode): boolean {
  * The `if` guards a statement runs under in its function or module, as written and joined with `and`, outermost
  * first: the branch it sits in (`a`; `not a` in an `else`; `not a and b` in an `elif b`), and an earlier
  * `if c: return` of the same block (`not c`). Undefined when it runs unconditionally there; a guard in a caller
- * is not followed. `at`: the innermost guard's condition, for positions.
+ * is not followed. `at`: the innermost guard's condition, for positions; `arms`: the `if` arms it sits in, outermost
+ * first, as `<offset of the if>:<arm index>` (registrations in two arms of one `if` are never both made).
  */
-export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: SyntaxNode } | undefined {
+export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: SyntaxNode; arms: string[] } | undefined {
   const parts: { text: string; at: SyntaxNode }[] = [];
+  const arms: string[] = [];
   for (let n: SyntaxNode = stmt; n.parent && !SCOPES.has(n.name); n = n.parent) {
     const block = n.parent;
     if (block.name !== 'Body' && block.name !== 'Script') continue;
@@ -411,6 +413,7 @@ export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: Syn
     if (block.name === 'Body' && ifStmt?.name === 'IfStatement') {
       const kids = children(ifStmt);
       const own: { text: string; at: SyntaxNode }[] = [];
+      arms.unshift(`${ifStmt.from}:${kids.filter((k) => k.name === 'Body' && k.from <= block.from).length}`);
       for (let i = 0; i < kids.length; i++) {
         const k = kids[i];
         if ((k.name === 'if' || k.name === 'elif') && kids[i + 1] && kids[i + 2]?.name === 'Body') {
@@ -425,5 +428,5 @@ export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: Syn
     }
   }
   if (!parts.length) return undefined;
-  return { text: parts.map((p) => p.text).join(' and '), at: parts[parts.length - 1].at };
+  return { text: parts.map((p) => p.text).join(' and '), at: parts[parts.length - 1].at, arms };
 }

@@ -53,8 +53,10 @@ function statementIndex(statements: ts.NodeArray<ts.Statement>, child: ts.Node):
 }
 
 /** The guards from the registration outwards, as written (`!(c)` where the registration runs when `c` is false). */
-export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { text: string; span: Span } | undefined {
+export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { text: string; span: Span; arms: string[] } | undefined {
   const guards: { text: string; node: ts.Node }[] = [];
+  // `if`/`?:` arms, innermost first (reversed at the end).
+  const arms: string[] = [];
   const text = (e: ts.Node) => e.getText(pf.sf);
   const negated = (e: ts.Expression) => {
     const inner = skipOuter(e);
@@ -63,12 +65,14 @@ export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { te
   };
   let child: ts.Node = call;
   for (let node: ts.Node | undefined = call.parent; node && !isFunctionLikeKind(node.kind); child = node, node = node.parent) {
-    if (ts.isIfStatement(node)) {
-      if (child === node.thenStatement) guards.push({ text: text(node.expression), node: node.expression });
-      else if (child === node.elseStatement) guards.push({ text: negated(node.expression), node: node.expression });
-    } else if (ts.isConditionalExpression(node)) {
-      if (child === node.whenTrue) guards.push({ text: text(node.condition), node: node.condition });
-      else if (child === node.whenFalse) guards.push({ text: negated(node.condition), node: node.condition });
+    if (ts.isIfStatement(node) || ts.isConditionalExpression(node)) {
+      const cond = ts.isIfStatement(node) ? node.expression : node.condition;
+      const then = ts.isIfStatement(node) ? node.thenStatement : node.whenTrue;
+      const otherwise = ts.isIfStatement(node) ? node.elseStatement : node.whenFalse;
+      if (child === then || child === otherwise) {
+        guards.push({ text: child === then ? text(cond) : negated(cond), node: cond });
+        arms.push(`${pf.file}:${node.getStart(pf.sf)}:${child === then ? 'then' : 'else'}`);
+      }
     } else if (ts.isBinaryExpression(node) && child === node.right) {
       const op = node.operatorToken.kind;
       if (op === SK.AmpersandAmpersandToken) guards.push({ text: text(node.left), node: node.left });
@@ -90,5 +94,5 @@ export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { te
     if (ts.isSourceFile(node)) break;
   }
   if (guards.length === 0) return undefined;
-  return { text: guards.map((g) => g.text).join(' && '), span: spanOf(guards[0].node, pf) };
+  return { text: guards.map((g) => g.text).join(' && '), span: spanOf(guards[0].node, pf), arms: arms.reverse() };
 }

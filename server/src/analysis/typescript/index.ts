@@ -1477,8 +1477,11 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
     unresolved,
     unrepresentable,
   };
-  const condition = registrationGuard(at.call, at.pf);
-  if (condition) tool.registration.condition = condition;
+  const guard = registrationGuard(at.call, at.pf);
+  if (guard) {
+    tool.registration.condition = { text: guard.text, span: guard.span };
+    if (guard.arms.length) tool.registration.arms = guard.arms;
+  }
   if (title) tool.title = title;
   if (descLoc) {
     const origin = registration.descriptionOrigin;
