@@ -140,3 +140,28 @@ server.registerTool("handler_has_if", {}, async () => { if (caps.roots) return {
   assert.equal(guard('full_only'), 'opts.mode === "full"');
   assert.equal(guard('handler_has_if'), undefined);
 });
+
+test('a registration inside a helper the server is passed to, located at the call into it, keeps the guard written inside the helper (and the call\'s own)', () => {
+  // server-everything's tools/get-roots-list.js: `if (clientSupportsRoots) { server.registerTool(name, ...) }` inside
+  // `registerGetRootsListTool(server)`, which index.js calls unguarded (and a guarded call, for the joined case).
+  const src =
+    HEAD +
+    `declare const beta: boolean;
+function registerRoots(s: typeof server) {
+  const caps = s.server.getClientCapabilities() || {};
+  const clientSupportsRoots = caps.roots !== undefined;
+  if (clientSupportsRoots) {
+    s.registerTool("get-roots-list", { description: "Lists the roots the client provides." }, ${OK});
+  }
+}
+function registerBeta(s: typeof server, name: string) {
+  if (name.startsWith("x")) s.registerTool(name, { description: "Beta tool." }, ${OK});
+}
+registerRoots(server);
+if (beta) registerBeta(server, "x_beta");
+`;
+  const { tool, textOf } = analyze({ 'main.ts': src });
+  assert.equal(tool('get-roots-list').registration.condition?.text, 'clientSupportsRoots');
+  assert.equal(textOf(tool('get-roots-list').registration.condition?.span), 'clientSupportsRoots');
+  assert.equal(tool('x_beta').registration.condition?.text, 'beta && name.startsWith("x")');
+});

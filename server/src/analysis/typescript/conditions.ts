@@ -96,3 +96,11 @@ export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { te
   if (guards.length === 0) return undefined;
   return { text: guards.map((g) => g.text).join(' && '), span: spanOf(guards[0].node, pf), arms: arms.reverse() };
 }
+
+type Guard = NonNullable<ReturnType<typeof registrationGuard>>;
+
+/** The guards of a call into a helper (`outer`) and of the registration inside it (`inner`): both must hold. */
+export function joinGuards(outer: Guard | undefined, inner: Guard | undefined): Guard | undefined {
+  if (!outer || !inner) return outer ?? inner;
+  return { text: `${outer.text} && ${inner.text}`, span: inner.span, arms: [...outer.arms, ...inner.arms] };
+}

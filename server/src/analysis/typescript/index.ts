@@ -31,7 +31,7 @@ import { bundledLibraries, librariesFor, librariesForV2 } from '../../contract/t
 import { Deferred, evaluate, evaluateDetached, fingerprint, FnExpr, Instance, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
-import { registrationGuard } from './conditions';
+import { joinGuards, registrationGuard } from './conditions';
 import { parametersOf } from './params';
 import { localsAt } from './locals';
 import { inLibraryModule, inlinedCopyOf, inlinedPackagePath, libraryStatements } from './bundles';
@@ -1477,7 +1477,8 @@ function buildTool(site: ToolSite, ctx: EvalContext, versions: WorkspaceVersions
     unresolved,
     unrepresentable,
   };
-  const guard = registrationGuard(at.call, at.pf);
+  // Through a helper: the guards of the call into it, then those around the registration inside it.
+  const guard = joinGuards(registrationGuard(at.call, at.pf), site.via ? registrationGuard(call, pf) : undefined);
   if (guard) {
     tool.registration.condition = { text: guard.text, span: guard.span };
     if (guard.arms.length) tool.registration.arms = guard.arms;
