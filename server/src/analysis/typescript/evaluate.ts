@@ -378,12 +378,8 @@ const NS_COMMON = new Set([
   'unknown',
   'never',
 ]);
-const NS_V4_ONLY = new Set([
-  'int',
-  'strictObject',
-  'looseObject',
-  'partialRecord',
-  'nullish',
+/** zod 4's top-level string formats (`z.email()`, `z.uuidv7()`...): strings with a format or pattern. */
+export const ZOD4_STRING_FORMATS = [
   'email',
   'url',
   'httpUrl',
@@ -408,6 +404,14 @@ const NS_V4_ONLY = new Set([
   'xid',
   'ksuid',
   'hostname',
+] as const;
+const NS_V4_ONLY = new Set([
+  'int',
+  'strictObject',
+  'looseObject',
+  'partialRecord',
+  'nullish',
+  ...ZOD4_STRING_FORMATS,
   'hex',
   'int32',
   'uint32',

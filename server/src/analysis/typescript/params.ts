@@ -5,7 +5,7 @@
  */
 import ts from './ts';
 import type { ConstraintFact, JsonSchema, JsonValue, ParameterDefinition, Span } from '../model';
-import { evaluateDetached, Unresolvable, ZodFn, ZodNs, type EvalContext } from './evaluate';
+import { evaluateDetached, Unresolvable, ZodFn, ZodNs, ZOD4_STRING_FORMATS, type EvalContext } from './evaluate';
 import { lookupName, skipOuter, spanOf, type Decl, type ParsedFile } from './project';
 
 export interface ShapeEntry {
@@ -117,37 +117,7 @@ function isZodNamespaceFunction(node: ts.Identifier, pf: ParsedFile, ctx: EvalCo
 }
 
 type Kind = 'string' | 'number' | 'array' | 'other' | 'any';
-const STRING_ROOTS = new Set([
-  'string',
-  'email',
-  'url',
-  'httpUrl',
-  'uuid',
-  'uuidv4',
-  'uuidv6',
-  'uuidv7',
-  'guid',
-  'ipv4',
-  'ipv6',
-  'cidrv4',
-  'cidrv6',
-  'base64',
-  'base64url',
-  'e164',
-  'jwt',
-  'emoji',
-  'nanoid',
-  'cuid',
-  'cuid2',
-  'ulid',
-  'xid',
-  'ksuid',
-  'hostname',
-  'date',
-  'datetime',
-  'time',
-  'duration',
-]);
+const STRING_ROOTS = new Set(['string', ...ZOD4_STRING_FORMATS, 'date', 'datetime', 'time', 'duration']);
 const NUMBER_ROOTS = new Set(['number', 'int', 'int32', 'uint32', 'float32', 'float64']);
 const FORMAT_METHODS: Record<string, string> = {
   email: 'email',
