@@ -490,12 +490,10 @@ const ARRAY_MUTATORS = new Set(['push', 'unshift', 'splice', 'pop', 'shift', 'so
 export function mutationsOf(decl: ts.VariableDeclaration, pf: ParsedFile): { pushes: ts.CallExpression[]; other: ts.Node[] } {
   const out = { pushes: [] as ts.CallExpression[], other: [] as ts.Node[] };
   if (!ts.isIdentifier(decl.name)) return out;
-  const name = decl.name.text;
-  const w = fileWrites(pf);
-  for (const id of w.members.get(name) ?? []) if (lookupName(name, id, pf)?.node === decl) out.other.push(id);
-  for (const call of w.mutators.get(name) ?? []) {
+  const w = writesOfName(pf, decl.name.text);
+  out.other.push(...(w.members.get(decl) ?? []));
+  for (const call of w.mutators.get(decl) ?? []) {
     const callee = call.expression as ts.PropertyAccessExpression;
-    if (lookupName(name, callee.expression, pf)?.node !== decl) continue;
     const topLevel = ts.isExpressionStatement(call.parent) && ts.isSourceFile(call.parent.parent);
     if (callee.name.text === 'push' && topLevel) out.pushes.push(call);
     else out.other.push(call);
@@ -511,15 +509,67 @@ export function mutationsOf(decl: ts.VariableDeclaration, pf: ParsedFile): { pus
  */
 export function isReassigned(decl: ts.VariableDeclaration, pf: ParsedFile): boolean {
   if (!ts.isIdentifier(decl.name)) return true;
-  const name = decl.name.text;
-  const w = fileWrites(pf);
-  const reaches = (ids: ts.Identifier[] | undefined) => (ids ?? []).some((id) => lookupName(name, id, pf)?.node === decl);
-  if (reaches(w.targets.get(name)) || reaches(w.members.get(name))) return true;
-  for (const other of w.declarations.get(name) ?? []) if (other !== decl && lookupName(name, other.name, pf)?.node === decl) return true;
+  const w = writesOfName(pf, decl.name.text);
+  if (w.assigned.has(decl)) return true;
   // An empty `{}` / `[]` handed to a call is being filled (a bundler's `var ns = {}; __export(ns, {...})`).
   const init = decl.initializer && skipOuter(decl.initializer);
   const empty = init && ((ts.isObjectLiteralExpression(init) && init.properties.length === 0) || (ts.isArrayLiteralExpression(init) && init.elements.length === 0));
-  return !!empty && reaches(w.passed.get(name));
+  return !!empty && w.passed.has(decl);
+}
+
+/** The writes of one name in a file, each resolved once to the declaration it reaches (see resolvedWrites). */
+interface WritesOfName {
+  /** Declarations written after they are made: assigned, a member written, or declared again. */
+  assigned: Set<ts.Node>;
+  /** Declarations handed to a call. */
+  passed: Set<ts.Node>;
+  members: Map<ts.Node, ts.Identifier[]>;
+  mutators: Map<ts.Node, ts.CallExpression[]>;
+}
+const resolvedWrites = new WeakMap<ParsedFile, Map<string, WritesOfName>>();
+
+/**
+ * Every write of `name` in the file resolved to its declaration, once per name: asking per declaration resolved all
+ * the writes of its name each time, which minified bundles (thousands of `e` and `t`) made quadratic.
+ */
+function writesOfName(pf: ParsedFile, name: string): WritesOfName {
+  let byName = resolvedWrites.get(pf);
+  if (!byName) resolvedWrites.set(pf, (byName = new Map()));
+  let out = byName.get(name);
+  if (out) return out;
+  out = { assigned: new Set(), passed: new Set(), members: new Map(), mutators: new Map() };
+  const w = fileWrites(pf);
+  const target = (at: ts.Node) => lookupName(name, at, pf)?.node;
+  const add = <T>(map: Map<ts.Node, T[]>, key: ts.Node, v: T) => {
+    const list = map.get(key);
+    if (list) list.push(v);
+    else map.set(key, [v]);
+  };
+  for (const id of w.targets.get(name) ?? []) {
+    const d = target(id);
+    if (d) out.assigned.add(d);
+  }
+  for (const id of w.members.get(name) ?? []) {
+    const d = target(id);
+    if (d) {
+      out.assigned.add(d);
+      add(out.members, d, id);
+    }
+  }
+  for (const other of w.declarations.get(name) ?? []) {
+    const d = target(other.name);
+    if (d && d !== other) out.assigned.add(d);
+  }
+  for (const id of w.passed.get(name) ?? []) {
+    const d = target(id);
+    if (d) out.passed.add(d);
+  }
+  for (const call of w.mutators.get(name) ?? []) {
+    const d = target((call.expression as ts.PropertyAccessExpression).expression);
+    if (d) add(out.mutators, d, call);
+  }
+  byName.set(name, out);
+  return out;
 }
 
 /** What a node is for scope lookups, by SyntaxKind: read once per ancestor, so one array read instead of type tests. */
@@ -574,15 +624,29 @@ export function lookupName(name: string, from: ts.Node, pf: ParsedFile): Decl | 
   return pf.locals.get(name);
 }
 
+/**
+ * The declarations of a statement list by name (the first of a name wins, as a scan in order finds it): built once
+ * per list. A bundle wraps whole modules in one function, so a list can hold thousands of statements and a scan per
+ * lookup made name resolution quadratic (nx-mcp's 2.6 MiB bundle: 75 s, most of it here).
+ */
+const declarationsOf = new WeakMap<ts.NodeArray<ts.Statement>, Map<string, Decl>>();
 function findInStatements(name: string, statements: ts.NodeArray<ts.Statement>, pf: ParsedFile): Decl | undefined {
-  for (const st of statements) {
-    if (ts.isVariableStatement(st)) {
-      for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.name.text === name) return { kind: 'var', name, node: d, pf };
-    } else if (ts.isFunctionDeclaration(st) && st.name?.text === name) return { kind: 'function', name, node: st, pf };
-    else if (ts.isEnumDeclaration(st) && st.name.text === name) return { kind: 'enum', name, node: st, pf };
-    else if (ts.isClassDeclaration(st) && st.name?.text === name) return { kind: 'class', name, node: st, pf };
+  let byName = declarationsOf.get(statements);
+  if (!byName) {
+    byName = new Map();
+    const add = (d: Decl) => {
+      if (!byName!.has(d.name)) byName!.set(d.name, d);
+    };
+    for (const st of statements) {
+      if (ts.isVariableStatement(st)) {
+        for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name)) add({ kind: 'var', name: d.name.text, node: d, pf });
+      } else if (ts.isFunctionDeclaration(st) && st.name) add({ kind: 'function', name: st.name.text, node: st, pf });
+      else if (ts.isEnumDeclaration(st)) add({ kind: 'enum', name: st.name.text, node: st, pf });
+      else if (ts.isClassDeclaration(st) && st.name) add({ kind: 'class', name: st.name.text, node: st, pf });
+    }
+    declarationsOf.set(statements, byName);
   }
-  return undefined;
+  return byName.get(name);
 }
 
 export function spanOf(node: ts.Node, pf: ParsedFile): Span {
