@@ -24,7 +24,7 @@ import { formatStylish } from './cli/stylish';
 import { formatSarif } from './cli/sarif';
 import { fixUntilStable } from './cli/fix';
 import { SKIPPED_DIRS } from './lsp/workspaceIndex';
-import { MAX_SOURCE_BYTES, readSourceFileSync } from './sourceFile';
+import { CONTRACT_MAX_BYTES, MAX_SOURCE_BYTES, readSourceFileSync } from './sourceFile';
 import { setWorkspaceTrust, workspaceTrusted } from './contract/typescript/trust';
 
 declare const TOOLSMITH_VERSION: string | undefined;
@@ -60,7 +60,8 @@ Usage:
       copies the contracts were converted with; "servers" says which tools each server publishes. Prompts add
       "prompts" and "promptsUnresolved"; resources add "resources" (resources/list), "resourceTemplates"
       (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}].
-      --max-file-size N  analyse an entry up to N MiB (default 1: a larger one, such as a bundle, is refused)
+      --max-file-size N  analyse the entry and the modules it runs up to N MiB (default 8: a published server is
+                         often one bundle); a larger entry is refused, a larger module is an unresolved row
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
                    workspace's node_modules, nor a bundle's inlined zod (by default the workspace is trusted: its
                    own installed copies are loaded, as the server would load them)
@@ -141,7 +142,7 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: n
   }
   const files = [...texts.keys()];
   // Cross-file imports read the in-memory texts first, so a fix pass sees the fixes of the previous one.
-  const host = runHost(texts);
+  const host = runHost(texts, maxBytes);
   const logged = new Set<string>();
   const log = (m: string) => {
     const key = m.split('\n')[0];
@@ -157,8 +158,8 @@ function openWorkspace(paths: string[], settings: ToolsmithSettings, maxBytes: n
  * writes the texts at the end). What the front-ends look up around every file — package.json, pyproject.toml,
  * .python-version, a venv — is read once per run, not once per analysed file.
  */
-function runHost(texts: Map<string, string>): FileHost {
-  const disk = createFileHost();
+function runHost(texts: Map<string, string>, maxBytes: number): FileHost {
+  const disk = createFileHost(undefined, maxBytes);
   const read = new Map<string, string | undefined>();
   const exists = new Map<string, boolean>();
   const listed = new Map<string, string[] | undefined>();
@@ -331,8 +332,8 @@ function folderEntries(folder: string, ws: Workspace): { files: string[]; proble
 }
 
 function runContract(argv: string[]): number {
-  // --max-file-size N (as check takes it): a bundle over the default 1 MiB is analysed only when asked.
-  let maxBytes = MAX_SOURCE_BYTES;
+  // The entry and the modules it runs up to 8 MiB (a published server is often one bundle); --max-file-size N.
+  let maxBytes = CONTRACT_MAX_BYTES;
   const args: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -360,8 +361,12 @@ function runContract(argv: string[]): number {
     if (err instanceof SettingsError) throw new UsageError(err.message);
     throw err;
   }
-  const ws = openWorkspace(isFolder ? [] : [target], settings, maxBytes);
-  if (ws.skipped.length) throw new UsageError(`cannot read ${targets[0]}: ${ws.skipped[0].message}`);
+  const ws = openWorkspace([], settings, maxBytes);
+  if (!isFolder) {
+    const read = readSourceFileSync(target, maxBytes);
+    if (!read.ok) throw new UsageError(`cannot read ${targets[0]}: ${read.reason === 'too-large' ? `${read.message} (raise it with --max-file-size)` : read.message}`);
+    ws.texts.set(target, read.text);
+  }
   let entries = [target];
   let failed = false;
   if (isFolder) {

@@ -9,6 +9,12 @@ import * as fs from 'node:fs';
 
 /** Larger source files are not analysed (a generated bundle, not a tool definition); the CLI can raise it. */
 export const MAX_SOURCE_BYTES = 1024 * 1024;
+/**
+ * `toolsmith contract`'s limit for the entry it is given and the modules it runs: a published server is often one
+ * bundle of 1–5 MiB (launchdarkly, notion, sentry, nx-mcp), and the author asked for that server. The language
+ * server and `check` keep MAX_SOURCE_BYTES (generated files met while scanning a workspace).
+ */
+export const CONTRACT_MAX_BYTES = 8 * 1024 * 1024;
 
 export type SourceRead =
   | { ok: true; text: string; /** The file began with a UTF-8 byte order mark, removed from `text` (as editors do). */ bom: boolean }

@@ -25,7 +25,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { analyzeSource } from '../../server/src/analysis/analyze';
 import { createFileHost } from '../../server/src/host';
-import { MAX_SOURCE_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
+import { CONTRACT_MAX_BYTES, readSourceFileSync } from '../../server/src/sourceFile';
 import { conditionRows, contractJson, moduleRows, promptsJson, resourcesJson } from '../../server/src/cli/contract-json';
 import { analyzeEntry } from '../../server/src/analysis/entry';
 import { consoleScriptEntry } from '../../server/src/analysis/entries';
@@ -71,8 +71,15 @@ interface Figures {
   wrong: number;
   missing: number;
   extra: number;
+  /** Of `extra`, the tools the JSON says are registered under a guard (a `conditions` row): listed only when it holds. */
+  guarded?: number;
 }
 type Baseline = Record<string, Figures>;
+
+/** The extra cell of a row: how many, and how many of them are guarded. */
+function extraCell(f: Figures): string {
+  return f.guarded ? `${f.extra} (${f.guarded} guarded)` : String(f.extra);
+}
 
 const CLASSES = ['exact', 'unresolved', 'wrong', 'missing', 'extra'] as const;
 const baselinePath = path.join(root, 'test/corpus/baseline.json');
@@ -97,10 +104,11 @@ let corpus: Corpus;
 let packages: CorpusPackage[] = [];
 let partial = false;
 /**
- * CORPUS_MAX_FILE_SIZE=N (MiB) measures with `toolsmith contract --max-file-size N` instead of the default limit (the
- * MCP Apps bundles over 1 MiB): a side measurement, never the baseline (UPDATE_CORPUS refuses it).
+ * The entries and the modules they run are read as `toolsmith contract` reads them: up to CONTRACT_MAX_BYTES (a
+ * published bundle). CORPUS_MAX_FILE_SIZE=N (MiB) measures with
+ * `toolsmith contract --max-file-size N` instead: a side measurement, never the baseline (UPDATE_CORPUS refuses it).
  */
-const maxBytes = process.env.CORPUS_MAX_FILE_SIZE ? Math.round(Number(process.env.CORPUS_MAX_FILE_SIZE) * 1024 * 1024) : MAX_SOURCE_BYTES;
+const maxBytes = process.env.CORPUS_MAX_FILE_SIZE ? Math.round(Number(process.env.CORPUS_MAX_FILE_SIZE) * 1024 * 1024) : CONTRACT_MAX_BYTES;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-corpus-'));
 
 before(async () => {
@@ -111,7 +119,7 @@ before(async () => {
   // CORPUS_PACKAGES=name,name measures only those (while adding a package); the full run checks every one.
   const only = process.env.CORPUS_PACKAGES?.split(',').filter(Boolean) ?? [];
   packages = corpus.readManifest().filter((p) => only.length === 0 || only.includes(p.name));
-  partial = only.length > 0 || maxBytes !== MAX_SOURCE_BYTES;
+  partial = only.length > 0 || maxBytes !== CONTRACT_MAX_BYTES;
   const failed = corpus.ensureCorpus(packages.map((p) => p.name));
   assert.deepEqual(failed, [], `corpus packages could not be installed:\n${failed.join('\n')}`);
 });
@@ -143,7 +151,7 @@ interface Prediction {
  */
 function predict(files: string[], wholeServer: boolean): Prediction {
   const out: Prediction = { tools: [], unresolved: new Map(), unnamed: 0, unseenLists: [], notSeen: [], conditions: new Map() };
-  const host = createFileHost();
+  const host = createFileHost(undefined, maxBytes);
   for (const file of files) {
     const read = readSourceFileSync(file, maxBytes);
     // What the CLI refuses (e.g. a bundle over the size limit) predicts nothing; the CLI says so (exit 2), so the
@@ -196,7 +204,7 @@ function predictSurfaces(files: string[]): { lists: Record<Surface, ListPredicti
   const empty = (): ListPrediction => ({ entries: [], unresolved: new Map(), unkeyed: 0, runTime: [] });
   const lists: Record<Surface, ListPrediction> = { prompts: empty(), resources: empty(), resourceTemplates: empty() };
   const notSeen: string[] = [];
-  const host = createFileHost();
+  const host = createFileHost(undefined, maxBytes);
   const textOf = (f: string) => host.readFile(f);
   const add = (list: Surface, entries: Tool[], rowsOf: (i: number) => { part: string; reason: string }[]) => {
     const key = SURFACES.find((s) => s.list === list)!.key;
@@ -217,7 +225,7 @@ function predictSurfaces(files: string[]): { lists: Record<Surface, ListPredicti
     });
   };
   for (const file of files) {
-    const read = readSourceFileSync(file, MAX_SOURCE_BYTES);
+    const read = readSourceFileSync(file, maxBytes);
     if (!read.ok) {
       notSeen.push(`${path.basename(file)}: ${read.message}`);
       continue;
@@ -315,6 +323,7 @@ function classify(live: Tool[], prediction: Prediction): { figures: Figures; det
   }
   const extra = prediction.tools.filter((t) => t.name !== undefined && !live.some((l) => l.name === t.name)).map((t) => String(t.name));
   figures.extra = extra.length;
+  figures.guarded = extra.filter((name) => prediction.conditions.has(name)).length;
   // A tool the prediction says is registered under a guard is listed only when the guard holds: say which.
   const guarded = (name: string) => (prediction.conditions.has(name) ? `${name} (registered only when ${prediction.conditions.get(name)})` : name);
   if (extra.length) details.push(`extra (predicted, not listed live): ${extra.map(guarded).join(', ')}`);
@@ -358,9 +367,9 @@ async function measure(pkg: CorpusPackage): Promise<PackageResult & { predictedF
   const env = startEnv(at, pkg.start.env);
   const entries = pkg.entries.map((e) => path.join(where.root, e));
   for (const entry of entries) assert.ok(fs.existsSync(entry), `${keyOf(pkg)}: entry ${entry} does not exist in the installed package`);
-  // A start file over the size cap (a whole bundle) cannot be followed: then the hand-listed entries, as before.
+  // A start file over the entry's size cap cannot be followed: then the hand-listed entries, as before.
   const startFile = startEntry(pkg, at);
-  const start = startFile && readSourceFileSync(startFile, MAX_SOURCE_BYTES).ok ? startFile : undefined;
+  const start = startFile && readSourceFileSync(startFile, maxBytes).ok ? startFile : undefined;
   const lists: LiveLists = await liveLists(startFile ?? entries[0], { command: substituteStart(pkg.start.command, at), args: pkg.start.args.map((a) => substituteStart(a, at)), cwd: tmp, env });
   // The whole server from the file the start command runs; the hand-listed entries only when it names none.
   const { figures, details } = classify(lists.tools, start ? predict([start], true) : predict(entries, false));
@@ -384,8 +393,8 @@ async function measure(pkg: CorpusPackage): Promise<PackageResult & { predictedF
 }
 
 function sum(results: Figures[]): Figures {
-  const total: Figures = { live: 0, exact: 0, unresolved: 0, wrong: 0, missing: 0, extra: 0 };
-  for (const f of results) for (const k of Object.keys(total) as (keyof Figures)[]) total[k] += f[k];
+  const total: Figures = { live: 0, exact: 0, unresolved: 0, wrong: 0, missing: 0, extra: 0, guarded: 0 };
+  for (const f of results) for (const k of Object.keys(total) as (keyof Figures)[]) total[k] = (total[k] ?? 0) + (f[k] ?? 0);
   return total;
 }
 
@@ -397,14 +406,14 @@ function pct(part: number, whole: number): string {
 function table(results: Map<string, { pkg: CorpusPackage; figures: Figures; frameworkVersions: string }>): string {
   const rows = [...results.values()].map(
     ({ pkg, figures: f, frameworkVersions: fw }) =>
-      `| ${pkg.name} | ${pkg.registry} | ${pkg.version} | ${pkg.framework} (${fw}) | ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${f.extra} |`,
+      `| ${pkg.name} | ${pkg.registry} | ${pkg.version} | ${pkg.framework} (${fw}) | ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${extraCell(f)} |`,
   );
   const t = sum([...results.values()].map((r) => r.figures));
   return [
     '| package | registry | version | framework (installed) | live | exact | unresolved | wrong | missing | extra |',
     '| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
-    `| **total** (${results.size} packages) | | | | **${t.live}** | **${t.exact}** (${pct(t.exact, t.live)}) | **${t.unresolved}** | **${t.wrong}** | **${t.missing}** | **${t.extra}** |`,
+    `| **total** (${results.size} packages) | | | | **${t.live}** | **${t.exact}** (${pct(t.exact, t.live)}) | **${t.unresolved}** | **${t.wrong}** | **${t.missing}** | **${extraCell(t)}** |`,
   ].join('\n');
 }
 
@@ -538,7 +547,7 @@ test('real-world corpus: the table in docs/real-world-corpus.md holds the baseli
     const row = doc.split('\n').find((l) => l.startsWith(`| ${pkg.name} | ${pkg.registry} | ${pkg.version} |`));
     assert.ok(row, `docs/real-world-corpus.md has no row for ${keyOf(pkg)}`);
     assert.ok(
-      row.endsWith(`| ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${f.extra} |`),
+      row.endsWith(`| ${f.live} | ${f.exact} | ${f.unresolved} | ${f.wrong} | ${f.missing} | ${extraCell(f)} |`),
       `the doc row of ${keyOf(pkg)} differs from the baseline ${JSON.stringify(f)}:\n${row}`,
     );
   }

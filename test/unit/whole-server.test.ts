@@ -114,6 +114,21 @@ test('TS: a server built in a callback the entry hands on (a CLI action, a per-c
   assert.equal(a.servers[0].constructed, true, 'the helper parameter is bound to the constructed server');
 });
 
+test('TS: a factory imported and handed to a start-up function as an argument, called through its parameter, is followed', () => {
+  // The MCP Apps examples' dist/index.js (server-system-monitor 2.0.3): `import { createServer } from "./server.js"`,
+  // `startStdioServer(createServer)` -> `createServer2().connect(...)`; also an arrow function handed on.
+  const a = entry(
+    {
+      'index.ts': `import { createServer } from "./server.js";\nasync function startStdioServer(createServer2) {\n  await createServer2().connect(transport);\n}\nasync function startHttp(make) {\n  const s = make();\n}\nasync function main() {\n  if (process.argv.includes("--stdio")) await startStdioServer(createServer);\n  else await startHttp(() => createServer());\n}\nmain().catch(() => process.exit(1));\n`,
+      'server.ts': `${SDK}\nexport function createServer() {\n  const server = new McpServer({ name: "apps", version: "1" });\n  ${tool('get-system-info')}  return server;\n}\n`,
+    },
+    'index.ts',
+  );
+  assert.deepEqual(names(a), ['get-system-info']);
+  assert.equal(a.servers.length, 1);
+  assert.equal(a.servers[0].name, 'apps');
+});
+
 test('TS: a file registering on a parameter nobody passes from it keeps its tools, in a group that says it is not constructed', () => {
   const a = entry({ 'tools/echo.ts': `export function registerEcho(server) {\n  ${tool('echo')}}\n` }, 'tools/echo.ts');
   assert.deepEqual(names(a), ['echo']);

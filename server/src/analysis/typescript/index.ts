@@ -233,9 +233,9 @@ function insideFunction(node: ts.Node): boolean {
 /** The function a call invokes, when it is one we can follow (a local or imported function or const arrow, or a static object's method). */
 function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, scope: Map<ts.Node, unknown>): Callee | undefined {
   let callee = skipComma(call.expression);
-  if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) return { fn: callee, pf };
   let file = pf;
   for (let i = 0; i < 6; i++) {
+    if (ts.isArrowFunction(callee) || ts.isFunctionExpression(callee)) return { fn: callee, pf: file };
     if (ts.isIdentifier(callee)) {
       let d = lookupName(callee.text, callee, file);
       if (d?.kind === 'import') {
@@ -244,6 +244,16 @@ function calledFunction(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContex
         d = r;
       }
       if (d?.kind === 'function' && d.node.body) return { fn: d.node, pf: d.pf };
+      if (d?.kind === 'param') {
+        // A function handed in by the followed call (`startStdioServer(createServer)` -> `createServer2()`): the
+        // function that call passed, resolved where it was written.
+        const bound = scope.get(d.node);
+        if (bound instanceof FnExpr && bound.node.body) return { fn: bound.node, pf: bound.pf };
+        if (!(bound instanceof Deferred)) return undefined;
+        callee = skipComma(bound.node);
+        file = bound.pf;
+        continue;
+      }
       if (d?.kind === 'var' && d.node.initializer) {
         const init = skipOuter(d.node.initializer);
         if (ts.isArrowFunction(init) || ts.isFunctionExpression(init)) return { fn: init, pf: d.pf };
