@@ -58,8 +58,9 @@ Usage:
       "tool": null and "part": "module" is an import that could not be followed (a computed specifier, a
       module that is not there): tools it would load are not in "tools"; "converters" names the SDK and zod
       copies the contracts were converted with; "servers" says which tools each server publishes. Prompts add
-      "prompts" and "promptsUnresolved"; resources add "resources" (resources/list), "resourceTemplates"
-      (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}].
+      "prompts" and "promptsUnresolved" [{prompt, name, part, ...}]; resources add "resources" (resources/list),
+      "resourceTemplates" (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}];
+      a null "prompt" or "index" is a row about entries known only at run time, any number of them.
       --max-file-size N  analyse an entry up to N MiB (default 1: a larger one, such as a bundle, is refused)
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
                    workspace's node_modules, nor a bundle's inlined zod (by default the workspace is trusted: its
