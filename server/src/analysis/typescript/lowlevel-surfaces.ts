@@ -190,7 +190,7 @@ function wholeEntryIs(part: 'prompt' | 'resource', entry: Entry): void {
 /** The entry's JSON as the SDK sends it, and its string keys located (a key that is not a string is unresolved). */
 function jsonOf(entry: Entry): { contract: { [key: string]: JsonValue }; text: (key: string) => Located<string> | undefined } {
   const built = lowLevelToolContract(entry.values);
-  const contract = 'contract' in built ? (built.contract as { [key: string]: JsonValue }) : {};
+  const contract = 'contract' in built ? built.contract : {};
   if ('error' in built) entry.unresolved.push({ part: 'contract', reason: built.error, span: entry.span });
   const text = (key: string): Located<string> | undefined => {
     const span = entry.spans[key] ?? entry.span;
