@@ -16,7 +16,7 @@ import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings'
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
 import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
 import { compareLikeLocale } from './cli/collate';
-import { contractJson, moduleRows, promptsJson, resourcesJson, serversJson } from './cli/contract-json';
+import { contractJson, moduleRows, promptsJson, resourcesJson, serversJson, wholeListRow } from './cli/contract-json';
 import { analyzeEntry, type ServerPrediction, type EntryAnalysis } from './analysis/entry';
 import { declaredEntries } from './analysis/entries';
 import { constructsServer, FRAMEWORKS } from '../../common/frameworks';
@@ -449,6 +449,11 @@ function runContract(argv: string[]): number {
       for (const i of server.tools) printTool(tools[i]);
     }
     for (const p of prompts) {
+      const whole = wholeListRow(p);
+      if (whole) {
+        process.stdout.write(`\nprompts known only at run time (any number): ${whole.reason}\n`);
+        continue;
+      }
       process.stdout.write(`\nprompt ${p.name.value ?? '<unresolved name>'}${p.title?.value ? `  (${p.title.value})` : ''}\n`);
       const description = p.description?.value;
       process.stdout.write(`  description: ${description === undefined ? (p.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
@@ -457,6 +462,11 @@ function runContract(argv: string[]): number {
     }
     for (const r of resources) {
       const what = r.kind === 'resource' ? 'resource' : 'resource template';
+      const whole = wholeListRow(r);
+      if (whole) {
+        process.stdout.write(`\n${what}s known only at run time (any number): ${whole.reason}\n`);
+        continue;
+      }
       process.stdout.write(`\n${what} ${r.uri.value ?? '<unresolved URI>'}  name: ${r.name.value ?? '<unresolved>'}${r.title?.value ? `  (${r.title.value})` : ''}\n`);
       const description = r.description?.value;
       process.stdout.write(`  description: ${description === undefined ? (r.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);

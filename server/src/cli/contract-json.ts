@@ -62,7 +62,7 @@ export function promptsJson(prompts: PromptDefinition[], textOf: (file: string) 
   const listed: { [key: string]: JsonValue }[] = [];
   for (const p of prompts) {
     // A list the analysis could not read (part `prompts`) is no entry of its own: any number of prompts, not one.
-    const runTime = p.unresolved.some((u) => u.part === 'prompts');
+    const runTime = wholeListRow(p) !== undefined;
     if (!runTime) listed.push(p.contract);
     const index = runTime ? null : listed.length - 1;
     for (const u of p.unresolved) promptsUnresolved.push({ prompt: index, name: p.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
@@ -70,8 +70,13 @@ export function promptsJson(prompts: PromptDefinition[], textOf: (file: string) 
   return { prompts: listed, promptsUnresolved };
 }
 
-/** Parts saying a definition stands for a whole list the analysis could not read (a low-level handler's), not one entry. */
-const RUN_TIME_LISTS: ReadonlySet<string> = new Set(['resources', 'resourceTemplates']);
+/**
+ * The row saying a definition stands for a whole list the analysis could not read (a low-level handler's, part
+ * `prompts`, `resources` or `resourceTemplates`): any number of entries known only at run time, not one entry.
+ */
+export function wholeListRow(e: PromptDefinition | ResourceDefinition): Unresolved | undefined {
+  return e.unresolved.find((u) => u.part === 'prompts' || u.part === 'resources' || u.part === 'resourceTemplates');
+}
 
 /** One part of one resource or template that the analysis could not resolve (a row of `resourcesUnresolved`). */
 export interface ResourceUnresolvedRow extends Located1 {
@@ -103,7 +108,7 @@ export function resourcesJson(
   const out = { resources: [] as { [key: string]: JsonValue }[], resourceTemplates: [] as { [key: string]: JsonValue }[], resourcesUnresolved: [] as ResourceUnresolvedRow[] };
   for (const r of resources) {
     const list = r.kind === 'resource' ? out.resources : out.resourceTemplates;
-    const wholeList = r.unresolved.some((u) => RUN_TIME_LISTS.has(u.part));
+    const wholeList = wholeListRow(r) !== undefined;
     const index = list.length;
     if (!wholeList) list.push(r.contract);
     for (const u of r.unresolved) {

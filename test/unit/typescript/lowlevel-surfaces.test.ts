@@ -102,7 +102,7 @@ server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: loadP
     out.resourcesUnresolved.map((r) => [r.list, r.index, r.part]),
     [['resources', null, 'resources']],
   );
-  assert.match(out.resourcesUnresolved[0].reason, /resources spread from a list that is not static/);
+  assert.match(out.resourcesUnresolved[0].reason, /^resources spread from `Array\.from\(screenshots\.keys\(\)\)\.map\(\(name\.\.\.`, a list not static \(known at run time\): /);
   assert.deepEqual(out.prompts, [], 'a prompts list not read is no prompt of its own');
   assert.deepEqual(
     out.promptsUnresolved.map((r) => [r.prompt, r.part]),

@@ -110,7 +110,8 @@ function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, 
         out.push(...value.map((v) => entryOfValue(v, spanOf(el, literal.pf))));
       } catch (err) {
         const r = reasonOf(err);
-        out.push(unseen(`${list} spread from a list that is not static: ${r.reason}`, el, literal.pf, r.span));
+        const written = el.expression.getText(literal.pf.sf).replace(/\s+/g, ' ');
+        out.push(unseen(`${list} spread from \`${written.length > 40 ? `${written.slice(0, 40)}...` : written}\`, a list not static (known at run time): ${r.reason}`, el, literal.pf, r.span));
       }
       continue;
     }
