@@ -16,7 +16,7 @@ import { loadSettings as loadSettingsFrom, SettingsError } from './cli/settings'
 import { fileRows, finishRows, Positions, type FindingRow } from './cli/rows';
 import { buildIdentity, CheckCache, recordingHost } from './cli/check-cache';
 import { compareLikeLocale } from './cli/collate';
-import { conditionRows, contractJson, moduleRows, promptsJson, resourcesJson, serversJson } from './cli/contract-json';
+import { conditionRows, contractJson, moduleRows, promptsJson, resourcesJson, serversJson, wholeListRow } from './cli/contract-json';
 import { analyzeEntry, type ServerPrediction, type EntryAnalysis } from './analysis/entry';
 import { declaredEntries } from './analysis/entries';
 import { constructsServer, FRAMEWORKS } from '../../common/frameworks';
@@ -58,8 +58,11 @@ Usage:
       "tool": null and "part": "module" is an import that could not be followed (a computed specifier, a
       module that is not there): tools it would load are not in "tools"; "converters" names the SDK and zod
       copies the contracts were converted with; "servers" says which tools each server publishes. Prompts add
-      "prompts" and "promptsUnresolved"; resources add "resources" (resources/list), "resourceTemplates"
-      (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}].
+      "prompts" and "promptsUnresolved" [{prompt, name, part, ...}]; resources add "resources" (resources/list),
+      "resourceTemplates" (resources/templates/list) and "resourcesUnresolved" [{list, index, name, part, ...}];
+      a null "prompt" or "index" is a row about entries known only at run time, any number of them. A tool
+      registered under a guard has a "conditions" row [{tool, name, condition, file, line, ...}]: it is listed
+      only when the guard (as written) holds.
       --max-file-size N  analyse the entry and the modules it runs up to N MiB (default 8: a published server is
                          often one bundle); a larger entry is refused, a larger module is an unresolved row
   --untrusted      TypeScript SDK 1.x: convert with Toolsmith's bundled SDK and zod, never the copies in the
@@ -459,6 +462,11 @@ function runContract(argv: string[]): number {
       for (const i of server.tools) printTool(tools[i], where);
     }
     for (const p of prompts) {
+      const whole = wholeListRow(p);
+      if (whole) {
+        process.stdout.write(`\nprompts known only at run time (any number): ${whole.reason}\n`);
+        continue;
+      }
       process.stdout.write(`\nprompt ${p.name.value ?? '<unresolved name>'}${p.title?.value ? `  (${p.title.value})` : ''}\n`);
       const description = p.description?.value;
       process.stdout.write(`  description: ${description === undefined ? (p.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);
@@ -467,6 +475,11 @@ function runContract(argv: string[]): number {
     }
     for (const r of resources) {
       const what = r.kind === 'resource' ? 'resource' : 'resource template';
+      const whole = wholeListRow(r);
+      if (whole) {
+        process.stdout.write(`\n${what}s known only at run time (any number): ${whole.reason}\n`);
+        continue;
+      }
       process.stdout.write(`\n${what} ${r.uri.value ?? '<unresolved URI>'}  name: ${r.name.value ?? '<unresolved>'}${r.title?.value ? `  (${r.title.value})` : ''}\n`);
       const description = r.description?.value;
       process.stdout.write(`  description: ${description === undefined ? (r.description ? '<unresolved>' : '<none>') : JSON.stringify(description)}\n`);

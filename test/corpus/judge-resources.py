@@ -12,6 +12,11 @@ def judge(x):
         if '{vaultId}' in line:
             return 'keep', 'registered as a static URI with a {vaultId} variable and a scheme starting with a digit: resources/read answers "Resource URI 1password://vaults/{vaultId}/items is invalid" (checked live), and no vault id can ever reach the callback that parses one'
         return 'keep', 'the scheme "1password" starts with a digit, so new URL() rejects it: resources/read of this listed resource answers "Resource URI ... is invalid" (checked live against the installed server)'
+    # Low-level servers' resources/list handlers (branch lowsurfaces): the entries as the live servers list them.
+    if r == 'resource-description-missing' and pkg == '@modelcontextprotocol/server-everart' and 'Generated Images' in line:
+        return 'keep', 'a low-level resources/list entry listed live as {uri: "everart://images", mimeType, name} and nothing else; its resources/read returns an empty blob, so only a description could tell a client what the entry is for (the images are links in the tool results)'
+    if r == 'resource-description-missing' and pkg == '@executeautomation/playwright-mcp-server' and 'Browser console logs' in line:
+        return 'keep', 'a low-level resources/list entry listed live as {uri: "console://logs", mimeType, name} and nothing else (1.0.12 and 1.0.4): no word on what it holds or when it fills (the console of the page the browser tools opened), which a client needs to decide to read it'
     return None
 
 

@@ -233,11 +233,12 @@ function predictSurfaces(files: string[]): { lists: Record<Surface, ListPredicti
     const result = analyzeSource(file, read.text, host);
     const prompts = promptsJson(result.prompts ?? [], textOf);
     add('prompts', JSON.parse(JSON.stringify(prompts.prompts)) as Tool[], (i) => prompts.promptsUnresolved.filter((u) => u.prompt === i));
+    lists.prompts.runTime.push(...prompts.promptsUnresolved.filter((u) => u.prompt === null).map((u) => u.reason));
     const resources = resourcesJson(result.resources ?? [], textOf);
     for (const list of ['resources', 'resourceTemplates'] as const) {
       add(list, JSON.parse(JSON.stringify(resources[list])) as Tool[], (i) => resources.resourcesUnresolved.filter((u) => u.list === list && u.index === i));
     }
-    lists.resources.runTime.push(...resources.resourcesUnresolved.filter((u) => u.index === null).map((u) => u.reason));
+    for (const u of resources.resourcesUnresolved) if (u.index === null) lists[u.list].runTime.push(u.reason);
   }
   return { lists, notSeen };
 }

@@ -68,8 +68,8 @@ export function conditionRows(tools: ToolDefinition[], textOf: (file: string) =>
 
 /** One part of one prompt that the analysis could not resolve (the prompt's row of `promptsUnresolved`). */
 export interface PromptUnresolvedRow extends Located1 {
-  /** Index of the prompt in `prompts`. */
-  prompt: number;
+  /** Index of the prompt in `prompts`; null for prompts known only at run time (a low-level handler's list that is not static). */
+  prompt: number | null;
   name: string | null;
   part: string;
   reason: string;
@@ -83,17 +83,33 @@ export interface PromptUnresolvedRow extends Located1 {
 export function promptsJson(prompts: PromptDefinition[], textOf: (file: string) => string | undefined): { prompts: { [key: string]: JsonValue }[]; promptsUnresolved: PromptUnresolvedRow[] } {
   const positions = new Positions(textOf);
   const promptsUnresolved: PromptUnresolvedRow[] = [];
-  prompts.forEach((p, i) => {
-    for (const u of p.unresolved) promptsUnresolved.push({ prompt: i, name: p.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
-  });
-  return { prompts: prompts.map((p) => p.contract), promptsUnresolved };
+  const listed: { [key: string]: JsonValue }[] = [];
+  for (const p of prompts) {
+    // A list the analysis could not read (part `prompts`) is no entry of its own: any number of prompts, not one.
+    const runTime = wholeListRow(p) !== undefined;
+    if (!runTime) listed.push(p.contract);
+    const index = runTime ? null : listed.length - 1;
+    for (const u of p.unresolved) promptsUnresolved.push({ prompt: index, name: p.name.value ?? null, part: u.part, reason: u.reason, file: u.span.file, ...positions.of(u.span) });
+  }
+  return { prompts: listed, promptsUnresolved };
+}
+
+/**
+ * The row saying a definition stands for a whole list the analysis could not read (a low-level handler's, part
+ * `prompts`, `resources` or `resourceTemplates`): any number of entries known only at run time, not one entry.
+ */
+export function wholeListRow(e: PromptDefinition | ResourceDefinition): Unresolved | undefined {
+  return e.unresolved.find((u) => u.part === 'prompts' || u.part === 'resources' || u.part === 'resourceTemplates');
 }
 
 /** One part of one resource or template that the analysis could not resolve (a row of `resourcesUnresolved`). */
 export interface ResourceUnresolvedRow extends Located1 {
   /** `resources` (a resource, or resources a template's list callback adds at run time) or `resourceTemplates`. */
   list: 'resources' | 'resourceTemplates';
-  /** Index of the entry in that list; null for resources/list entries known only at run time (a template's list callback). */
+  /**
+   * Index of the entry in that list; null for entries known only at run time (resources/list entries of a template's
+   * list callback; a low-level handler's list that is not static, part `resources` or `resourceTemplates`).
+   */
   index: number | null;
   /** The registration's name, null when unresolved. */
   name: string | null;
@@ -116,13 +132,14 @@ export function resourcesJson(
   const out = { resources: [] as { [key: string]: JsonValue }[], resourceTemplates: [] as { [key: string]: JsonValue }[], resourcesUnresolved: [] as ResourceUnresolvedRow[] };
   for (const r of resources) {
     const list = r.kind === 'resource' ? out.resources : out.resourceTemplates;
+    const wholeList = wholeListRow(r) !== undefined;
     const index = list.length;
-    list.push(r.contract);
+    if (!wholeList) list.push(r.contract);
     for (const u of r.unresolved) {
       // A template's list callback adds resources/list entries, not a part of the template's own entry.
-      const runTime = u.part === 'list' && r.kind === 'template';
+      const runTime = (u.part === 'list' && r.kind === 'template') || wholeList;
       out.resourcesUnresolved.push({
-        list: r.kind === 'resource' || runTime ? 'resources' : 'resourceTemplates',
+        list: r.kind === 'resource' || (runTime && !wholeList) ? 'resources' : 'resourceTemplates',
         index: runTime ? null : index,
         name: r.name.value ?? null,
         part: u.part,

@@ -10,14 +10,17 @@ export const promptDescriptionMissing: Rule = {
     const d = prompt.description;
     if (d && (d.value === undefined || d.value.trim() !== '')) return [];
     // A config the analysis could not read (spread from a parameter, built by a call) may well hold one.
-    if (prompt.unresolved.some((u) => u.part === 'config' || u.part === 'description' || u.part === 'prompt')) return [];
+    // So may an entry not read, or a list a low-level handler builds at run time (`prompts`).
+    if (prompt.unresolved.some((u) => ['config', 'description', 'prompt', 'contract', 'prompts'].includes(u.part))) return [];
     const label = prompt.name.value !== undefined ? `"${prompt.name.value}"` : 'this prompt';
     const how =
-      prompt.language === 'python'
-        ? 'Give the function a docstring (or pass `description=` to the decorator): what the prompt produces and when to pick it.'
-        : prompt.registration.kind === 'registerPrompt'
-          ? 'Add `description` to its config: what the prompt produces and when to pick it.'
-          : 'Pass the description as the second argument of prompt(), or use registerPrompt with a `description`.';
+      prompt.registration.kind === 'handler'
+        ? 'Add `description` to its entry in the prompts/list handler: what the prompt produces and when to pick it.'
+        : prompt.language === 'python'
+          ? 'Give the function a docstring (or pass `description=` to the decorator): what the prompt produces and when to pick it.'
+          : prompt.registration.kind === 'registerPrompt'
+            ? 'Add `description` to its config: what the prompt produces and when to pick it.'
+            : 'Pass the description as the second argument of prompt(), or use registerPrompt with a `description`.';
     // Python's official SDK publishes `description or __doc__ or ""`: an empty description there is no description written.
     const empty = d && prompt.language !== 'python';
     const message =

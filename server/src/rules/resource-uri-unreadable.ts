@@ -40,7 +40,8 @@ export const resourceUriUnreadable: Rule = {
   checkResource(resource, ctx) {
     if (resource.language === 'python') return pythonUri(resource);
     const uri = resource.uri.value;
-    if (resource.kind !== 'resource' || uri === undefined) return [];
+    // A low-level Server's resources/read is the author's own handler, which matches URIs its own way.
+    if (resource.kind !== 'resource' || uri === undefined || resource.registration.kind === 'handler') return [];
     let normalized: string | undefined;
     try {
       normalized = new URL(uri).toString();

@@ -34,6 +34,7 @@ import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
 import { markComposedSurfaces, markDuplicates, mayRegisterSurfaces, surfaceCall, surfaceDecorator, type FunctionRead, type SurfaceFailure, type SurfaceHost, type SurfaceResult } from './surfaces';
 import { composedInto, composeServers, type Composition } from './compose';
+import { LIST_DECORATORS, LIST_HANDLER_KWARGS, lowLevelSurfaces } from './lowlevel-surfaces';
 
 interface ServerVar {
   id: string;
@@ -284,9 +285,16 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
           const sv = lowLevelServer(a, target, value, scopeName);
           scope.lowLevel = new Map(scope.lowLevel).set(variable, sv);
           // 2.x: `Server(name, on_list_tools=handler)`.
-          const handler = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text).find((x) => x.name === 'on_list_tools');
+          const kwargs = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
+          const handler = kwargs.find((x) => x.name === 'on_list_tools');
           const fn = handler?.value.name === 'VariableName' ? functionOf(a, scope, mod.src(handler.value)) : undefined;
           if (fn) tools.push(...lowLevelTools(a, sv, fn.fn));
+          // `on_list_prompts=`, `on_list_resources=`, `on_list_resource_templates=`: ./lowlevel-surfaces.ts.
+          for (const kw of kwargs) {
+            const list = kw.name !== undefined && Object.hasOwn(LIST_HANDLER_KWARGS, kw.name) ? LIST_HANDLER_KWARGS[kw.name] : undefined;
+            const listFn = list && kw.value.name === 'VariableName' ? functionOf(a, scope, mod.src(kw.value)) : undefined;
+            if (list && listFn) addHandlerSurfaces(a, lowLevelSurfaces(listFn.mod, sv, listFn.fn, list, mod.span(kw.value)));
+          }
         } else if (fw) {
           const args = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
           const nameArg = args.find((a) => a.name === 'name') ?? args.find((a) => !a.name && !a.spread);
@@ -320,11 +328,15 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
       const def = stmt.lastChild;
       if (def?.name !== 'FunctionDefinition') continue;
       for (const dec of children(stmt).filter((c) => c.name === 'Decorator')) {
-        // 1.x: `@server.list_tools()` on a low-level Server.
-        const listing = /^([A-Za-z_]\w*)\.list_tools\(/.exec(mod.src(dec).slice(1));
+        // 1.x: `@server.list_tools()` (`list_prompts()`, `list_resources()`, `list_resource_templates()`) on a low-level Server.
+        const listing = /^([A-Za-z_]\w*)\.(list_tools|list_prompts|list_resources|list_resource_templates)\(/.exec(mod.src(dec).slice(1));
         const lowLevel = listing ? lookup(scope, (s) => s.lowLevel ?? new Map<string, ServerVar>(), listing[1]) : undefined;
-        if (lowLevel) {
+        if (lowLevel && listing?.[2] === 'list_tools') {
           tools.push(...lowLevelTools(a, lowLevel, def));
+          continue;
+        }
+        if (lowLevel && listing) {
+          addHandlerSurfaces(a, lowLevelSurfaces(mod, lowLevel, def, LIST_DECORATORS[listing[2]], mod.span(dec)));
           continue;
         }
         const reg = decoratorRegistration(a, dec, scope);
@@ -1053,6 +1065,11 @@ function surfaceHost(a: PyAnalysis, scope: Scope): SurfaceHost {
     versionOf: (fw) => a.versionOf(fw),
     pythonVersion: () => a.py().version,
   };
+}
+
+function addHandlerSurfaces(a: PyAnalysis, r: { prompts: PromptDefinition[]; resources: ResourceDefinition[] }): void {
+  a.prompts.push(...r.prompts);
+  a.resources.push(...r.resources);
 }
 
 function addSurface(a: PyAnalysis, r: SurfaceResult): void {

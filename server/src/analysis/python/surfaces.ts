@@ -419,8 +419,9 @@ export function markDuplicates(prompts: PromptDefinition[], resources: ResourceD
     if (key === undefined) return;
     groups.set(key, [...(groups.get(key) ?? []), e]);
   };
-  for (const p of prompts) if (p.language === 'python') add(`${p.server.id}#prompt#${p.name.value}`, p);
-  for (const r of resources) if (r.language === 'python') add(r.uri.value === undefined ? undefined : `${r.server.id}#${r.kind}#${r.uri.value}`, r);
+  // A low-level handler's list is published as returned, twice if written twice: no registry to collide in.
+  for (const p of prompts) if (p.language === 'python' && p.registration.kind !== 'handler') add(`${p.server.id}#prompt#${p.name.value}`, p);
+  for (const r of resources) if (r.language === 'python' && r.registration.kind !== 'handler') add(r.uri.value === undefined ? undefined : `${r.server.id}#${r.kind}#${r.uri.value}`, r);
   for (const [, list] of groups) {
     if (list.length < 2) continue;
     for (const e of list) {

@@ -31,6 +31,7 @@ import { bundledLibraries, librariesFor, librariesForV2 } from '../../contract/t
 import { Deferred, evaluate, evaluateDetached, fingerprint, FnExpr, Instance, literalSpan, schemaOrigin, ServerRef, Unresolvable, type EvalContext } from './evaluate';
 import { handlerFacts, resolveHandler } from './handler';
 import { listHandlerTools } from './lowlevel';
+import { listHandlerSurfaces, type ListSurface } from './lowlevel-surfaces';
 import { joinGuards, registrationGuard } from './conditions';
 import { parametersOf } from './params';
 import { localsAt } from './locals';
@@ -48,7 +49,7 @@ interface Site {
    * `toolHelper` / `resourceHelper`: a package function registering a tool or a resource on the server it is given
    * first (`registerAppTool(server, name, config, cb)`, `registerAppResource(server, name, uri, config, cb)`).
    */
-  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper' | 'resourceHelper';
+  kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | ListSiteKind | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper' | 'resourceHelper';
   server: ServerRef;
   /**
    * Inside a loop over a static array: the loop variable (or forEach parameter) bound to this iteration's element.
@@ -58,6 +59,11 @@ interface Site {
   /** The call into the helper that registers (`j(server, "show-map", {...})`): where the tool is registered from. */
   via?: { call: ts.CallExpression; pf: ParsedFile };
 }
+/** A low-level Server's prompts, resources or resource templates list handler (lowlevel-surfaces.ts), by the list it answers. */
+const LIST_SITES = { listPrompts: 'prompts', listResources: 'resources', listResourceTemplates: 'resourceTemplates' } as const satisfies Record<string, ListSurface>;
+type ListSiteKind = keyof typeof LIST_SITES;
+const isListSite = (kind: Site['kind']): kind is ListSiteKind => Object.hasOwn(LIST_SITES, kind);
+
 /** A site that registers a tool (the others register prompts and resources). */
 type ToolSite = Site & { kind: 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'toolHelper' };
 
@@ -1868,12 +1874,27 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
   );
   // `mcpServer.server.setRequestHandler(ListToolsRequestSchema, ...)` on an McpServer that registers tools replaces
   // the handler the McpServer installed: not a low-level server's list of its own.
-  const mcpServerIds = new Set(sites.filter((s) => s.kind !== 'listTools').map((s) => `${s.server.id}.${INNER_SERVER}`));
+  const mcpServerIds = new Set(sites.filter((s) => s.kind !== 'listTools' && !isListSite(s.kind)).map((s) => `${s.server.id}.${INNER_SERVER}`));
   for (const s of sites) if (s.kind === 'listTools' && mcpServerIds.has(s.server.id)) replacedLists.set(s.server.id, spanOf(s.call, s.pf));
   const tools: ToolDefinition[] = [];
   const prompts: PromptDefinition[] = [];
   const resources: ResourceDefinition[] = [];
+  /** What low-level list handlers return: listed in the order written, not kept in the SDK's registries. */
+  const handlerResources: ResourceDefinition[] = [];
   for (const site of sites) {
+    if (isListSite(site.kind)) {
+      // The same handlers set on an McpServer's inner server replace what the McpServer lists: not predicted here.
+      if (mcpServerIds.has(site.server.id)) continue;
+      try {
+        const framework = frameworkOfSite(site, versions);
+        const read = listHandlerSurfaces(site.call, site.pf, site.server, site.bindings ? boundContext(ctx, site.bindings) : ctx, framework, versions.sdkVersion(framework), LIST_SITES[site.kind]);
+        prompts.push(...read.prompts);
+        handlerResources.push(...read.resources);
+      } catch {
+        // A bug of ours on one list must not hide the tools; the list is left out.
+      }
+      continue;
+    }
     if (site.kind === 'registerResource' || site.kind === 'resource' || site.kind === 'resourceHelper') {
       // `router.resource("users", ...)` of another library: resource() counts only on a server of an MCP SDK, or on a
       // parameter or import of a file that imports one (a register helper).
@@ -1955,7 +1976,7 @@ export function analyzeTypeScript(file: string, text: string, host: FileHost, op
   if (libraries && tools.some((t) => t.framework === sdkLine)) facts.converters = libraries.rows;
   const result: AnalysisResult = { tools, files: [facts] };
   if (prompts.length) result.prompts = prompts;
-  if (resources.length) result.resources = resourceRegistries(resources);
+  if (resources.length || handlerResources.length) result.resources = [...resourceRegistries(resources), ...handlerResources];
   if (graph) result.graph = graph;
   return result;
 }

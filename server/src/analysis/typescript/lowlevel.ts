@@ -31,7 +31,7 @@ function downlevelAsyncBody(e: ts.Expression): ts.FunctionExpression | undefined
 }
 
 /** The expressions a handler returns (its expression body, or every `return` not inside a nested function). */
-function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
+export function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
   const body = fn.body;
   if (!body) return [];
   const downlevel = ts.isBlock(body)
@@ -55,7 +55,7 @@ function returnedExpressions(fn: ts.FunctionLikeDeclaration): ts.Expression[] {
  * The literal an expression is written as, following consts of this file and imported ones; `pushes` are the
  * `list.push(...)` statements the module runs on it when it loads (any other change: not a literal we can read).
  */
-function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, is: (n: ts.Node) => n is T): { node: T; pf: ParsedFile; pushes: ts.CallExpression[] } | undefined {
+export function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext, is: (n: ts.Node) => n is T): { node: T; pf: ParsedFile; pushes: ts.CallExpression[] } | undefined {
   let e = skipOuter(expr);
   let file = pf;
   let pushes: ts.CallExpression[] = [];
@@ -75,12 +75,12 @@ function literalOf<T extends ts.Node>(expr: ts.Expression, pf: ParsedFile, ctx: 
   return undefined;
 }
 
-function reasonOf(err: unknown): { reason: string; span?: Span } {
+export function reasonOf(err: unknown): { reason: string; span?: Span } {
   if (err instanceof Unresolvable) return { reason: err.reason, span: err.span };
   return { reason: `internal: ${err instanceof Error ? err.message : String(err)}` };
 }
 
-function propertyName(p: ts.ObjectLiteralElementLike): string | undefined {
+export function propertyName(p: ts.ObjectLiteralElementLike): string | undefined {
   if (!p.name) return undefined;
   if (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name) || ts.isNumericLiteral(p.name)) return p.name.text;
   return undefined;
@@ -92,7 +92,7 @@ function propertyName(p: ts.ObjectLiteralElementLike): string | undefined {
  * handler(...)`, `return await handler(...)`, or a const holding it. The handler the server's requests reach, once
  * each wrapper is checked to be such a pass-through; undefined when one is not (it may change the result).
  */
-function throughWrappers(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): { expr: ts.Expression; pf: ParsedFile } {
+export function throughWrappers(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): { expr: ts.Expression; pf: ParsedFile } {
   let e = skipOuter(expr);
   for (let i = 0; i < 5 && ts.isCallExpression(e); i++) {
     const wrapper = wrapperFunction(e, pf, ctx);

@@ -78,14 +78,21 @@ export function parseFile(file: string, text: string): ParsedFile {
   return pf;
 }
 
-/** `x.setRequestHandler(ListToolsRequestSchema, handler)` (also `types.ListToolsRequestSchema`). */
-function isListToolsHandlerCall(call: ts.CallExpression): boolean {
+/** The request schema of `x.setRequestHandler(ListToolsRequestSchema, handler)` (also `types.ListToolsRequestSchema`). */
+function requestHandlerSchema(call: ts.CallExpression): string | undefined {
   const callee = call.expression;
-  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'setRequestHandler' || call.arguments.length < 2) return false;
+  if (!ts.isPropertyAccessExpression(callee) || callee.name.text !== 'setRequestHandler' || call.arguments.length < 2) return undefined;
   const schema = skipOuter(call.arguments[0]);
-  const name = ts.isIdentifier(schema) ? schema.text : ts.isPropertyAccessExpression(schema) ? schema.name.text : undefined;
-  return name === 'ListToolsRequestSchema';
+  return ts.isIdentifier(schema) ? schema.text : ts.isPropertyAccessExpression(schema) ? schema.name.text : undefined;
 }
+
+/** The low-level Server's list handlers read statically (lowlevel.ts, lowlevel-surfaces.ts), by request schema. */
+const LIST_HANDLER_KINDS = {
+  ListToolsRequestSchema: 'listTools',
+  ListPromptsRequestSchema: 'listPrompts',
+  ListResourcesRequestSchema: 'listResources',
+  ListResourceTemplatesRequestSchema: 'listResourceTemplates',
+} as const;
 
 /** The names of the package functions that register a tool (`registerAppTool`: the framework table's `toolHelpers`). */
 const TOOL_HELPER_NAMES = new Set(Object.values(FRAMEWORKS).flatMap((f) => (f.toolHelpers ?? []).map((h) => h.name)));
@@ -95,7 +102,21 @@ const RESOURCE_HELPER_NAMES = new Set(Object.values(FRAMEWORKS).flatMap((f) => (
 /** Same test as the analysis applies to a call (index.ts registrationKind): a registration by its shape alone. */
 export function registrationKind(
   call: ts.CallExpression,
-): 'registerTool' | 'registerToolTask' | 'tool' | 'listTools' | 'registerPrompt' | 'prompt' | 'registerResource' | 'resource' | 'toolHelper' | 'resourceHelper' | undefined {
+):
+  | 'registerTool'
+  | 'registerToolTask'
+  | 'tool'
+  | 'listTools'
+  | 'listPrompts'
+  | 'listResources'
+  | 'listResourceTemplates'
+  | 'registerPrompt'
+  | 'prompt'
+  | 'registerResource'
+  | 'resource'
+  | 'toolHelper'
+  | 'resourceHelper'
+  | undefined {
   const callee = call.expression;
   // `registerAppTool(server, name, config, cb)` (or `ns.registerAppTool(...)`): the analysis checks where it is imported from.
   if (ts.isIdentifier(callee)) {
@@ -106,8 +127,11 @@ export function registrationKind(
   const m = callee.name.text;
   if (TOOL_HELPER_NAMES.has(m) && call.arguments.length >= 3) return 'toolHelper';
   if (RESOURCE_HELPER_NAMES.has(m) && call.arguments.length >= 4) return 'resourceHelper';
-  // The low-level Server: its tools are what this tools/list handler returns (lowlevel.ts).
-  if (m === 'setRequestHandler' && isListToolsHandlerCall(call)) return 'listTools';
+  // The low-level Server: its tools (prompts, resources) are what this list handler returns (lowlevel.ts, lowlevel-surfaces.ts).
+  if (m === 'setRequestHandler') {
+    const schema = requestHandlerSchema(call);
+    return schema !== undefined && Object.hasOwn(LIST_HANDLER_KINDS, schema) ? LIST_HANDLER_KINDS[schema as keyof typeof LIST_HANDLER_KINDS] : undefined;
+  }
   if (m === 'registerTool' && call.arguments.length >= 2) return 'registerTool';
   // `server.experimental.tasks.registerToolTask(name, config, handler)`: registerTool with a task execution mode.
   if (m === 'registerToolTask' && call.arguments.length >= 2) return 'registerToolTask';
