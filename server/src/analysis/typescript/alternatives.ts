@@ -173,7 +173,7 @@ function mapped(entries: ListEntry[], fnArg: ts.Expression, pf: ParsedFile, ctx:
 function bodyExpression(fn: FnExpr): ts.Expression | undefined {
   const body = fn.node.body;
   if (!body) return undefined;
-  if (!ts.isBlock(body)) return body as ts.Expression;
+  if (!ts.isBlock(body)) return body;
   const st = body.statements;
   return st.length === 1 && ts.isReturnStatement(st[0]) && st[0].expression ? st[0].expression : undefined;
 }
@@ -224,7 +224,7 @@ function helperResult(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext)
   if (!(callee instanceof FnExpr) || callee.thisValue || call.arguments.length || callee.node.parameters.length) return undefined;
   const fn = callee.node;
   if (!fn.body || fn.asteriskToken || ts.getModifiers(fn)?.some((m) => m.kind === SK.AsyncKeyword)) return undefined;
-  if (!ts.isBlock(fn.body)) return { expr: fn.body as ts.Expression, pf: callee.pf };
+  if (!ts.isBlock(fn.body)) return { expr: fn.body, pf: callee.pf };
   const returned: ts.Expression[] = [];
   const visit = (n: ts.Node): void => {
     if (isFunctionLikeKind(n.kind) || ts.isClassLike(n)) return;
