@@ -24,8 +24,8 @@ def judge(x):
         return 'keep', 'runs any kubectl command / any executable in a pod: worth a warning even when it is the point of the tool'
     if r == 'annotations-missing' and t == 'stop_port_forward':
         return 'keep', 'annotations hold only a title: no hint says it stops a running process, so clients must assume the worst'
-    if r == 'annotation-contradicts-name' and p == '@antv/mcp-server-chart':
-        return 'kill', '"generate" renders a chart: the data is posted to the rendering service and a URL comes back, nothing of the user changes, so readOnlyHint: true is right'
+    # Not judged: annotation-contradicts-name on the 27 generate_*_chart (readOnlyHint: true). They post the data to a
+    # rendering service and return a URL: arguably read-only, but a kill of a recommended rule needs the rule changed.
     if r == 'param-range-not-in-schema':
         return 'keep', 'the description says "between 0 and 1" and the schema has no minimum or maximum'
     if r == 'tool-name-not-verb-object' and t in VERB_NAMES:
