@@ -86,7 +86,12 @@ function branchesOf(e: ts.ConditionalExpression, pf: ParsedFile, ctx: EvalContex
   let known = false;
   try {
     decided = evaluate(e.condition, pf, ctx);
-    known = decided === null || ['string', 'number', 'boolean', 'undefined'].includes(typeof decided);
+    // A primitive, or a plain object or array (truthy), decides as the evaluator's own `?:` does.
+    known =
+      decided === null ||
+      ['string', 'number', 'boolean', 'undefined'].includes(typeof decided) ||
+      Array.isArray(decided) ||
+      (typeof decided === 'object' && Object.getPrototypeOf(decided) === Object.prototype);
   } catch (err) {
     if (!(err instanceof Unresolvable)) throw err;
   }
