@@ -230,7 +230,8 @@ export interface ToolDefinition {
     configSpan?: Span;
     /**
      * TS: the guard the registration runs under in its function or file, as written (`clientSupportsRoots`,
-     * `!o.skipImageDownloads`): the tool is listed only when it holds at run time. The contract is unaffected.
+     * `!o.skipImageDownloads`), or for a low-level list chosen at run time the condition its entry is in the list
+     * under (`!readOnly && isToolAllowed(t.name)`): the tool is listed only when it holds at run time. The contract is unaffected.
      */
     condition?: { text: string; span: Span };
     /**

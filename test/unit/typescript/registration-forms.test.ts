@@ -81,10 +81,13 @@ exports.pie = { tool: { name: "generate_pie_chart", inputSchema: { type: "object
 `,
   };
   const { result } = analyze(files, 'server.js');
-  // `.map((c) => c.tool)` is not evaluated (a function the list is built with): unresolved, for any number of tools.
+  // `.map((c) => c.tool)`: the callback's one expression evaluated on each chart (alternatives.ts); always listed.
   assert.deepEqual(
-    result.tools.map((t) => t.unresolved.map((u) => u.part)),
-    [['tools']],
+    result.tools.map((t) => [t.name.value, t.unresolved.length, t.registration.condition]),
+    [
+      ['generate_bar_chart', 0, undefined],
+      ['generate_pie_chart', 0, undefined],
+    ],
   );
   // The module object itself: its getters read, keys in the order the CommonJS output created them.
   const direct = { ...files, 'server.js': files['server.js'].replace('Object.values(Charts).map((c) => c.tool)', 'Object.values(Charts)') };
@@ -161,7 +164,7 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [{ name: 
   assert.deepEqual(tool('only').unresolved, []);
 });
 
-test('a list read from the environment, or changed after its declaration, is unresolved with the reason', () => {
+test('a list chosen by the environment is both branches under their condition; one changed after its declaration is unresolved with the reason', () => {
   const LOW = `import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 const server = new Server({ name: "low", version: "1" }, { capabilities: { tools: {} } });
@@ -169,9 +172,13 @@ const allTools = [{ name: "get", inputSchema: { type: "object" } }, { name: "del
 const readonlyTools = [allTools[0]];
 `;
   const env = analyze({ 'main.ts': LOW + `server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: process.env.READONLY === "1" ? readonlyTools : allTools }));\n` });
+  // The full list (the else branch) in its order; `get` is in both branches, so always listed.
   assert.deepEqual(
-    env.result.tools.map((t) => t.unresolved.map((u) => [u.part, u.reason])),
-    [[['tools', 'the tools list is not static: `process.env.READONLY` is read from the environment the server runs in']]],
+    env.result.tools.map((t) => [t.name.value, t.unresolved.length, t.registration.condition?.text]),
+    [
+      ['get', 0, undefined],
+      ['delete', 0, '!(process.env.READONLY === "1")'],
+    ],
   );
   const spliced = analyze({ 'main.ts': LOW + `function drop() { allTools.splice(1, 1); }\nserver.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allTools }));\n` });
   const reason = spliced.result.tools[0].unresolved[0].reason;

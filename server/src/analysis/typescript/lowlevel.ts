@@ -10,6 +10,7 @@ import type { Framework, JsonSchema, Located, ParameterDefinition, Span, ToolDef
 import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
 import { evaluate, FnExpr, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
 import { resolveHandler } from './handler';
+import { conditionOf, listAlternatives, type ListEntry } from './alternatives';
 import { lookupName, mutationsOf, skipOuter, spanOf, type ParsedFile } from './project';
 
 interface Where {
@@ -202,13 +203,16 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
   const list = literalOf(toolsExpr, result.pf, ctx, ts.isArrayLiteralExpression);
   const tools: ToolDefinition[] = [];
   if (!list) {
-    // Not an array literal: the whole value, when it is static (an array built with a static helper call).
+    // Not an array literal: the whole value, when it is static (an array built with a static helper call), or every
+    // entry the lists it is chosen from hold, each under its condition (alternatives.ts).
     try {
       const value = evaluate(toolsExpr, result.pf, ctx);
       if (!Array.isArray(value)) return [unseen('the `tools` of the tools/list result is not an array', { node: toolsExpr, pf: result.pf })];
       for (const v of value) tools.push(toolFromValue(base, pf.file, v, { node: toolsExpr, pf: result.pf }));
       return tools;
     } catch (err) {
+      const entries = alternativesOrUndefined(toolsExpr, result.pf, ctx);
+      if (entries) return entries.map((entry) => conditional(toolFromValue(base, pf.file, entry.value, { node: toolsExpr, pf: result.pf }), entry));
       const r = reasonOf(err);
       return [unseen(`the tools list is not static: ${r.reason}`, { node: toolsExpr, pf: result.pf }, r.span)];
     }
@@ -220,6 +224,11 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
         if (!Array.isArray(value)) throw new Unresolvable('spread of a value that is not a static array', { node: el, pf: list.pf });
         for (const v of value) tools.push(toolFromValue(base, pf.file, v, { node: el, pf: list.pf }));
       } catch (err) {
+        const entries = alternativesOrUndefined(el.expression, list.pf, ctx);
+        if (entries) {
+          for (const entry of entries) tools.push(conditional(toolFromValue(base, pf.file, entry.value, { node: el, pf: list.pf }), entry));
+          continue;
+        }
         const r = reasonOf(err);
         tools.push(unseen(`tools spread from a list that is not static: ${r.reason}`, { node: el, pf: list.pf }, r.span));
       }
@@ -237,6 +246,22 @@ export function listHandlerTools(call: ts.CallExpression, pf: ParsedFile, server
     }
   }
   return tools;
+}
+
+/** A tool read from a list chosen at run time: listed only under its entry's conditions (none: in every branch). */
+function conditional(tool: ToolDefinition, entry: ListEntry): ToolDefinition {
+  const condition = conditionOf(entry);
+  if (condition) tool.registration = { ...tool.registration, condition };
+  return tool;
+}
+
+function alternativesOrUndefined(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext): ListEntry[] | undefined {
+  try {
+    return listAlternatives(expr, pf, ctx);
+  } catch (err) {
+    if (err instanceof Unresolvable) return undefined;
+    throw err;
+  }
 }
 
 interface Base {
