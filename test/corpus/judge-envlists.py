@@ -32,6 +32,31 @@ def judge(x):
         return 'kill', 'the name starts with a verb after the server prefix kubectl_ (scale, rollout, reconnect) or is one the word list lacks (upgrade, exec, cleanup)'
     if r == 'tool-name-not-verb-object' and t in NO_VERB:
         return 'keep', 'no verb at all (context, management, generic): the model has to guess whether it reads, switches or changes'
+    # Judged by the lead after the merge, with the live tools/list and the handlers read.
+    if r == 'param-nested-too-deep':
+        return 'keep', 'a tree of nodes nested 3-4 object levels (data -> children -> children): a flat list of nodes with parent ids is the shape models fill reliably'
+    if r == 'generic-execute-tool' and t == 'kubectl_create':
+        return 'keep', '`command` is the argv a created Job/CronJob runs in the cluster: any program, run with the cluster\'s rights'
+    if r == 'description-no-return-info':
+        if t in ('kubectl_logs', 'explain_resource'):
+            return 'kill', 'what comes back is evident from the name and description: the log text, the documentation text'
+        return 'keep', 'a read tool whose output shape (fields, format) is not stated: the model cannot plan on it'
+    if r == 'destructive-tool-without-warning':
+        if t == 'install_helm_chart':
+            return 'kill', 'installs a new release: nothing is lost; the destructiveHint the server declares is what is off'
+        return 'keep', 'declares destructiveHint: true and overwrites or removes what runs (apply/patch/upgrade replace config, scale down and drain evict pods, rollout restarts, exec and generic run anything) with no word of it in the description'
+    if r == 'param-enum-in-description':
+        if t == 'kubectl_apply':
+            return 'kill', '"use either manifest or filename" names the sibling parameter, not values of this one'
+        return 'keep', 'a closed list written in the description (deployment, replicaset, statefulset) on a free string: an enum would let clients validate'
+    if r == 'param-format-hint-missing':
+        return 'keep', 'a Helm repository URL in a plain string: format: uri would let clients validate'
+    if r == 'param-name-ambiguous':
+        return 'kill', 'the id of the one thing the tool names (the port-forward that port_forward started): the conventional name'
+    if r == 'response-unbounded':
+        return 'kill', 'bounded by the cluster\'s API: the resource kinds it serves, not an open-ended set'
+    if r == 'tool-name-not-verb-object' and t == 'port_forward':
+        return 'kill', 'object_verb order (port_forward): the action is in the name, as kubectl names it'
     return None
 
 

@@ -150,7 +150,10 @@ if (process.env.BETA === "1") {
   fs.writeFileSync(file, text);
   const json = spawnSync(process.execPath, [cli, 'contract', file, '--json'], { encoding: 'utf8' });
   assert.equal(json.status, 0, json.stderr);
-  const printed = JSON.parse(json.stdout) as { tools: { name: string }[]; conditions: { tool: number; name: string; condition: string; file: string; line: number; column: number; endColumn: number }[] };
+  const printed = JSON.parse(json.stdout) as {
+    tools: { name: string }[];
+    conditions: { tool: number; name: string; condition: string; file: string; line: number; column: number; endColumn: number }[];
+  };
   assert.deepEqual(
     printed.tools.map((x) => x.name),
     ['always', 'beta'],

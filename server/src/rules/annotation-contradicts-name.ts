@@ -19,7 +19,19 @@ function siblingHintEdit(tool: ToolDefinition, ctx: RuleContext, entry: Annotati
   return insertAt(ext.file, ext.end, `, ${m[1]}${m[2] === 'readOnlyHint' ? key : snake}${m[1]}${m[3]}${booleanLiteral(tool, value)}`);
 }
 import { finding } from './util/finding';
-import { nameIntent, toolWrites } from './util/tool-intent';
+import { handlerEffects, nameIntent, toolWrites } from './util/tool-intent';
+
+/**
+ * Verbs that also name a pure computation (`generate_pie_chart` renders a chart and returns its URL,
+ * `generate_uuid`): an author's `readOnlyHint: true` wins over the name alone, unless the handler shows a write.
+ */
+const COMPUTING_VERBS = new Set(['generate']);
+
+/** Whether the only sign of a write is a computing verb in the name, against the hint the author declared. */
+function computedByName(tool: ToolDefinition, verb: string | undefined): boolean {
+  const fx = handlerEffects(tool);
+  return verb !== undefined && COMPUTING_VERBS.has(verb) && !fx.writesFiles && !fx.deletesFiles && !fx.networkWrites;
+}
 
 export const annotationContradictsName: Rule = {
   id: 'annotation-contradicts-name',
@@ -35,7 +47,7 @@ export const annotationContradictsName: Rule = {
       const key = hintKey(e.key);
       let to: boolean | undefined;
       let message = '';
-      if (key === 'readOnlyHint' && e.value === true && w.writes) {
+      if (key === 'readOnlyHint' && e.value === true && w.writes && !(intent.kind === 'write' && computedByName(tool, intent.verb))) {
         to = false;
         message =
           `${name} is marked readOnlyHint: true, but ${w.why}: clients run read-only tools without asking, so this write ` +

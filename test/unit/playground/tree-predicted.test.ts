@@ -61,7 +61,13 @@ test('a stopped server lists the tools the language server predicts for its scri
     const rows = predictedChildren(c, script, prediction, false);
     assert.deepEqual(
       rows.map((r) => (r.kind === 'note' ? r.text : `${r.tool.name} (${r.tool.uri === fileUri(path.join(dir, 'lib/tools.js')) ? 'lib/tools.js' : r.tool.uri})`)),
-      ['Predicted: 3 tools (not running)', 'delete_file (lib/tools.js)', 'read_file (lib/tools.js)', 'list_drafts (lib/tools.js)', 'Not followed: import() with a computed specifier (process.env.PLUGIN)'],
+      [
+        'Predicted: 3 tools (not running)',
+        'delete_file (lib/tools.js)',
+        'read_file (lib/tools.js)',
+        'list_drafts (lib/tools.js)',
+        'Not followed: import() with a computed specifier (process.env.PLUGIN)',
+      ],
     );
     const [, del, read, drafts] = rows;
     assert.ok(del.kind === 'predicted' && read.kind === 'predicted' && drafts.kind === 'predicted');

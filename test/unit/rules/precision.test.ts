@@ -407,3 +407,17 @@ else:
 `;
   assert.deepEqual(dupes('/virtual/dup/server.py', py), [19], 'only the second registration of the else arm');
 });
+
+test('annotation-contradicts-name: readOnlyHint: true on a "generate" tool stands unless the handler writes (antv chart renders and returns a URL; mermaid writes a PNG)', () => {
+  const contradicts = (body: string) =>
+    analyse(
+      '/virtual/gen/server.ts',
+      `import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import * as fs from "node:fs";
+const server = new McpServer({ name: "g", version: "1" });
+server.registerTool("generate_pie_chart", { description: "Render a pie chart and return its URL.", annotations: { readOnlyHint: true } }, async () => { ${body} });
+`,
+    ).findings.filter((f) => f.ruleId === 'annotation-contradicts-name').length;
+  assert.equal(contradicts('const url = await render(); return { content: [{ type: "text", text: url }] };'), 0, 'a computation the author declared read-only');
+  assert.equal(contradicts('fs.writeFileSync("chart.png", await render()); return { content: [] };'), 1, 'a handler writing a file still contradicts the hint');
+});

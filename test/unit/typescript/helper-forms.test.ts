@@ -141,7 +141,7 @@ server.registerTool("handler_has_if", {}, async () => { if (caps.roots) return {
   assert.equal(guard('handler_has_if'), undefined);
 });
 
-test('a registration inside a helper the server is passed to, located at the call into it, keeps the guard written inside the helper (and the call\'s own)', () => {
+test("a registration inside a helper the server is passed to, located at the call into it, keeps the guard written inside the helper (and the call's own)", () => {
   // server-everything's tools/get-roots-list.js: `if (clientSupportsRoots) { server.registerTool(name, ...) }` inside
   // `registerGetRootsListTool(server)`, which index.js calls unguarded (and a guarded call, for the joined case).
   const src =

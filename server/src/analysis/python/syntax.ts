@@ -381,7 +381,9 @@ function negated(cond: SyntaxNode, text: string): string {
 
 /** Whether a Body's last statement leaves the enclosing block (`return`, `raise`, `continue`, `break`). */
 function exits(body: SyntaxNode): boolean {
-  const last = meaningful(body).filter((c) => c.name !== ':').pop();
+  const last = meaningful(body)
+    .filter((c) => c.name !== ':')
+    .pop();
   return !!last && EXITS.has(last.name);
 }
 

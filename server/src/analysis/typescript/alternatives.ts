@@ -230,7 +230,7 @@ function helperResult(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext)
   const fn = callee.node;
   if (!fn.body || fn.asteriskToken || ts.getModifiers(fn)?.some((m) => m.kind === SK.AsyncKeyword)) return undefined;
   if (!ts.isBlock(fn.body)) return { expr: fn.body, pf: callee.pf };
-  const returned: ts.Expression[] = [];
+  const returned: ts.Node[] = [];
   const visit = (n: ts.Node): void => {
     if (isFunctionLikeKind(n.kind) || ts.isClassLike(n)) return;
     if (ts.isReturnStatement(n)) returned.push(n.expression ?? n);

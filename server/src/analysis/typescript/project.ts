@@ -558,7 +558,7 @@ const resolvedWrites = new WeakMap<ParsedFile, Map<string, WritesOfName>>();
  */
 function writesOfName(pf: ParsedFile, name: string): WritesOfName {
   let byName = resolvedWrites.get(pf);
-  if (!byName) resolvedWrites.set(pf, (byName = new Map()));
+  if (!byName) resolvedWrites.set(pf, (byName = new Map<string, WritesOfName>()));
   let out = byName.get(name);
   if (out) return out;
   out = { assigned: new Set(), passed: new Set(), members: new Map(), mutators: new Map() };
