@@ -868,3 +868,24 @@ export function mayDefineTools(text: string): boolean {
 export function constructsServer(language: Language, text: string): boolean {
   return FRAMEWORK_NAMES.some((f) => FRAMEWORKS[f].language === language && FRAMEWORKS[f].serverHint.test(text));
 }
+
+/**
+ * Server frameworks of npm that Toolsmith does not model: a server built with one lists tools the prediction does not
+ * hold, so the whole-server prediction says so (a `tools` row naming the package and its form) instead of printing
+ * "no MCP tools found". By weekly downloads on npm; each form as its README writes it.
+ */
+export const UNMODELLED_TS_SERVER_PACKAGES: Readonly<Record<string, string>> = {
+  fastmcp: '`new FastMCP(...)` with `server.addTool({ name, parameters, execute })`',
+  'mcp-framework': '`MCPTool` classes the framework loads from a tools folder',
+  tmcp: "tmcp's `new McpServer(...)` with `server.tool(...)`",
+  '@mastra/mcp': "Mastra's `new MCPServer({ tools })`",
+  '@supabase/mcp-utils': '`createMcpServer({ tools })` of @supabase/mcp-utils',
+  '@rekog/mcp-nest': '`@Tool()`-decorated methods of NestJS providers',
+};
+
+/** The unmodelled server framework a bare import specifier names (`fastmcp`, `@mastra/mcp/server`), if any. */
+export function unmodelledServerPackage(specifier: string): string | undefined {
+  const parts = specifier.split('/');
+  const pkg = specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+  return Object.hasOwn(UNMODELLED_TS_SERVER_PACKAGES, pkg) ? pkg : undefined;
+}

@@ -444,9 +444,11 @@ function runContract(argv: string[]): number {
   } else {
     const cwd = process.cwd();
     const where = (span: Span) => `${path.relative(cwd, span.file) || span.file}:${new Positions(textOf).of(span).line}`;
+    // "No tools" tells a file with no server from a server whose tools are not seen (the rows below name the form).
+    const unseen = unfollowed.some((u) => u.part === 'tools');
     if (tools.length === 0 && prompts.length === 0 && resources.length === 0)
       process.stdout.write(
-        `${targets[0]}: no MCP tools found${servers.length ? ` (the server${servers.length === 1 ? ' is' : 's are'} constructed, no registration reaches ${servers.length === 1 ? 'it' : 'them'})` : ''}\n`,
+        `${targets[0]}: no MCP tools found${servers.length ? ` (the server${servers.length === 1 ? ' is' : 's are'} constructed, no registration reaches ${servers.length === 1 ? 'it' : 'them'})` : unseen ? ' that Toolsmith can read (see below)' : ''}\n`,
       );
     // With several servers (or a folder), each server's tools under its own heading.
     const headed = servers.length > 1 || isFolder;
@@ -486,7 +488,7 @@ function runContract(argv: string[]): number {
       if (r.mimeType?.value !== undefined) process.stdout.write(`  mimeType: ${r.mimeType.value}\n`);
       for (const u of r.unresolved) process.stdout.write(`  unresolved ${u.part}: ${u.reason}\n`);
     }
-    for (const u of unfollowed) process.stdout.write(`\nunresolved module (${where(u.span)}): ${u.reason}\n`);
+    for (const u of unfollowed) process.stdout.write(`\nunresolved ${u.part === 'tools' ? 'tools' : 'module'} (${where(u.span)}): ${u.reason}\n`);
   }
   return failed ? 2 : 0;
 }

@@ -129,6 +129,28 @@ test('TS: a factory imported and handed to a start-up function as an argument, c
   assert.equal(a.servers[0].name, 'apps');
 });
 
+test('TS: a server built with a framework Toolsmith does not read (npm fastmcp, @mastra/mcp) is a `tools` row naming it, not an empty prediction', () => {
+  const a = entry(
+    {
+      'server.ts': `import { FastMCP } from "fastmcp";\nimport { z } from "zod";\nconst server = new FastMCP({ name: "Addition", version: "1.0.0" });\nserver.addTool({ name: "add", description: "Add two numbers", parameters: z.object({ a: z.number(), b: z.number() }), execute: async (args) => String(args.a + args.b) });\nserver.start({ transportType: "stdio" });\n`,
+      'mastra.ts': `import { MCPServer } from "@mastra/mcp/server";\nexport const m = new MCPServer({ name: "m", version: "1", tools: {} });\n`,
+      'main.ts': `import "./server.js";\nimport "./mastra.js";\nimport "./server.js";\n`,
+    },
+    'main.ts',
+  );
+  assert.deepEqual(names(a), []);
+  assert.deepEqual(
+    a.result.graph.unfollowed.map((u) => [u.part, path.basename(u.span.file), u.reason.split(' builds')[0]]),
+    [
+      ['tools', 'server.ts', '`fastmcp` (npm)'],
+      ['tools', 'mastra.ts', '`@mastra/mcp` (npm)'],
+    ],
+    'one row per framework, where it is imported',
+  );
+  // The official SDK and zod are packages too, and say nothing.
+  assert.deepEqual(entry({ 'ok.ts': `${SERVER_TS}${tool('one')}` }, 'ok.ts').result.graph.unfollowed, []);
+});
+
 test('TS: a file registering on a parameter nobody passes from it keeps its tools, in a group that says it is not constructed', () => {
   const a = entry({ 'tools/echo.ts': `export function registerEcho(server) {\n  ${tool('echo')}}\n` }, 'tools/echo.ts');
   assert.deepEqual(names(a), ['echo']);

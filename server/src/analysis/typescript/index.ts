@@ -38,7 +38,18 @@ import { localsAt } from './locals';
 import { inLibraryModule, inlinedCopyOf, inlinedPackagePath, libraryStatements } from './bundles';
 import { lookupName, parseFile, Project, registrationKind, skipOuter, spanOf, type ParsedFile } from './project';
 import { workspaceVersions, type WorkspaceVersions } from './workspace';
-import { FRAMEWORKS, frameworkOfModule, toolHelperCaveat, type Framework, type FrameworkProfile, type ResourceHelper, type ToolHelper, type TsContractTraits } from '../../../../common/frameworks';
+import {
+  FRAMEWORKS,
+  frameworkOfModule,
+  toolHelperCaveat,
+  type Framework,
+  type FrameworkProfile,
+  type ResourceHelper,
+  type ToolHelper,
+  type TsContractTraits,
+  UNMODELLED_TS_SERVER_PACKAGES,
+  unmodelledServerPackage,
+} from '../../../../common/frameworks';
 
 const MAX_CALL_DEPTH = 8;
 
@@ -573,6 +584,17 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   const unfollowed = (reason: string, node: ts.Node, pf: ParsedFile) => graph?.unfollowed.push({ part: 'module', reason, span: spanOf(node, pf) });
   /** Whole server: runs the module a specifier names (once), or says why it cannot. */
   const runSpecifier = (specifier: string, node: ts.Node, pf: ParsedFile, depth: number): void => {
+    const unmodelled = unmodelledServerPackage(specifier);
+    if (unmodelled) {
+      // A server framework Toolsmith does not read: its tools exist, the prediction cannot hold them (said once).
+      if (!graph?.unfollowed.some((u) => u.part === 'tools' && u.reason.startsWith(`\`${unmodelled}\``)))
+        graph?.unfollowed.push({
+          part: 'tools',
+          reason: `\`${unmodelled}\` (npm) builds a server here with ${UNMODELLED_TS_SERVER_PACKAGES[unmodelled]}: Toolsmith does not read that framework, so the tools it lists are not in this prediction`,
+          span: spanOf(node, pf),
+        });
+      return;
+    }
     const file = ctx.project.resolveModule(pf.file, specifier);
     if (!file) {
       // A package (the SDK, zod...) is no part of the server's own code; a relative module that is not there is.
