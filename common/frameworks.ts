@@ -254,6 +254,8 @@ export interface PythonContractTraits {
   listFailsOnRecursiveSchema: boolean;
   /** FastMCP: `add_tool()` takes a plain function (3.x+; 2.x wants a Tool) and `fastmcp.tools.tool` is the standalone decorator (3.x+). */
   acceptsFunctionsAndStandaloneTool: boolean;
+  /** FastMCP: tools/list inlines every `$ref` of the input and output schemas and drops `$defs` (2.14+, dereference_refs); before, both keep their `$defs`. */
+  dereferencesRefs: boolean;
   /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
   dereferencesExplicitOutputSchema: boolean;
   // Prompts and resources (prompts/list, resources/list, resources/templates/list), each difference shown live by the
@@ -368,8 +370,8 @@ export function pinsMcp1(version: string): boolean {
 export const MCP1_VERIFIED = ['1.8.1', '1.10.1', '1.23.3', '1.26.0', '1.30.0'];
 /** mcp 2.x releases the matrix checks (`from mcp.server import MCPServer`). */
 export const MCP2_VERIFIED = ['2.0.1', '2.1.1', '2.2.0', '2.3.0'];
-/** Standalone fastmcp releases the matrix checks: the newest of each major. */
-export const FASTMCP_VERIFIED = ['2.14.7', '3.4.11', '4.2.3'];
+/** Standalone fastmcp releases the matrix checks: the newest of each major, and older 2.x releases real servers pin. */
+export const FASTMCP_VERIFIED = ['2.13.3', '2.14.7', '3.4.11', '4.2.3'];
 
 /** The verified release an exact pin is predicted as: itself, else the newest verified one below it (else the oldest). */
 function nearestVerified(verified: readonly string[], version: string | undefined): string {
@@ -417,6 +419,7 @@ const NEWEST_TRAITS: Omit<PythonContractTraits, 'release'> = {
   wrapperDescription: false,
   listFailsOnRecursiveSchema: false,
   acceptsFunctionsAndStandaloneTool: true,
+  dereferencesRefs: true,
   dereferencesExplicitOutputSchema: true,
   promptOptions: ['name', 'version', 'title', 'description', 'icons', 'tags', 'meta', 'auth'],
   resourceOptions: ['name', 'version', 'title', 'description', 'icons', 'mime_type', 'tags', 'annotations', 'meta', 'app', 'auth', 'security'],
@@ -512,7 +515,9 @@ function fastmcpMajor(version: string | undefined): number | undefined {
 /** Standalone fastmcp by major (the newest release of each is verified). */
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
   const major = fastmcpMajor(version);
-  const release = major === 2 ? FASTMCP_VERIFIED[0] : major === 3 ? FASTMCP_VERIFIED[1] : FASTMCP_VERIFIED[2];
+  const ofMajor = FASTMCP_VERIFIED.filter((v) => majorOf(v) === (major !== undefined && major < 2 ? 2 : major));
+  // An exact pin: the verified release at or below it; a range: its major's newest (what pip installs).
+  const release = ofMajor.length ? (isExactPin(version) ? nearestVerified(ofMajor, version) : ofMajor[ofMajor.length - 1]) : FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1];
   if (major === 3)
     return {
       ...NEWEST_TRAITS,
@@ -528,6 +533,7 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
       composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
     };
+  const since214 = atLeast(release, '2.14.0');
   if (major !== undefined && major < 3)
     return {
       ...NEWEST_TRAITS,
@@ -539,8 +545,10 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       metaKey: '_fastmcp',
       closedInputSchema: false,
       wrapperDescription: true,
-      listFailsOnRecursiveSchema: true,
+      // dereference_refs came with 2.14: it turns a self-referencing model into a cycle tools/list cannot serialize.
+      listFailsOnRecursiveSchema: since214,
       acceptsFunctionsAndStandaloneTool: false,
+      dereferencesRefs: since214,
       dereferencesExplicitOutputSchema: false,
       promptOptions: ['name', 'title', 'description', 'icons', 'tags', 'enabled', 'meta', 'task'],
       resourceOptions: ['name', 'title', 'description', 'icons', 'mime_type', 'tags', 'enabled', 'annotations', 'meta', 'task'],
@@ -549,7 +557,8 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       // `version=` came with 3.0: 2.14.7's tool() raises TypeError on it.
       missingToolOptions: ['version'],
       // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
-      composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
+      // `tool_names=` came with 2.14.
+      composition: { mountParameters: since214 ? ['prefix', 'as_proxy', 'tool_names'] : ['prefix', 'as_proxy'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
     };
   return {
     ...NEWEST_TRAITS,

@@ -452,7 +452,8 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
       unresolved.push({ part: 'description', reason: `${spec.parsedDoc.unsupportedStyle}-style docstring: FastMCP's griffe parse of it is not reproduced`, span: spec.span });
     else for (const a of spec.parsedDoc?.args ?? []) if (props[a.name] && !('description' in props[a.name])) props[a.name].description = a.description;
   }
-  const listed = dereferenceRefs(input);
+  // Before 2.14 tools/list publishes the schema with its `$defs` (no dereference_refs).
+  const listed = traits.dereferencesRefs ? dereferenceRefs(input) : input;
   for (const [name, s] of Object.entries((listed.properties ?? {}) as { [k: string]: JsonSchema })) properties.set(name, s);
 
   const contract: JsonSchema = { name: spec.name };
@@ -561,8 +562,16 @@ function fastmcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits, opt
     if (d2) out.$defs = d2;
     out['x-fastmcp-wrap-result'] = true;
   } else out = base;
-  void isRef;
-  return dereferenceRefs(compressSchema(out, true, traits.prunesMetadataOnlyTitles));
+  // A self-referencing model's schema is a bare `$ref` at the root: before 2.14 nothing resolves it, the outputSchema is
+  // published without `type: "object"`, and a client that validates tools/list (the TypeScript SDK's) refuses the whole list.
+  if (isRef && !traits.dereferencesRefs && t.kind === 'class' && t.cls.kind === 'model' && selfReferencing(t.cls))
+    throw new ServerFails(
+      'list',
+      `${t.cls.name} refers to itself: ${traits.release} publishes its output schema as a bare \`$ref\` (no \`type: "object"\`), and a client validating tools/list (the TypeScript SDK's) refuses the whole list`,
+      ret.span,
+    );
+  const compressed = compressSchema(out, true, traits.prunesMetadataOnlyTitles);
+  return traits.dereferencesRefs ? dereferenceRefs(compressed) : compressed;
 }
 
 /** pydantic's `Model.model_json_schema()` (validation mode): the model's own schema at the root, the classes it uses in `$defs`. */
