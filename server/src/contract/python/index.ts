@@ -428,9 +428,9 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
           fields: [{ span: type.span, constraints: [], unresolved: [], description: { value: type.descriptions[0], span: type.span } }],
         };
       }
-      rawProps[p.name] = gen.fieldSchema({ name: p.name, type, fields: p.fields, default: p.default, span: p.span });
+      const field: JsonSchema = gen.fieldSchema({ name: p.name, type, fields: p.fields, default: p.default, span: p.span });
       // Unpruned (2.3.5): pydantic's arguments schema titles every argument by its name, a `$ref` or a Field(title=) too.
-      if (!traits.prunesTitles) rawProps[p.name] = { ...rawProps[p.name], title: titleFromName(p.name) };
+      rawProps[p.name] = traits.prunesTitles ? field : { ...field, title: titleFromName(p.name) };
     } catch (e) {
       collect(unresolved, part, e, p.span);
     }
