@@ -542,8 +542,16 @@ function fastmcpMajor(version: string | undefined): number | undefined {
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
   const major = fastmcpMajor(version);
   const ofMajor = FASTMCP_VERIFIED.filter((v) => majorOf(v) === (major !== undefined && major < 2 ? 2 : major));
-  // An exact pin: the verified release at or below it; a range: its major's newest (what pip installs).
-  const release = ofMajor.length ? (isExactPin(version) ? nearestVerified(ofMajor, version) : ofMajor[ofMajor.length - 1]) : FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1];
+  // An exact pin: the verified release of its minor (2.14.2 -> 2.14.7), else the one below it; a range: its major's newest (what pip installs).
+  const minorOf = (v: string) => v.split('.').slice(0, 2).join('.');
+  const ofMinor = isExactPin(version) ? ofMajor.filter((v) => minorOf(v) === minorOf(version!)) : [];
+  const release = ofMinor.length
+    ? ofMinor[ofMinor.length - 1]
+    : ofMajor.length
+      ? isExactPin(version)
+        ? nearestVerified(ofMajor, version)
+        : ofMajor[ofMajor.length - 1]
+      : FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1];
   if (major === 3)
     return {
       ...NEWEST_TRAITS,
