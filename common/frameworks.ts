@@ -545,13 +545,15 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
   // An exact pin: the verified release of its minor (2.14.2 -> 2.14.7), else the one below it; a range: its major's newest (what pip installs).
   const minorOf = (v: string) => v.split('.').slice(0, 2).join('.');
   const ofMinor = isExactPin(version) ? ofMajor.filter((v) => minorOf(v) === minorOf(version!)) : [];
-  const release = ofMinor.length
+  let release = ofMinor.length
     ? ofMinor[ofMinor.length - 1]
     : ofMajor.length
       ? isExactPin(version)
         ? nearestVerified(ofMajor, version)
         : ofMajor[ofMajor.length - 1]
       : FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1];
+  // 2.7 made tool() a plain decorator and add_tool() take a Tool: a later pin is nearer 2.13.3 than 2.3.5.
+  if (release === '2.3.5' && isExactPin(version) && atLeast(version!, '2.7.0')) release = '2.13.3';
   if (major === 3)
     return {
       ...NEWEST_TRAITS,

@@ -85,7 +85,9 @@ test('version caveats: Python pins outside the releases the matrix verifies, Typ
   // An unverified 2.x pin: the verified release of its minor, else the one below it (what changed since is named there).
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.14.2') ?? '', /predicted as fastmcp 2\.14\.7 publishes it; not verified for 2\.14\.2/);
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.13.0') ?? '', /predicted as fastmcp 2\.13\.3/);
-  assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.10.6') ?? '', /predicted as fastmcp 2\.3\.5/);
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.5.1') ?? '', /predicted as fastmcp 2\.3\.5/);
+  // From 2.7 (a plain @tool decorator, add_tool() taking a Tool) nearer 2.13.3.
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.10.6') ?? '', /predicted as fastmcp 2\.13\.3/);
   // 2.3.5 publishes the raw docstring, unpruned titles, no outputSchema and no _meta; a bare @tool fails there.
   const old = FRAMEWORKS.fastmcp.contractTraits!('2.3.5');
   assert.deepEqual([old.docstringDescription, old.prunesTitles, old.structuredOutput, old.metaKey, old.bareToolDecorator], ['raw', false, false, 'none', false]);
