@@ -542,7 +542,7 @@ function fastmcpMajor(version: string | undefined): number | undefined {
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
   const major = fastmcpMajor(version);
   const ofMajor = FASTMCP_VERIFIED.filter((v) => majorOf(v) === (major !== undefined && major < 2 ? 2 : major));
-  // An exact pin: the verified release of its minor (2.14.2 -> 2.14.7), else the one below it; a range: its major's newest (what pip installs).
+  // An exact pin: the verified release of its minor (2.14.2 -> 2.14.7), else the one below it.
   const minorOf = (v: string) => v.split('.').slice(0, 2).join('.');
   const ofMinor = isExactPin(version) ? ofMajor.filter((v) => minorOf(v) === minorOf(version!)) : [];
   let release = ofMinor.length
@@ -550,7 +550,8 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
     : ofMajor.length
       ? isExactPin(version)
         ? nearestVerified(ofMajor, version)
-        : ofMajor[ofMajor.length - 1]
+        : // A range: the newest verified release its upper bound allows (`<2.4.0` -> 2.3.5).
+          ([...ofMajor].reverse().find((v) => !keptBelow(version, v)) ?? ofMajor[0])
       : FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1];
   // 2.7 made tool() a plain decorator and add_tool() take a Tool: a later pin is nearer 2.13.3 than 2.3.5.
   if (release === '2.3.5' && isExactPin(version) && atLeast(version!, '2.7.0')) release = '2.13.3';

@@ -100,6 +100,9 @@ test('version caveats: Python pins outside the releases the matrix verifies, Typ
   assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.0').release, 'fastmcp 4.2.3');
   for (const v of ['<3', '~=2.10', '>=2.3,<3.0', '^3.1']) assert.match(FRAMEWORKS.fastmcp.versionCaveat(v) ?? '', /installed release is not known/, v);
   assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('~=2.10').release, 'fastmcp 2.14.7');
+  // A range capped inside 2.x: the newest verified release it allows (axians-mcp's `<2.4.0` installs 2.3.5).
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.3.4,<2.4.0').release, 'fastmcp 2.3.5');
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.10,<2.14').release, 'fastmcp 2.13.3');
   for (const v of ['1.8.1', '1.10.1', '1.23.3', '1.26.0', '1.30.0']) assert.equal(FRAMEWORKS['mcp-v1'].versionCaveat(v), undefined, v);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('1.9.4') ?? '', /predicted as mcp 1\.8\.1 publishes it; not verified for 1\.9\.4/);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('2.1.0') ?? '', /no mcp\.server\.fastmcp module/);
