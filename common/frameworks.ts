@@ -217,7 +217,7 @@ export interface PythonContractTraits {
   release: string;
   /** Keyword arguments of `tool()` / `add_tool()` this release does not have: a registration passing one raises TypeError at import. */
   missingToolOptions: readonly string[];
-  /** mcp: publishes an outputSchema derived from the return annotation (structured output, mcp 1.10+). */
+  /** Publishes an outputSchema derived from the return annotation (structured output: mcp 1.10+, FastMCP 2.10+). */
   structuredOutput: boolean;
   /** mcp: a content-block return annotation (`-> TextContent`) publishes the mcp.types class's pydantic schema (not modelled) instead of none. */
   contentBlockOutputSchema: boolean;
@@ -241,23 +241,42 @@ export interface PythonContractTraits {
   /**
    * FastMCP: the published description of a docstring: `first-section` = text before the first structured section
    * (4.x); `with-args` = that, but the whole docstring when no Args: entry was found (3.x); `whole` = `inspect.getdoc`
-   * verbatim, Args: never read (2.x).
+   * verbatim, Args: never read (2.9+); `raw` = `fn.__doc__` as written, indentation kept, `""` without one (before 2.9).
    */
-  docstringDescription: 'first-section' | 'with-args' | 'whole';
-  /** FastMCP: where the tags go in `_meta` (`fastmcp` in 3.x+, `_fastmcp` in 2.x). */
-  metaKey: 'fastmcp' | '_fastmcp';
+  docstringDescription: 'first-section' | 'with-args' | 'whole' | 'raw';
+  /** FastMCP: where the tags go in `_meta` (`fastmcp` in 3.x+, `_fastmcp` in 2.x); `none`: no `_meta` (before 2.11). */
+  metaKey: 'fastmcp' | '_fastmcp' | 'none';
+  /**
+   * FastMCP: the input schema is pruned (`compress_schema(prune_titles=True)`: no `title`s). Before, tools/list
+   * publishes pydantic's `TypeAdapter(fn).json_schema()` as it is: every property keeps its title, `$defs` kept.
+   */
+  prunesTitles: boolean;
+  /** FastMCP: `Annotated[T, "text"]` becomes the parameter's description (2.11+); before, pydantic ignores the string. */
+  annotatedStringDescription: boolean;
+  /** FastMCP: a bare `@server.tool` registers the function (2.7+); before, tool() is only a factory: TypeError at import. */
+  bareToolDecorator: boolean;
+  /** FastMCP: `add_tool(fn)` takes a plain function (before 2.7 and 3.x+; 2.7 to 2.14 want a Tool). */
+  addToolTakesFunction: boolean;
+  /** FastMCP: `add_tool(Tool.from_function(fn))` takes a Tool (2.7+); before, it wants the function (TypeError). */
+  addToolTakesTool: boolean;
+  /** FastMCP: `run()` takes `show_banner=` (2.10+); before, run() hands it to the stdio transport: TypeError when the server starts. */
+  runShowBanner: boolean;
   /** FastMCP: the inputSchema says `additionalProperties: false` (3.x+). */
   closedInputSchema: boolean;
   /** FastMCP: the wrapper of a non-object output carries `_WrappedResult`'s docstring as description (2.x). */
   wrapperDescription: boolean;
   /** FastMCP: tools/list fails for the whole server when a schema has a self-referencing model (2.x dereferences it into a cycle). */
   listFailsOnRecursiveSchema: boolean;
-  /** FastMCP: `add_tool()` takes a plain function (3.x+; 2.x wants a Tool) and `fastmcp.tools.tool` is the standalone decorator (3.x+). */
-  acceptsFunctionsAndStandaloneTool: boolean;
+  /** FastMCP: `fastmcp.tools.tool` is the standalone decorator (3.x+; a module before). */
+  standaloneTool: boolean;
+  /** FastMCP: tools/list inlines every `$ref` of the input and output schemas and drops `$defs` (2.14+, dereference_refs); before, both keep their `$defs`. */
+  dereferencesRefs: boolean;
   /** FastMCP: tools/list inlines the `$ref`s of an explicit `output_schema=` too (3.x+, DereferenceRefsMiddleware); 2.x publishes it as given. */
   dereferencesExplicitOutputSchema: boolean;
   // Prompts and resources (prompts/list, resources/list, resources/templates/list), each difference shown live by the
   // matrix's `*_surfaces*` fixtures.
+  /** Whether this release's prompts/list and resources lists are modelled (fastmcp before 2.9: only its tools/list was compared live). */
+  surfacesModelled: boolean;
   /** The keywords `prompt()` takes (name and the function aside): any other raises TypeError at import. */
   promptOptions: readonly string[];
   /** The keywords `resource(uri, ...)` takes: any other raises TypeError at import. */
@@ -309,6 +328,8 @@ export interface CompositionTraits {
   importServer: boolean;
   /** `add_provider(server, namespace=)`, `FastMCP(providers=[...], transforms=[...])`, `add_transform(Namespace(...))` (3.x+). */
   providers: boolean;
+  /** Mounted servers' tools are listed before the server's own (before 2.9: `get_tools()` updates a dict with them first). */
+  mountedFirst: boolean;
   /**
    * `mount(prefix, server)` / `import_server(prefix, server)`: the order before 2.9, swapped with a warning up to 2.13,
    * dropped in 2.14 (AttributeError on the string). Taken when the pin or range keeps fastmcp below 2.14.
@@ -368,8 +389,8 @@ export function pinsMcp1(version: string): boolean {
 export const MCP1_VERIFIED = ['1.8.1', '1.10.1', '1.23.3', '1.26.0', '1.30.0'];
 /** mcp 2.x releases the matrix checks (`from mcp.server import MCPServer`). */
 export const MCP2_VERIFIED = ['2.0.1', '2.1.1', '2.2.0', '2.3.0'];
-/** Standalone fastmcp releases the matrix checks: the newest of each major. */
-export const FASTMCP_VERIFIED = ['2.14.7', '3.4.11', '4.2.3'];
+/** Standalone fastmcp releases the matrix checks: the newest of each major, and older 2.x releases real servers pin. */
+export const FASTMCP_VERIFIED = ['2.3.5', '2.13.3', '2.14.7', '3.4.11', '4.2.3'];
 
 /** The verified release an exact pin is predicted as: itself, else the newest verified one below it (else the oldest). */
 function nearestVerified(verified: readonly string[], version: string | undefined): string {
@@ -416,8 +437,16 @@ const NEWEST_TRAITS: Omit<PythonContractTraits, 'release'> = {
   closedInputSchema: true,
   wrapperDescription: false,
   listFailsOnRecursiveSchema: false,
-  acceptsFunctionsAndStandaloneTool: true,
+  standaloneTool: true,
+  prunesTitles: true,
+  annotatedStringDescription: true,
+  bareToolDecorator: true,
+  addToolTakesFunction: true,
+  addToolTakesTool: true,
+  runShowBanner: true,
+  dereferencesRefs: true,
   dereferencesExplicitOutputSchema: true,
+  surfacesModelled: true,
   promptOptions: ['name', 'version', 'title', 'description', 'icons', 'tags', 'meta', 'auth'],
   resourceOptions: ['name', 'version', 'title', 'description', 'icons', 'mime_type', 'tags', 'annotations', 'meta', 'app', 'auth', 'security'],
   staticResourceDefaults: 'function',
@@ -512,7 +541,20 @@ function fastmcpMajor(version: string | undefined): number | undefined {
 /** Standalone fastmcp by major (the newest release of each is verified). */
 function fastmcpTraits(version: string | undefined): PythonContractTraits {
   const major = fastmcpMajor(version);
-  const release = major === 2 ? FASTMCP_VERIFIED[0] : major === 3 ? FASTMCP_VERIFIED[1] : FASTMCP_VERIFIED[2];
+  const ofMajor = FASTMCP_VERIFIED.filter((v) => majorOf(v) === (major !== undefined && major < 2 ? 2 : major));
+  // An exact pin: the verified release of its minor (2.14.2 -> 2.14.7), else the one below it.
+  const minorOf = (v: string) => v.split('.').slice(0, 2).join('.');
+  const ofMinor = isExactPin(version) ? ofMajor.filter((v) => minorOf(v) === minorOf(version!)) : [];
+  let release = ofMinor.length
+    ? ofMinor[ofMinor.length - 1]
+    : ofMajor.length
+      ? isExactPin(version)
+        ? nearestVerified(ofMajor, version)
+        : // A range: the newest verified release its upper bound allows (`<2.4.0` -> 2.3.5).
+          ([...ofMajor].reverse().find((v) => !keptBelow(version, v)) ?? ofMajor[0])
+      : FASTMCP_VERIFIED[FASTMCP_VERIFIED.length - 1];
+  // 2.7 made tool() a plain decorator and add_tool() take a Tool: a later pin is nearer 2.13.3 than 2.3.5.
+  if (release === '2.3.5' && isExactPin(version) && atLeast(version!, '2.7.0')) release = '2.13.3';
   if (major === 3)
     return {
       ...NEWEST_TRAITS,
@@ -526,8 +568,9 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       promptArgumentTitles: false,
       toolVersions: true,
       // `prefix=` and `as_proxy=` are deprecated but honoured; import_server() is deprecated.
-      composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false },
+      composition: { mountParameters: ['namespace', 'as_proxy', 'tool_names', 'prefix'], toolNames: 'before-namespace', importServer: true, providers: true, prefixFirst: false, mountedFirst: false },
     };
+  const since214 = atLeast(release, '2.14.0');
   if (major !== undefined && major < 3)
     return {
       ...NEWEST_TRAITS,
@@ -539,23 +582,51 @@ function fastmcpTraits(version: string | undefined): PythonContractTraits {
       metaKey: '_fastmcp',
       closedInputSchema: false,
       wrapperDescription: true,
-      listFailsOnRecursiveSchema: true,
-      acceptsFunctionsAndStandaloneTool: false,
+      // dereference_refs came with 2.14: it turns a self-referencing model into a cycle tools/list cannot serialize.
+      listFailsOnRecursiveSchema: since214,
+      standaloneTool: false,
+      dereferencesRefs: since214,
+      // What 2.3.5 publishes (measured live): TypeAdapter(fn).json_schema() unpruned, `fn.__doc__` raw, no outputSchema,
+      // no `_meta`. Where each changed (read in fastmcp's tags, not run; a pin between two verified releases is predicted as
+      // the lower): bare @tool and add_tool(Tool) 2.7, getdoc 2.9, outputSchema and run(show_banner=) 2.10, `_meta` 2.11.
+      ...(atLeast(release, '2.7.0')
+        ? { addToolTakesFunction: false }
+        : {
+            structuredOutput: false,
+            docstringDescription: 'raw' as const,
+            metaKey: 'none' as const,
+            prunesTitles: false,
+            annotatedStringDescription: false,
+            bareToolDecorator: false,
+            addToolTakesTool: false,
+            runShowBanner: false,
+            surfacesModelled: false,
+          }),
       dereferencesExplicitOutputSchema: false,
       promptOptions: ['name', 'title', 'description', 'icons', 'tags', 'enabled', 'meta', 'task'],
       resourceOptions: ['name', 'title', 'description', 'icons', 'mime_type', 'tags', 'enabled', 'annotations', 'meta', 'task'],
       promptArgumentNote: 'json-string',
       promptArgumentTitles: false,
-      // `version=` came with 3.0: 2.14.7's tool() raises TypeError on it.
-      missingToolOptions: ['version'],
+      // `version=` came with 3.0: 2.14.7's tool() raises TypeError on it; 2.3.5's tool() takes name, description, tags, annotations.
+      missingToolOptions: atLeast(release, '2.7.0')
+        ? ['version']
+        : ['version', 'title', 'output_schema', 'meta', 'icons', 'exclude_args', 'enabled', 'task', 'timeout', 'run_in_thread', 'auth', 'serializer'],
       // No providers or transforms; `mount(prefix, server)` (the order before 2.9) was dropped in 2.14.
-      composition: { mountParameters: ['prefix', 'as_proxy', 'tool_names'], toolNames: 'replaces', importServer: true, providers: false, prefixFirst: keptBelow(version, '2.14.0') },
+      // `tool_names=` came with 2.14.
+      composition: {
+        mountParameters: since214 ? ['prefix', 'as_proxy', 'tool_names'] : ['prefix', 'as_proxy'],
+        toolNames: 'replaces',
+        importServer: true,
+        providers: false,
+        prefixFirst: keptBelow(version, '2.14.0'),
+        mountedFirst: !atLeast(release, '2.9.0'),
+      },
     };
   return {
     ...NEWEST_TRAITS,
     release: `fastmcp ${release}`,
     toolVersions: true,
-    composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true, prefixFirst: false },
+    composition: { mountParameters: ['namespace', 'tool_names'], toolNames: 'before-namespace', importServer: false, providers: true, prefixFirst: false, mountedFirst: false },
   };
 }
 

@@ -74,6 +74,9 @@ const MATRIX: MatrixEntry[] = [
   { pkg: 'mcp', version: '1.30.0', ...V1, requirements: 'test/python-requirements-mcp1.txt', venv: '.cache/venv-mcp1', pins: ['mcp==1.30.0'] },
   ...['2.0.1', '2.1.1', '2.2.0'].map((v) => ({ pkg: 'mcp' as const, version: v, ...V2, ...matrixVenv(`mcp-${v}`), pins: [`mcp==${v}`] })),
   { pkg: 'mcp', version: '2.3.0', ...V2, requirements: 'test/python-requirements.txt', venv: '.cache/venv', pins: ['mcp==2.3.0'] },
+  // Older 2.x releases real servers pin (axians-mcp: 2.3.5; mcp-neo4j-cypher: 2.13.3, whose mcp<1.23 resolves to 1.22.0).
+  { pkg: 'fastmcp', version: '2.3.5', ...FAST, ...matrixVenv('fastmcp-2.3.5'), pins: ['fastmcp==2.3.5', 'mcp==1.30.0'] },
+  { pkg: 'fastmcp', version: '2.13.3', ...FAST, ...matrixVenv('fastmcp-2.13.3'), pins: ['fastmcp==2.13.3', 'mcp==1.22.0'] },
   ...['2.14.7', '3.4.11'].map((v) => ({ pkg: 'fastmcp' as const, version: v, ...FAST, ...matrixVenv(`fastmcp-${v}`), pins: [`fastmcp==${v}`, 'mcp==1.30.0'] })),
   { pkg: 'fastmcp', version: '4.2.3', ...FAST, requirements: 'test/python-requirements.txt', venv: '.cache/venv', pins: ['fastmcp==4.2.3', 'mcp==2.3.0'] },
 ];

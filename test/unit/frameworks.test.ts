@@ -81,7 +81,18 @@ test('the scan and the playground find a minimal server of every framework, and 
 
 test('version caveats: Python pins outside the releases the matrix verifies, TypeScript SDKs outside their modelled releases', () => {
   // Python: test/fidelity/python-matrix.test.ts checks each verified release live; other exact pins are named.
-  for (const v of ['2.14.7', '3.4.11', '4.2.3', '>=2.10', '^4.0', undefined]) assert.equal(FRAMEWORKS.fastmcp.versionCaveat(v), undefined, v);
+  for (const v of ['2.3.5', '2.13.3', '2.14.7', '3.4.11', '4.2.3', '>=2.10', '^4.0', undefined]) assert.equal(FRAMEWORKS.fastmcp.versionCaveat(v), undefined, v);
+  // An unverified 2.x pin: the verified release of its minor, else the one below it (what changed since is named there).
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.14.2') ?? '', /predicted as fastmcp 2\.14\.7 publishes it; not verified for 2\.14\.2/);
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.13.0') ?? '', /predicted as fastmcp 2\.13\.3/);
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.5.1') ?? '', /predicted as fastmcp 2\.3\.5/);
+  // From 2.7 (a plain @tool decorator, add_tool() taking a Tool) nearer 2.13.3.
+  assert.match(FRAMEWORKS.fastmcp.versionCaveat('2.10.6') ?? '', /predicted as fastmcp 2\.13\.3/);
+  // 2.3.5 publishes the raw docstring, unpruned titles, no outputSchema and no _meta; a bare @tool fails there.
+  const old = FRAMEWORKS.fastmcp.contractTraits!('2.3.5');
+  assert.deepEqual([old.docstringDescription, old.prunesTitles, old.structuredOutput, old.metaKey, old.bareToolDecorator], ['raw', false, false, 'none', false]);
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits!('2.13.3').dereferencesRefs, false);
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits!('2.14.7').dereferencesRefs, true);
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('3.2.0') ?? '', /predicted as fastmcp 3\.4\.11 publishes it; not verified for 3\.2\.0/);
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('4.1.0') ?? '', /predicted as fastmcp 4\.2\.3/);
   assert.match(FRAMEWORKS.fastmcp.versionCaveat('1.0') ?? '', /fastmcp 1\.x is not modelled/);
@@ -89,6 +100,9 @@ test('version caveats: Python pins outside the releases the matrix verifies, Typ
   assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.0').release, 'fastmcp 4.2.3');
   for (const v of ['<3', '~=2.10', '>=2.3,<3.0', '^3.1']) assert.match(FRAMEWORKS.fastmcp.versionCaveat(v) ?? '', /installed release is not known/, v);
   assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('~=2.10').release, 'fastmcp 2.14.7');
+  // A range capped inside 2.x: the newest verified release it allows (axians-mcp's `<2.4.0` installs 2.3.5).
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.3.4,<2.4.0').release, 'fastmcp 2.3.5');
+  assert.equal(FRAMEWORKS.fastmcp.contractTraits?.('>=2.10,<2.14').release, 'fastmcp 2.13.3');
   for (const v of ['1.8.1', '1.10.1', '1.23.3', '1.26.0', '1.30.0']) assert.equal(FRAMEWORKS['mcp-v1'].versionCaveat(v), undefined, v);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('1.9.4') ?? '', /predicted as mcp 1\.8\.1 publishes it; not verified for 1\.9\.4/);
   assert.match(FRAMEWORKS['mcp-v1'].versionCaveat('2.1.0') ?? '', /no mcp\.server\.fastmcp module/);

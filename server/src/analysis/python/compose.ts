@@ -54,8 +54,10 @@ export function composeServers(tools: ToolDefinition[], compositions: Compositio
       }
       out.splice(at, 0, ...copied);
     }
-    // Mounted servers (and providers) are listed after the server's own tools, in mount order.
-    for (const c of comps) if (c.kind === 'mount' && c.childId) out.push(...listing(c.childId, inner).map((t) => renamed(t, c)));
+    // Mounted servers (and providers) are listed after the server's own tools, in mount order (before them until fastmcp 2.9).
+    const mounted = comps.flatMap((c) => (c.kind === 'mount' && c.childId ? listing(c.childId, inner).map((t) => renamed(t, c)) : []));
+    if (comps.some((c) => c.kind === 'mount' && c.traits.composition?.mountedFirst)) out.unshift(...mounted);
+    else out.push(...mounted);
     let listed = out;
     for (const c of comps) if (c.kind === 'namespace') listed = listed.map((t) => renamed(t, c));
     const opaque = comps.flatMap((c) => (c.opaque ? [c.opaque] : []));

@@ -358,6 +358,7 @@ function walkScope(a: PyAnalysis, stmts: SyntaxNode[], scope: Scope, scopeName: 
       if (call?.name === 'CallExpression') {
         const ran = runArgument(mod, call);
         if (compositionCall(a, ran ?? call, scope)) continue;
+        if (runCall(a, call, scope)) continue;
         const reg = callRegistration(a, call, scope);
         if (reg) {
           const t = buildTool(a, { ...reg, stmt: call });
@@ -956,6 +957,27 @@ function compositionCall(a: PyAnalysis, call: SyntaxNode | undefined, scope: Sco
   return true;
 }
 
+/** `server.run(show_banner=False)` on a release whose run() hands its keywords to the stdio transport: TypeError at start. */
+function runCall(a: PyAnalysis, call: SyntaxNode, scope: Scope): boolean {
+  const { mod } = a;
+  const callee = call.firstChild;
+  const d = callee?.name === 'MemberExpression' ? dottedName(callee, mod.text) : undefined;
+  const m = d ? /^([A-Za-z_][\w.]*)\.run$/.exec(d) : null;
+  const server = m ? serverNamed(a, scope, m[1]) : undefined;
+  if (!server) return false;
+  const traits = FRAMEWORKS[server.framework].contractTraits?.(a.versionOf(server.framework));
+  const banner = kwargsWithNames(argsOf(child(call, 'ArgList')), mod.text).find((x) => x.name === 'show_banner');
+  if (!traits || traits.runShowBanner || !banner) return false;
+  const span = mod.span(call);
+  if (!a.failures.some((f) => !f.tool && f.failure.span.file === span.file && f.failure.span.start === span.start))
+    a.failures.push({
+      serverId: server.id,
+      file: mod.file,
+      failure: { when: 'import', reason: `${traits.release}'s run() has no show_banner= (it passes it to run_stdio_async: TypeError when the server starts): the server lists no tools`, span },
+    });
+  return true;
+}
+
 /**
  * Records that `parent` lists `target`'s tools. A server or provider whose tools are not seen becomes a stand-in
  * server holding one tool whose every part is unresolved (the reason), listed where that server's tools would be.
@@ -1085,7 +1107,7 @@ function readFunction(a: PyAnalysis, fnMod: PyModule, fn: SyntaxNode, framework:
   const docs = docstringFacts(fnMod, fn);
   const params = parameters(fnMod, fn);
   const input = inputParams(params, profile);
-  const published = publishedDoc(a, fnMod, docs.doc, profile, hasExplicitDescription, regSpan);
+  const published = publishedDoc(a, fnMod, docs.doc, profile.docstring === 'verbatim', hasExplicitDescription, regSpan);
   const unresolved = [...input.unresolved, ...(docs.unresolved ? [docs.unresolved] : []), ...(published.unresolved ? [published.unresolved] : [])];
   return {
     fnName: fnNameNode ? fnMod.src(fnNameNode) : '',
@@ -1169,8 +1191,8 @@ interface Registration {
   optionsMod?: PyModule;
   /** Arguments that configure the tool (name=, title=...), positional `name` included. */
   args: Arg[];
-  /** FastMCP forms 2.x lacks: `add_tool(fn)` with a plain function, the standalone `@tool` decorator. */
-  form?: 'function' | 'standalone';
+  /** FastMCP forms some releases lack: `add_tool(fn)` with a plain function, the standalone `@tool` decorator, `add_tool(Tool.from_function(fn))`. */
+  form?: 'function' | 'standalone' | 'tool-object';
   /** A decorator factory's registration: what the names in `args` stand for (the factory's parameters, bound by the decorator call). */
   bindings?: Bindings;
   /** What the factory does that the analysis does not follow (each an unresolved part of the tool). */
@@ -1259,8 +1281,10 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   if (!fnArg) return undefined;
   let extraArgs = args.filter((a) => a !== fnArg);
   let value = fnArg.value;
+  let toolObject = false;
   // FastMCP: add_tool(Tool.from_function(fn, name=...)).
   if (value.name === 'CallExpression' && value.firstChild && /(^|\.)Tool\.from_function$/.test(dottedName(value.firstChild, mod.text) ?? '')) {
+    toolObject = m[2] === 'add_tool';
     const inner = kwargsWithNames(argsOf(child(value, 'ArgList')), mod.text);
     const innerFn = inner.find((a) => !a.name && !a.spread) ?? inner.find((a) => a.name === 'fn');
     if (!innerFn) return undefined;
@@ -1276,7 +1300,7 @@ function callRegistration(a: PyAnalysis, call: SyntaxNode, scope: Scope): (Regis
   // FastMCP's standalone `@tool(...)` carries the options of a function later given to add_tool.
   if (marked && m[2] === 'add_tool' && !extraArgs.length)
     return { server, kind: 'add_tool', calleeSpan: mod.span(callee), argList, fn: fn.fn, fnMod: fn.mod, args: marked, optionsMod: fn.mod, form: 'standalone' };
-  const form = m[2] === 'add_tool' && value === fnArg.value ? ('function' as const) : undefined;
+  const form = m[2] !== 'add_tool' ? undefined : toolObject ? ('tool-object' as const) : value === fnArg.value ? ('function' as const) : undefined;
   // For `mcp.tool(fn, ...)` the positional is the function; name is keyword-only then.
   return {
     server,
@@ -1784,7 +1808,7 @@ function publishedDoc(
   a: PyAnalysis,
   fnMod: PyModule,
   doc: DocstringInfo | undefined,
-  profile: FrameworkProfile,
+  verbatim: boolean,
   hasExplicitDescription: boolean,
   fallback: Span,
 ): { rawDoc?: string; unresolved?: Unresolved } {
@@ -1792,7 +1816,7 @@ function publishedDoc(
   if (rawDoc === undefined || compilerCleanDoc(rawDoc) === rawDoc) return { rawDoc };
   const fact = a.py();
   if (fact.docSemantics === '3.13+') return { rawDoc: compilerCleanDoc(rawDoc) };
-  if (fact.docSemantics !== 'unknown' || profile.docstring !== 'verbatim' || hasExplicitDescription) return { rawDoc };
+  if (fact.docSemantics !== 'unknown' || !verbatim || hasExplicitDescription) return { rawDoc };
   return {
     rawDoc,
     unresolved: {
@@ -1881,9 +1905,10 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
   unresolved.push(...input.unresolved);
   const retTypeDef = children(fn).find((c) => c.name === 'TypeDef');
   const retNode = retTypeDef ? meaningful(retTypeDef)[0] : undefined;
-  const published = publishedDoc(a, fnMod, docs.doc, profile, !!options.explicitDescription, regSpan);
   const version = a.versionOf(framework);
   const traits = profile.contractTraits?.(version);
+  const verbatimDoc = profile.docstring === 'verbatim' || traits?.docstringDescription === 'raw';
+  const published = publishedDoc(a, fnMod, docs.doc, verbatimDoc, !!options.explicitDescription, regSpan);
   const pythonVersion = profile.contractTraits ? a.py().version : undefined;
 
   const spec: PyToolSpec = {
@@ -1921,13 +1946,23 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
         reason: `${traits.release}'s ${reg.kind === 'decorator' ? 'tool' : 'add_tool'}() has no ${missing}= keyword: registering raises TypeError and the server lists no tools`,
         span: regSpan,
       };
-    if (reg.form && !traits.acceptsFunctionsAndStandaloneTool)
+    // `@server.tool` or `server.tool(fn, ...)`: the function lands in tool()'s `name` parameter.
+    const functionAsName = (reg.kind === 'decorator' && reg.decoratorCalled === false) || (reg.kind === 'add_tool' && /\.tool$/.test(a.mod.text.slice(reg.calleeSpan.start, reg.calleeSpan.end)));
+    if (functionAsName && !traits.bareToolDecorator)
+      failure ??= {
+        when: 'import',
+        reason: `${traits.release}'s tool() is a decorator factory: a bare @tool receives the function as its name (TypeError "The @tool decorator was used incorrectly") and the server lists no tools`,
+        span: regSpan,
+      };
+    if (reg.form === 'standalone' ? !traits.standaloneTool : reg.form === 'function' ? !traits.addToolTakesFunction : reg.form === 'tool-object' && !traits.addToolTakesTool)
       failure ??= {
         when: 'import',
         reason:
           reg.form === 'standalone'
             ? `${traits.release} has no standalone @tool decorator (fastmcp.tools.tool is a module there): the server fails at import`
-            : `${traits.release}'s add_tool() takes a Tool, not a function (AttributeError): the server fails at import`,
+            : reg.form === 'function'
+              ? `${traits.release}'s add_tool() takes a Tool, not a function (AttributeError): the server fails at import`
+              : `${traits.release}'s add_tool() takes the function, not a Tool (TypeError: the Tool is not callable): the server fails at import`,
         span: regSpan,
       };
     const ctx = params.find((p) => p.isContext && p.type?.kind !== 'context');

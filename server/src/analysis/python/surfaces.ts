@@ -291,6 +291,8 @@ function registration(host: SurfaceHost, server: SurfaceServer, method: 'prompt'
   const unresolved: Unresolved[] = [...(server.unresolved ? [server.unresolved] : []), ...options.unresolved, ...fn.unresolved];
   const caveat = profile.versionCaveat(version);
   if (caveat) unresolved.push({ part: 'contract', reason: caveat, span: server.constructorSpan });
+  if (!traits.surfacesModelled)
+    unresolved.push({ part: 'contract', reason: `what ${traits.release} publishes for a ${method} is not modelled (only its tools/list was compared live)`, span: site.span });
   let failure: SurfaceFailure | undefined;
   const what = `${method} ${options.name?.value ?? options.uri?.value ?? fn.fnName}`;
   if (options.typeError) failure = { ...options.typeError, what };

@@ -419,7 +419,7 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     try {
       let type = p.type ?? { kind: 'any' as const, span: p.span };
       // get_cached_typeadapter: Annotated[T, "text"] (exactly two args) becomes Field(description="text").
-      if (type.kind === 'annotated' && type.fields.length === 0 && type.descriptions.length === 1) {
+      if (traits.annotatedStringDescription && type.kind === 'annotated' && type.fields.length === 0 && type.descriptions.length === 1) {
         type = {
           kind: 'annotated',
           base: type.base,
@@ -428,7 +428,9 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
           fields: [{ span: type.span, constraints: [], unresolved: [], description: { value: type.descriptions[0], span: type.span } }],
         };
       }
-      rawProps[p.name] = gen.fieldSchema({ name: p.name, type, fields: p.fields, default: p.default, span: p.span });
+      const field: JsonSchema = gen.fieldSchema({ name: p.name, type, fields: p.fields, default: p.default, span: p.span });
+      // Unpruned (2.3.5): pydantic's arguments schema titles every argument by its name, a `$ref` or a Field(title=) too.
+      rawProps[p.name] = traits.prunesTitles ? field : { ...field, title: titleFromName(p.name) };
     } catch (e) {
       collect(unresolved, part, e, p.span);
     }
@@ -439,7 +441,7 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
   if (traits.closedInputSchema) raw.additionalProperties = false;
   const defs = gen.defsObject();
   if (defs) raw.$defs = defs;
-  const input = compressSchema(raw, true, traits.prunesMetadataOnlyTitles);
+  const input = compressSchema(raw, traits.prunesTitles, traits.prunesMetadataOnlyTitles);
   const props = (input.properties ?? {}) as { [k: string]: JsonSchema };
   if (traits.keepsParamTitles)
     for (const [name, rp] of Object.entries(rawProps) as [string, JsonSchema][]) {
@@ -447,12 +449,13 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
       if (typeof rp.title === 'string' && rp.title !== titleFromName(name)) props[name].title = rp.title;
     }
   // 2.x publishes inspect.getdoc() whole and never reads Args:; 3.x and 4.x parse it with griffe.
-  if (traits.docstringDescription !== 'whole') {
+  if (traits.docstringDescription !== 'whole' && traits.docstringDescription !== 'raw') {
     if (spec.parsedDoc?.unsupportedStyle)
       unresolved.push({ part: 'description', reason: `${spec.parsedDoc.unsupportedStyle}-style docstring: FastMCP's griffe parse of it is not reproduced`, span: spec.span });
     else for (const a of spec.parsedDoc?.args ?? []) if (props[a.name] && !('description' in props[a.name])) props[a.name].description = a.description;
   }
-  const listed = dereferenceRefs(input);
+  // Before 2.14 tools/list publishes the schema with its `$defs` (no dereference_refs).
+  const listed = traits.dereferencesRefs ? dereferenceRefs(input) : input;
   for (const [name, s] of Object.entries((listed.properties ?? {}) as { [k: string]: JsonSchema })) properties.set(name, s);
 
   const contract: JsonSchema = { name: spec.name };
@@ -470,7 +473,7 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
     collect(unresolved, 'outputSchema', e, spec.span, result);
   }
   if (spec.annotations) contract.annotations = spec.annotations;
-  contract._meta = fastmcpMeta(spec.meta, spec.tags, traits, traits.toolVersions ? spec.toolVersion : undefined);
+  if (traits.metaKey !== 'none') contract._meta = fastmcpMeta(spec.meta, spec.tags, traits, traits.toolVersions ? spec.toolVersion : undefined);
   return result;
 }
 
@@ -481,7 +484,7 @@ function fastmcpContract(spec: PyToolSpec): PyContractResult {
 export function fastmcpMeta(given: { [k: string]: JsonValue } | undefined, tagList: string[] | undefined, traits: PythonContractTraits, version?: string): { [k: string]: JsonValue } {
   const meta: { [k: string]: JsonValue } = { ...(given ?? {}) };
   const tags = [...new Set(tagList ?? [])].sort();
-  if (traits.metaKey === '_fastmcp') {
+  if (traits.metaKey !== 'fastmcp') {
     // 2.x: `upstream _fastmcp | {"tags": ...}`.
     const upstream = meta._fastmcp && typeof meta._fastmcp === 'object' && !Array.isArray(meta._fastmcp) ? meta._fastmcp : {};
     meta._fastmcp = { ...upstream, tags };
@@ -498,6 +501,8 @@ export function fastmcpMeta(given: { [k: string]: JsonValue } | undefined, tagLi
 
 /** The description FastMCP publishes: `description=`, else the docstring as this major reads it. */
 function fastmcpDescription(spec: PyToolSpec, traits: PythonContractTraits): string | undefined {
+  // Before 2.9: `description or fn.__doc__ or ""`, the docstring as written.
+  if (traits.docstringDescription === 'raw') return spec.explicitDescription || (spec.rawDoc ?? '');
   if (spec.explicitDescription !== undefined) return spec.explicitDescription;
   if (spec.rawDoc === undefined) return undefined;
   const whole = cleandoc(spec.rawDoc) || undefined;
@@ -521,6 +526,7 @@ function defaultTitle(name: string): string {
 }
 
 function fastmcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits, options: GeneratorOptions): JsonSchema | undefined {
+  if (!traits.structuredOutput) return undefined;
   const override = spec.outputSchemaOverride;
   if (override) {
     const given = 'model' in override ? modelJsonSchema(override.model, options) : override.value;
@@ -561,8 +567,16 @@ function fastmcpOutputSchema(spec: PyToolSpec, traits: PythonContractTraits, opt
     if (d2) out.$defs = d2;
     out['x-fastmcp-wrap-result'] = true;
   } else out = base;
-  void isRef;
-  return dereferenceRefs(compressSchema(out, true, traits.prunesMetadataOnlyTitles));
+  // A self-referencing model's schema is a bare `$ref` at the root: before 2.14 nothing resolves it, the outputSchema is
+  // published without `type: "object"`, and a client that validates tools/list (the TypeScript SDK's) refuses the whole list.
+  if (isRef && !traits.dereferencesRefs && t.kind === 'class' && t.cls.kind === 'model' && selfReferencing(t.cls))
+    throw new ServerFails(
+      'list',
+      `${t.cls.name} refers to itself: ${traits.release} publishes its output schema as a bare \`$ref\` (no \`type: "object"\`), and a client validating tools/list (the TypeScript SDK's) refuses the whole list`,
+      ret.span,
+    );
+  const compressed = compressSchema(out, true, traits.prunesMetadataOnlyTitles);
+  return traits.dereferencesRefs ? dereferenceRefs(compressed) : compressed;
 }
 
 /** pydantic's `Model.model_json_schema()` (validation mode): the model's own schema at the root, the classes it uses in `$defs`. */
