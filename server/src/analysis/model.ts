@@ -328,6 +328,19 @@ export interface PromptArgumentDefinition {
  * `Prompt(...)` a low-level server's list_prompts handler returns (`handler`)): what prompts/list publishes for it,
  * like a tool's contract for tools/list.
  */
+/** What a low-level server's list handler yields (prompts/list, resources/list, resources/templates/list), TS and Python alike. */
+export interface ListHandlerSurfaces {
+  prompts: PromptDefinition[];
+  resources: ResourceDefinition[];
+}
+
+/** A part of a low-level list the analysis cannot read: one entry (`entry`), or a list of unknown length (`list`). */
+export interface UnseenListPart {
+  unseen: 'entry' | 'list';
+  reason: string;
+  span: Span;
+}
+
 export interface PromptDefinition {
   language: Language;
   framework: Framework;

@@ -7,7 +7,7 @@
  * built at run time, an entry standing for the whole list (part `prompts` / `resources` / `resourceTemplates`).
  */
 import type { SyntaxNode } from '@lezer/common';
-import type { Framework, JsonValue, Located, PromptArgumentDefinition, PromptDefinition, ResourceDefinition, Span, Unresolved } from '../model';
+import type { Framework, JsonValue, ListHandlerSurfaces, Located, PromptArgumentDefinition, PromptDefinition, ResourceDefinition, Span, Unresolved, UnseenListPart } from '../model';
 import type { PyModule } from './module';
 import { argsOf, child, children, kwargsWithNames, literalValue, meaningful, type LiteralResult } from './syntax';
 import { anyUrl } from '../../contract/python/surfaces';
@@ -48,26 +48,16 @@ export interface LowLevelServer {
   span: Span;
 }
 
-export interface HandlerSurfaces {
-  prompts: PromptDefinition[];
-  resources: ResourceDefinition[];
-}
-
 interface Entry {
   contract: { [key: string]: JsonValue };
   spans: Record<string, Span>;
   span: Span;
   unresolved: Unresolved[];
 }
-interface Unseen {
-  unseen: 'entry' | 'list';
-  reason: string;
-  span: Span;
-}
 
 /** The prompts or resources a low-level list handler `fn` (a FunctionDefinition) returns. */
-export function lowLevelSurfaces(mod: PyModule, server: LowLevelServer, fn: SyntaxNode, list: PyListSurface, calleeSpan: Span): HandlerSurfaces {
-  const out: HandlerSurfaces = { prompts: [], resources: [] };
+export function lowLevelSurfaces(mod: PyModule, server: LowLevelServer, fn: SyntaxNode, list: PyListSurface, calleeSpan: Span): ListHandlerSurfaces {
+  const out: ListHandlerSurfaces = { prompts: [], resources: [] };
   for (const item of entries(mod, server.framework, fn, list)) {
     if (list === 'prompts') out.prompts.push(promptOf(mod, server, item, calleeSpan));
     else out.resources.push(resourceOf(mod, server, item, list, calleeSpan));
@@ -90,10 +80,10 @@ function returnedValues(fn: SyntaxNode): { stmt: SyntaxNode; value?: SyntaxNode 
   return out;
 }
 
-function entries(mod: PyModule, framework: Framework, fn: SyntaxNode, list: PyListSurface): (Entry | Unseen)[] {
+function entries(mod: PyModule, framework: Framework, fn: SyntaxNode, list: PyListSurface): (Entry | UnseenListPart)[] {
   const method = METHOD[list];
   const model = MODEL[list];
-  const unseen = (reason: string, node: SyntaxNode, what: Unseen['unseen'] = 'list'): Unseen => ({ unseen: what, reason, span: mod.span(node) });
+  const unseen = (reason: string, node: SyntaxNode, what: UnseenListPart['unseen'] = 'list'): UnseenListPart => ({ unseen: what, reason, span: mod.span(node) });
   const returned = returnedValues(fn);
   if (returned.length === 0) return [unseen(`the ${method} handler returns no value Toolsmith can read`, fn)];
   if (returned.length > 1) return [unseen(`the ${method} handler returns in ${returned.length} places: which list is published depends on run-time conditions`, fn)];
@@ -111,7 +101,7 @@ function entries(mod: PyModule, framework: Framework, fn: SyntaxNode, list: PyLi
     if (assigned?.name === 'ArrayExpression' && !assignsLocally(mod, fn, mod.src(value))) value = assigned;
   }
   if (value.name !== 'ArrayExpression') return [unseen(`the ${method} handler's result \`${mod.src(value).slice(0, 40)}\` is not a list literal: it is built at run time`, value)];
-  const out: (Entry | Unseen)[] = [];
+  const out: (Entry | UnseenListPart)[] = [];
   const items = meaningful(value);
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
@@ -265,7 +255,7 @@ function common(mod: PyModule, server: LowLevelServer) {
   };
 }
 
-function promptOf(mod: PyModule, server: LowLevelServer, item: Entry | Unseen, calleeSpan: Span): PromptDefinition {
+function promptOf(mod: PyModule, server: LowLevelServer, item: Entry | UnseenListPart, calleeSpan: Span): PromptDefinition {
   const registration = { kind: 'handler' as const, span: item.span, calleeSpan };
   if ('unseen' in item) {
     const u: Unresolved = { part: item.unseen === 'list' ? 'prompts' : 'prompt', reason: item.reason, span: item.span };
@@ -289,7 +279,7 @@ function promptOf(mod: PyModule, server: LowLevelServer, item: Entry | Unseen, c
   return prompt;
 }
 
-function resourceOf(mod: PyModule, server: LowLevelServer, item: Entry | Unseen, list: PyListSurface, calleeSpan: Span): ResourceDefinition {
+function resourceOf(mod: PyModule, server: LowLevelServer, item: Entry | UnseenListPart, list: PyListSurface, calleeSpan: Span): ResourceDefinition {
   const kind = list === 'resourceTemplates' ? ('template' as const) : ('resource' as const);
   const registration = { kind: 'handler' as const, span: item.span, calleeSpan };
   if ('unseen' in item) {

@@ -8,7 +8,19 @@
  * entry standing for the whole list (part `prompts` / `resources` / `resourceTemplates`), never dropped.
  */
 import ts from './ts';
-import type { Framework, JsonValue, Located, PromptArgumentDefinition, PromptDefinition, ResourceDefinition, ResourceMetadataEntry, Span, Unresolved } from '../model';
+import type {
+  Framework,
+  JsonValue,
+  ListHandlerSurfaces,
+  Located,
+  PromptArgumentDefinition,
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceMetadataEntry,
+  Span,
+  Unresolved,
+  UnseenListPart,
+} from '../model';
 import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
 import { evaluate, FnExpr, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
 import { resolveHandler } from './handler';
@@ -29,18 +41,6 @@ interface Entry {
   unresolved: Unresolved[];
 }
 
-/** What cannot be read: one entry (`entry`), or a list of unknown length (`list`). */
-interface Unseen {
-  unseen: 'entry' | 'list';
-  reason: string;
-  span: Span;
-}
-
-export interface HandlerSurfaces {
-  prompts: PromptDefinition[];
-  resources: ResourceDefinition[];
-}
-
 interface Base {
   file: string;
   server: PromptDefinition['server'];
@@ -58,7 +58,7 @@ export function listHandlerSurfaces(
   framework: Framework,
   sdkVersion: string | undefined,
   list: ListSurface,
-): HandlerSurfaces {
+): ListHandlerSurfaces {
   const base: Base = {
     file: pf.file,
     server: { id: server.id, variable: server.variable, name: server.name, span: server.span },
@@ -67,7 +67,7 @@ export function listHandlerSurfaces(
     calleeSpan: spanOf(call.expression, pf),
     list,
   };
-  const out: HandlerSurfaces = { prompts: [], resources: [] };
+  const out: ListHandlerSurfaces = { prompts: [], resources: [] };
   for (const item of listEntries(call, pf, ctx, list)) {
     if (list === 'prompts') out.prompts.push(promptOf(base, item));
     else out.resources.push(resourceOf(base, item));
@@ -76,9 +76,9 @@ export function listHandlerSurfaces(
 }
 
 /** The handler's returned list, entry by entry (lowlevel.ts listHandlerTools reads tools/list the same way). */
-function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, list: ListSurface): (Entry | Unseen)[] {
+function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, list: ListSurface): (Entry | UnseenListPart)[] {
   const method = METHOD[list];
-  const unseen = (reason: string, node: ts.Node, at: ParsedFile, span?: Span, what: Unseen['unseen'] = 'list'): Unseen => ({ unseen: what, reason, span: span ?? spanOf(node, at) });
+  const unseen = (reason: string, node: ts.Node, at: ParsedFile, span?: Span, what: UnseenListPart['unseen'] = 'list'): UnseenListPart => ({ unseen: what, reason, span: span ?? spanOf(node, at) });
   const handler = throughWrappers(call.arguments[1], pf, ctx);
   const h = handlerFunction(handler.expr, handler.pf, ctx);
   if (!h) return [unseen(`the ${method} handler is not a function Toolsmith can read`, call.arguments[1], pf)];
@@ -101,7 +101,7 @@ function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, 
       return [unseen(`the ${list} list is not static: ${r.reason}`, listExpr, result.pf, r.span)];
     }
   }
-  const out: (Entry | Unseen)[] = [];
+  const out: (Entry | UnseenListPart)[] = [];
   for (const el of [...literal.node.elements, ...literal.pushes.flatMap((c) => c.arguments)]) {
     if (ts.isSpreadElement(el)) {
       try {
@@ -176,7 +176,7 @@ function entryOfLiteral(obj: ts.ObjectLiteralExpression, pf: ParsedFile, ctx: Ev
   return entry;
 }
 
-function entryOfValue(value: unknown, span: Span): Entry | Unseen {
+function entryOfValue(value: unknown, span: Span): Entry | UnseenListPart {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { unseen: 'entry', reason: 'an entry that is not an object', span };
   const spans: Record<string, Span> = {};
   for (const k of Object.keys(value)) spans[k] = span;
@@ -215,7 +215,7 @@ function required(located: Located<string> | undefined, key: string, entry: Entr
   return { value: undefined, span: entry.span, unresolved: u };
 }
 
-function promptOf(base: Base, item: Entry | Unseen): PromptDefinition {
+function promptOf(base: Base, item: Entry | UnseenListPart): PromptDefinition {
   const registration = (span: Span) => ({ kind: 'handler' as const, span, calleeSpan: base.calleeSpan });
   const common = { language: 'typescript' as const, framework: base.framework, frameworkVersion: base.sdkVersion, file: base.file, server: base.server };
   if ('unseen' in item) {
@@ -246,7 +246,7 @@ function promptArguments(value: JsonValue | undefined, span: Span): PromptArgume
   return out;
 }
 
-function resourceOf(base: Base, item: Entry | Unseen): ResourceDefinition {
+function resourceOf(base: Base, item: Entry | UnseenListPart): ResourceDefinition {
   const kind = base.list === 'resourceTemplates' ? ('template' as const) : ('resource' as const);
   const registration = (span: Span) => ({ kind: 'handler' as const, span, calleeSpan: base.calleeSpan });
   const common = { language: 'typescript' as const, framework: base.framework, frameworkVersion: base.sdkVersion, file: base.file, server: base.server, kind };
