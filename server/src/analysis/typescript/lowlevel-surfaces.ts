@@ -24,7 +24,7 @@ import type {
 import { lowLevelToolContract } from '../../contract/typescript/lowlevel';
 import { evaluate, FnExpr, Unresolvable, type EvalContext, type ServerRef } from './evaluate';
 import { resolveHandler } from './handler';
-import { literalOf, propertyName, reasonOf, returnedExpressions, throughWrappers } from './lowlevel';
+import { entryOfLiteral, entryOfValue, literalOf, propertyName, reasonOf, returnedExpressions, throughWrappers, type ListEntryRead } from './lowlevel';
 import { spanOf, type ParsedFile } from './project';
 
 /** Which list a handler answers: the key of its result object. */
@@ -32,14 +32,6 @@ export type ListSurface = 'prompts' | 'resources' | 'resourceTemplates';
 
 /** The request names, for the reasons. */
 const METHOD: Record<ListSurface, string> = { prompts: 'prompts/list', resources: 'resources/list', resourceTemplates: 'resources/templates/list' };
-
-/** One entry of the list as read: its keys' values, where each is written, and the keys that could not be read. */
-interface Entry {
-  values: Record<string, unknown>;
-  spans: Record<string, Span>;
-  span: Span;
-  unresolved: Unresolved[];
-}
 
 interface Base {
   file: string;
@@ -76,7 +68,7 @@ export function listHandlerSurfaces(
 }
 
 /** The handler's returned list, entry by entry (lowlevel.ts listHandlerTools reads tools/list the same way). */
-function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, list: ListSurface): (Entry | UnseenListPart)[] {
+function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, list: ListSurface): (ListEntryRead | UnseenListPart)[] {
   const method = METHOD[list];
   const unseen = (reason: string, node: ts.Node, at: ParsedFile, span?: Span, what: UnseenListPart['unseen'] = 'list'): UnseenListPart => ({ unseen: what, reason, span: span ?? spanOf(node, at) });
   const handler = throughWrappers(call.arguments[1], pf, ctx);
@@ -95,19 +87,19 @@ function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, 
     try {
       const value = evaluate(listExpr, result.pf, ctx);
       if (!Array.isArray(value)) return [unseen(`the \`${list}\` of the ${method} result is not an array`, listExpr, result.pf)];
-      return value.map((v) => entryOfValue(v, spanOf(listExpr, result.pf)));
+      return value.map((v) => entryOfValueOrUnseen(v, spanOf(listExpr, result.pf)));
     } catch (err) {
       const r = reasonOf(err);
       return [unseen(`the ${list} list is not static: ${r.reason}`, listExpr, result.pf, r.span)];
     }
   }
-  const out: (Entry | UnseenListPart)[] = [];
+  const out: (ListEntryRead | UnseenListPart)[] = [];
   for (const el of [...literal.node.elements, ...literal.pushes.flatMap((c) => c.arguments)]) {
     if (ts.isSpreadElement(el)) {
       try {
         const value = evaluate(el.expression, literal.pf, ctx);
         if (!Array.isArray(value)) throw new Unresolvable('spread of a value that is not a static array', { node: el, pf: literal.pf });
-        out.push(...value.map((v) => entryOfValue(v, spanOf(el, literal.pf))));
+        out.push(...value.map((v) => entryOfValueOrUnseen(v, spanOf(el, literal.pf))));
       } catch (err) {
         const r = reasonOf(err);
         const written = el.expression.getText(literal.pf.sf).replace(/\s+/g, ' ');
@@ -116,10 +108,10 @@ function listEntries(call: ts.CallExpression, pf: ParsedFile, ctx: EvalContext, 
       continue;
     }
     const obj = literalOf(el, literal.pf, ctx, ts.isObjectLiteralExpression);
-    if (obj) out.push(entryOfLiteral(obj.node, obj.pf, ctx));
+    if (obj) out.push(entryOfLiteral(obj.node, obj.pf, ctx, 'entry'));
     else {
       try {
-        out.push(entryOfValue(evaluate(el, literal.pf, ctx), spanOf(el, literal.pf)));
+        out.push(entryOfValueOrUnseen(evaluate(el, literal.pf, ctx), spanOf(el, literal.pf)));
       } catch (err) {
         const r = reasonOf(err);
         out.push(unseen(`a ${method} entry that is not static: ${r.reason}`, el, literal.pf, r.span, 'entry'));
@@ -144,52 +136,18 @@ function handlerFunction(expr: ts.Expression, pf: ParsedFile, ctx: EvalContext):
   }
 }
 
-/** An entry written as an object literal: each key read on its own, so one unreadable key leaves the others. */
-function entryOfLiteral(obj: ts.ObjectLiteralExpression, pf: ParsedFile, ctx: EvalContext): Entry {
-  const entry: Entry = { values: {}, spans: {}, span: spanOf(obj, pf), unresolved: [] };
-  for (const p of obj.properties) {
-    if (ts.isSpreadAssignment(p)) {
-      try {
-        const v = evaluate(p.expression, pf, ctx);
-        if (typeof v === 'object' && v !== null) Object.assign(entry.values, v);
-        for (const k of Object.keys(v ?? {})) entry.spans[k] = spanOf(p, pf);
-      } catch (err) {
-        const r = reasonOf(err);
-        entry.unresolved.push({ part: 'entry', reason: `spread of a value that is not static: ${r.reason}`, span: r.span ?? spanOf(p, pf) });
-      }
-      continue;
-    }
-    const key = propertyName(p);
-    const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
-    if (key === undefined || !valueNode) {
-      entry.unresolved.push({ part: 'entry', reason: 'a member that is not a plain property', span: spanOf(p, pf) });
-      continue;
-    }
-    entry.spans[key] = spanOf(valueNode, pf);
-    try {
-      entry.values[key] = evaluate(valueNode, pf, ctx);
-    } catch (err) {
-      const r = reasonOf(err);
-      entry.unresolved.push({ part: key, reason: r.reason, span: r.span ?? entry.spans[key] });
-    }
-  }
-  return entry;
-}
-
-function entryOfValue(value: unknown, span: Span): Entry | UnseenListPart {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { unseen: 'entry', reason: 'an entry that is not an object', span };
-  const spans: Record<string, Span> = {};
-  for (const k of Object.keys(value)) spans[k] = span;
-  return { values: value as Record<string, unknown>, spans, span, unresolved: [] };
+/** An entry evaluated whole, or the row saying it is not an object. */
+function entryOfValueOrUnseen(value: unknown, span: Span): ListEntryRead | UnseenListPart {
+  return entryOfValue(value, span) ?? { unseen: 'entry', reason: 'an entry that is not an object', span };
 }
 
 /** Rows about the entry as a whole (a spread not read, an entry that is not JSON) get the part rules know it by. */
-function wholeEntryIs(part: 'prompt' | 'resource', entry: Entry): void {
+function wholeEntryIs(part: 'prompt' | 'resource', entry: ListEntryRead): void {
   for (const u of entry.unresolved) if (u.part === 'entry') u.part = part;
 }
 
 /** The entry's JSON as the SDK sends it, and its string keys located (a key that is not a string is unresolved). */
-function jsonOf(entry: Entry): { contract: { [key: string]: JsonValue }; text: (key: string) => Located<string> | undefined } {
+function jsonOf(entry: ListEntryRead): { contract: { [key: string]: JsonValue }; text: (key: string) => Located<string> | undefined } {
   const built = lowLevelToolContract(entry.values);
   const contract = 'contract' in built ? built.contract : {};
   if ('error' in built) entry.unresolved.push({ part: 'contract', reason: built.error, span: entry.span });
@@ -208,14 +166,14 @@ function jsonOf(entry: Entry): { contract: { [key: string]: JsonValue }; text: (
 }
 
 /** A located key every entry must have (a prompt's name, a resource's URI): unresolved when absent. */
-function required(located: Located<string> | undefined, key: string, entry: Entry, what: string): Located<string> {
+function required(located: Located<string> | undefined, key: string, entry: ListEntryRead, what: string): Located<string> {
   if (located) return located;
   const u: Unresolved = { part: key, reason: `${what} without a \`${key}\``, span: entry.span };
   entry.unresolved.push(u);
   return { value: undefined, span: entry.span, unresolved: u };
 }
 
-function promptOf(base: Base, item: Entry | UnseenListPart): PromptDefinition {
+function promptOf(base: Base, item: ListEntryRead | UnseenListPart): PromptDefinition {
   const registration = (span: Span) => ({ kind: 'handler' as const, span, calleeSpan: base.calleeSpan });
   const common = { language: 'typescript' as const, framework: base.framework, frameworkVersion: base.sdkVersion, file: base.file, server: base.server };
   if ('unseen' in item) {
@@ -246,7 +204,7 @@ function promptArguments(value: JsonValue | undefined, span: Span): PromptArgume
   return out;
 }
 
-function resourceOf(base: Base, item: Entry | UnseenListPart): ResourceDefinition {
+function resourceOf(base: Base, item: ListEntryRead | UnseenListPart): ResourceDefinition {
   const kind = base.list === 'resourceTemplates' ? ('template' as const) : ('resource' as const);
   const registration = (span: Span) => ({ kind: 'handler' as const, span, calleeSpan: base.calleeSpan });
   const common = { language: 'typescript' as const, framework: base.framework, frameworkVersion: base.sdkVersion, file: base.file, server: base.server, kind };

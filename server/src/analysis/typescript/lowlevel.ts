@@ -288,46 +288,67 @@ function unseenTool(base: Base, file: string, reason: string, span: Span, part: 
   };
 }
 
-/** One entry written as an object literal: each key read on its own, so one unreadable key leaves the others. */
-function toolFromLiteral(base: Base, file: string, obj: ts.ObjectLiteralExpression, pf: ParsedFile, ctx: EvalContext): ToolDefinition {
-  const unresolved: Unresolved[] = [];
-  const values: Record<string, unknown> = {};
-  const spans: Record<string, Span> = {};
+/** One entry of a low-level list (a tool, a prompt, a resource) as read: its keys' values, where each is written, and what could not be read. */
+export interface ListEntryRead {
+  values: Record<string, unknown>;
+  spans: Record<string, Span>;
+  span: Span;
+  unresolved: Unresolved[];
+}
+
+/**
+ * An entry written as an object literal: each key read on its own, so one unreadable key leaves the others. `whole`
+ * is the part of a row about the entry as a whole (a spread not read, a member that is not a plain property).
+ */
+export function entryOfLiteral(obj: ts.ObjectLiteralExpression, pf: ParsedFile, ctx: EvalContext, whole: string): ListEntryRead {
+  const entry: ListEntryRead = { values: {}, spans: {}, span: spanOf(obj, pf), unresolved: [] };
   for (const p of obj.properties) {
     if (ts.isSpreadAssignment(p)) {
       try {
         const v = evaluate(p.expression, pf, ctx);
-        if (typeof v === 'object' && v !== null) Object.assign(values, v);
-        for (const k of Object.keys(v ?? {})) spans[k] = spanOf(p, pf);
+        if (typeof v === 'object' && v !== null) Object.assign(entry.values, v);
+        for (const k of Object.keys(v ?? {})) entry.spans[k] = spanOf(p, pf);
       } catch (err) {
         const r = reasonOf(err);
-        unresolved.push({ part: 'tool', reason: `spread of a value that is not static: ${r.reason}`, span: r.span ?? spanOf(p, pf) });
+        entry.unresolved.push({ part: whole, reason: `spread of a value that is not static: ${r.reason}`, span: r.span ?? spanOf(p, pf) });
       }
       continue;
     }
     const key = propertyName(p);
     const valueNode = ts.isPropertyAssignment(p) ? p.initializer : ts.isShorthandPropertyAssignment(p) ? p.name : undefined;
     if (key === undefined || !valueNode) {
-      unresolved.push({ part: 'tool', reason: 'a member that is not a plain property', span: spanOf(p, pf) });
+      entry.unresolved.push({ part: whole, reason: 'a member that is not a plain property', span: spanOf(p, pf) });
       continue;
     }
-    spans[key] = spanOf(valueNode, pf);
+    entry.spans[key] = spanOf(valueNode, pf);
     try {
-      values[key] = evaluate(valueNode, pf, ctx);
+      entry.values[key] = evaluate(valueNode, pf, ctx);
     } catch (err) {
       const r = reasonOf(err);
-      unresolved.push({ part: key, reason: r.reason, span: r.span ?? spans[key] });
+      entry.unresolved.push({ part: key, reason: r.reason, span: r.span ?? entry.spans[key] });
     }
   }
-  return toolOf(base, file, values, spans, spanOf(obj, pf), unresolved);
+  return entry;
+}
+
+/** An entry evaluated whole: every key located at `span`; undefined when the value is not an object. */
+export function entryOfValue(value: unknown, span: Span): ListEntryRead | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
+  const spans: Record<string, Span> = {};
+  for (const k of Object.keys(value)) spans[k] = span;
+  return { values: value as Record<string, unknown>, spans, span, unresolved: [] };
+}
+
+function toolFromLiteral(base: Base, file: string, obj: ts.ObjectLiteralExpression, pf: ParsedFile, ctx: EvalContext): ToolDefinition {
+  const e = entryOfLiteral(obj, pf, ctx, 'tool');
+  return toolOf(base, file, e.values, e.spans, e.span, e.unresolved);
 }
 
 function toolFromValue(base: Base, file: string, value: unknown, at: Where): ToolDefinition {
   const span = spanOf(at.node, at.pf);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return unseenTool(base, file, 'a tools/list entry that is not an object', span);
-  const spans: Record<string, Span> = {};
-  for (const k of Object.keys(value)) spans[k] = span;
-  return toolOf(base, file, value as Record<string, unknown>, spans, span, []);
+  const e = entryOfValue(value, span);
+  if (!e) return unseenTool(base, file, 'a tools/list entry that is not an object', span);
+  return toolOf(base, file, e.values, e.spans, e.span, e.unresolved);
 }
 
 function toolOf(base: Base, file: string, values: Record<string, unknown>, spans: Record<string, Span>, span: Span, unresolved: Unresolved[]): ToolDefinition {
