@@ -32,20 +32,23 @@ import { listedVersions } from './tool-versions';
 import { buildPythonContract, type PyContractResult, type PyParamSpec, type PyToolSpec } from '../../contract/python';
 import { cleandoc, cleandocLines, compilerCleanDoc } from '../../contract/python/cleandoc';
 import { acceptsToolOption, frameworkOfConstructor, FRAMEWORKS, type FrameworkProfile } from '../../../../common/frameworks';
-import { markComposedSurfaces, markDuplicates, mayRegisterSurfaces, surfaceCall, surfaceDecorator, type FunctionRead, type SurfaceFailure, type SurfaceHost, type SurfaceResult } from './surfaces';
+import {
+  markComposedSurfaces,
+  markDuplicates,
+  mayRegisterSurfaces,
+  surfaceCall,
+  surfaceDecorator,
+  type FunctionRead,
+  type SurfaceFailure,
+  type SurfaceHost,
+  type SurfaceResult,
+  type SurfaceServer,
+} from './surfaces';
 import { composedInto, composeServers, type Composition } from './compose';
 import { LIST_DECORATORS, LIST_HANDLER_KWARGS, lowLevelSurfaces } from './lowlevel-surfaces';
 
-interface ServerVar {
-  id: string;
-  variable: string;
-  framework: Framework;
-  name?: string;
-  span: Span;
-  constructorSpan: Span;
-  /** Why the server's tools cannot be exact (a parameter whose framework the code does not declare). */
-  unresolved?: Unresolved;
-}
+/** A server a scope knows (surfaces.ts reads the same). */
+type ServerVar = SurfaceServer;
 
 /** Scope: the servers and functions visible by name (module scope, or a factory function's body). */
 interface Scope {

@@ -15,7 +15,7 @@ import { buildPythonPromptContract, buildPythonResourceContract } from '../../co
 import type { PyParamSpec, PyToolSpec } from '../../contract/python';
 import { FRAMEWORKS, type PythonContractTraits } from '../../../../common/frameworks';
 
-/** A server as the tool front-end knows it (its ServerVar). */
+/** A server as the Python front-end knows it: where it is built, its framework, and why its contracts are not exact. */
 export interface SurfaceServer {
   id: string;
   variable: string;
@@ -23,6 +23,7 @@ export interface SurfaceServer {
   name?: string;
   span: Span;
   constructorSpan: Span;
+  /** Why the server's tools cannot be exact (a parameter whose framework the code does not declare). */
   unresolved?: Unresolved;
 }
 
@@ -303,8 +304,15 @@ function registration(host: SurfaceHost, server: SurfaceServer, method: 'prompt'
       span: site.calleeSpan,
       what,
     };
-  const serverRef = { id: server.id, variable: server.variable, ...(server.name !== undefined ? { name: server.name } : {}), span: server.span };
-  const registration = { kind: 'decorator' as const, span: site.span, calleeSpan: site.calleeSpan, ...(site.argList ? { configSpan: mod.span(site.argList) } : {}) };
+  // What a prompt's and a resource's definition share: where it is registered, on which server, by which release.
+  const definition = {
+    language: 'python' as const,
+    framework,
+    ...(version !== undefined ? { frameworkVersion: version } : {}),
+    file: mod.file,
+    server: { id: server.id, variable: server.variable, ...(server.name !== undefined ? { name: server.name } : {}), span: server.span },
+    registration: { kind: 'decorator' as const, span: site.span, calleeSpan: site.calleeSpan, ...(site.argList ? { configSpan: mod.span(site.argList) } : {}) },
+  };
   const common = {
     framework,
     ...(version !== undefined ? { version } : {}),
@@ -343,12 +351,7 @@ function registration(host: SurfaceHost, server: SurfaceServer, method: 'prompt'
     let contract = built.contract;
     contract = without(contract, name.unresolved ? 'name' : undefined, options.title?.unresolved ? 'title' : undefined, options.description?.unresolved ? 'description' : undefined);
     const prompt: PromptDefinition = {
-      language: 'python',
-      framework,
-      ...(version !== undefined ? { frameworkVersion: version } : {}),
-      file: mod.file,
-      server: serverRef,
-      registration,
+      ...definition,
       name,
       ...(options.title ? { title: options.title } : {}),
       ...(descriptionFact(contract.description) ? { description: descriptionFact(contract.description) } : {}),
@@ -382,12 +385,7 @@ function registration(host: SurfaceHost, server: SurfaceServer, method: 'prompt'
   const kind = built.kind ?? (uri.value !== undefined && /\{[^}]*\}/.test(uri.value) ? 'template' : 'resource');
   const nameValue = typeof contract.name === 'string' ? contract.name : undefined;
   const resource: ResourceDefinition = {
-    language: 'python',
-    framework,
-    ...(version !== undefined ? { frameworkVersion: version } : {}),
-    file: mod.file,
-    server: serverRef,
-    registration,
+    ...definition,
     kind,
     name: options.name?.value !== undefined || options.name?.unresolved ? options.name : { value: nameValue, span: fn.fnNameSpan },
     uri,

@@ -27,7 +27,8 @@ export interface PyParamSpec {
   span: Span;
 }
 
-export interface PyToolSpec {
+/** What every Python registration (tool, prompt, resource) reads of its framework, its function and its arguments. */
+export interface PyRegistrationSpec {
   framework: Framework;
   /** The framework version the workspace pins (undefined: none); its profile's contractTraits say what differs. */
   version?: string;
@@ -35,12 +36,20 @@ export interface PyToolSpec {
   pythonVersion?: readonly [number, number];
   /** The Python function name (`fn.__name__`). */
   fnName: string;
-  name: string;
   title?: string;
   /** `description=` given explicitly. */
   explicitDescription?: string;
   /** `fn.__doc__` as the running Python stores it. */
   rawDoc?: string;
+  meta?: { [k: string]: JsonValue };
+  tags?: string[];
+  /** Registration arguments the analyser cannot model (each an unresolved part). */
+  unresolvedArgs: Unresolved[];
+  span: Span;
+}
+
+export interface PyToolSpec extends PyRegistrationSpec {
+  name: string;
   /** FastMCP's parsed docstring. */
   parsedDoc?: { description?: string; args: { name: string; description: string }[]; unsupportedStyle?: string };
   params: PyParamSpec[];
@@ -50,13 +59,8 @@ export interface PyToolSpec {
   /** FastMCP `output_schema=`: null disables, an object replaces; `model`: `Model.model_json_schema()` (pydantic's validation-mode schema of that class). */
   outputSchemaOverride?: { value: JsonSchema | null } | { model: PyType };
   annotations?: { [k: string]: JsonValue };
-  meta?: { [k: string]: JsonValue };
-  tags?: string[];
   /** FastMCP `version=` (3.x+): this registration's version, as the string FastMCP stores. */
   toolVersion?: string;
-  /** Registration arguments the analyser cannot model (each an unresolved part). */
-  unresolvedArgs: Unresolved[];
-  span: Span;
 }
 
 export interface PyContractResult {

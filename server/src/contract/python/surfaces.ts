@@ -17,23 +17,15 @@
 import type { Framework, JsonSchema, JsonValue, Span, Unresolved } from '../../analysis/model';
 import type { PyType } from '../../analysis/python/pytypes';
 import { cleandoc } from './cleandoc';
-import { buildPythonContract, fastmcpMeta, traitsOf, type PyContractResult, type PyParamSpec, type PyToolSpec } from './index';
+import { buildPythonContract, fastmcpMeta, traitsOf, type PyContractResult, type PyParamSpec, type PyRegistrationSpec, type PyToolSpec } from './index';
 import { SchemaGenerator, Unresolvable } from './pydantic';
 import { pythonUriTemplateError, pythonUriTemplateVariables } from './uri-template';
 import { FRAMEWORKS, type PythonContractTraits } from '../../../../common/frameworks';
 
 /** What the front-end read of one `@server.prompt(...)` registration and its function. */
-export interface PyPromptSpec {
-  framework: Framework;
-  version?: string;
-  pythonVersion?: readonly [number, number];
-  fnName: string;
+export interface PyPromptSpec extends PyRegistrationSpec {
   /** `name=` (or the function's name). */
   name: string;
-  title?: string;
-  explicitDescription?: string;
-  /** `fn.__doc__` as the running Python stores it. */
-  rawDoc?: string;
   parsedDoc?: PyToolSpec['parsedDoc'];
   /** The parameters that reach the argument model (Context, `*args` and the refused ones left out by the front-end). */
   params: PyParamSpec[];
@@ -41,37 +33,23 @@ export interface PyPromptSpec {
   contextParam?: { name: string; span: Span };
   /** `from __future__ import annotations`: every annotation is a string at run time. */
   stringAnnotations?: boolean;
-  meta?: { [k: string]: JsonValue };
-  tags?: string[];
   /** FastMCP `version=`. */
   componentVersion?: string;
-  unresolvedArgs: Unresolved[];
-  span: Span;
 }
 
 /** What the front-end read of one `@server.resource(uri, ...)` registration and its function. */
-export interface PyResourceSpec {
-  framework: Framework;
-  version?: string;
-  pythonVersion?: readonly [number, number];
-  fnName: string;
+export interface PyResourceSpec extends PyRegistrationSpec {
   /** `name=` when given. */
   explicitName?: string;
   /** The URI as written (undefined: not a literal). */
   uri: string | undefined;
   uriSpan: Span;
-  title?: string;
-  explicitDescription?: string;
-  rawDoc?: string;
   mimeType?: string;
   annotations?: { [k: string]: JsonValue };
-  meta?: { [k: string]: JsonValue };
-  tags?: string[];
+  /** FastMCP `version=`. */
   componentVersion?: string;
   /** The function's parameters (Context included, marked), in order. */
   params: { name: string; hasDefault: boolean; isContext: boolean; variadic?: 'args' | 'kwargs'; span: Span }[];
-  unresolvedArgs: Unresolved[];
-  span: Span;
 }
 
 export interface PySurfaceResult {
