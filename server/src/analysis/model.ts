@@ -235,11 +235,11 @@ export interface ToolDefinition {
      */
     condition?: { text: string; span: Span };
     /**
-     * The arms of `if`/`else` (`elif`, `?:`) the registration sits in, outermost first, each `<file>:<offset of the
-     * statement>:<arm>`: two registrations in different arms of one statement are never both made (the same name
+     * The arms of `if`/`else` (`elif`, `?:`) the registration sits in, outermost first: the statement (`<file>:<offset>`)
+     * and which arm. Two registrations in different arms of one statement are never both made (the same name
      * registered in each arm is no duplicate).
      */
-    arms?: string[];
+    arms?: RegistrationArm[];
   };
   name: Located<string>;
   /**
@@ -339,6 +339,14 @@ export interface UnseenListPart {
   unseen: 'entry' | 'list';
   reason: string;
   span: Span;
+}
+
+/** One arm of an `if`/`else` (`elif`, `?:`) a registration sits in (ToolDefinition.registration.arms). */
+export interface RegistrationArm {
+  /** The statement, as `<file>:<offset>`. */
+  statement: string;
+  /** Which of its arms: `then`/`else` (TypeScript), the index of the body (Python). */
+  arm: string;
 }
 
 export interface PromptDefinition {

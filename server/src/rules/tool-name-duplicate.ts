@@ -33,8 +33,7 @@ function exclusive(a: ToolDefinition, b: ToolDefinition): boolean {
   const armsA = a.registration.arms;
   const armsB = b.registration.arms;
   if (!armsA || !armsB) return false;
-  const statement = (arm: string) => arm.slice(0, arm.lastIndexOf(':'));
-  return armsA.some((x) => armsB.some((y) => x !== y && statement(x) === statement(y)));
+  return armsA.some((x) => armsB.some((y) => x.statement === y.statement && x.arm !== y.arm));
 }
 
 export const toolNameDuplicate: Rule = {

@@ -2005,7 +2005,7 @@ function buildTool(a: PyAnalysis, reg: BuildInput): ToolDefinition | undefined {
       ...(reg.kind === 'decorator' ? { decoratorCalled: !!reg.decoratorCalled } : {}),
       ...(reg.argList ? { configSpan: mod.span(reg.argList) } : {}),
       ...(guard ? { condition: { text: guard.text, span: mod.span(guard.at) } } : {}),
-      ...(guard?.arms.length ? { arms: guard.arms.map((arm) => `${mod.file}:${arm}`) } : {}),
+      ...(guard?.arms.length ? { arms: guard.arms.map((a) => ({ statement: `${mod.file}:${a.at}`, arm: String(a.arm) })) } : {}),
     },
     name: options.name,
     ...(options.version ? { version: options.version } : {}),

@@ -392,11 +392,11 @@ function exits(body: SyntaxNode): boolean {
  * first: the branch it sits in (`a`; `not a` in an `else`; `not a and b` in an `elif b`), and an earlier
  * `if c: return` of the same block (`not c`). Undefined when it runs unconditionally there; a guard in a caller
  * is not followed. `at`: the innermost guard's condition, for positions; `arms`: the `if` arms it sits in, outermost
- * first, as `<offset of the if>:<arm index>` (registrations in two arms of one `if` are never both made).
+ * first: the `if`'s offset and the index of the body (registrations in two arms of one `if` are never both made).
  */
-export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: SyntaxNode; arms: string[] } | undefined {
+export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: SyntaxNode; arms: { at: number; arm: number }[] } | undefined {
   const parts: { text: string; at: SyntaxNode }[] = [];
-  const arms: string[] = [];
+  const arms: { at: number; arm: number }[] = [];
   for (let n: SyntaxNode = stmt; n.parent && !SCOPES.has(n.name); n = n.parent) {
     const block = n.parent;
     if (block.name !== 'Body' && block.name !== 'Script') continue;
@@ -415,7 +415,7 @@ export function guardOf(stmt: SyntaxNode, text: string): { text: string; at: Syn
     if (block.name === 'Body' && ifStmt?.name === 'IfStatement') {
       const kids = children(ifStmt);
       const own: { text: string; at: SyntaxNode }[] = [];
-      arms.unshift(`${ifStmt.from}:${kids.filter((k) => k.name === 'Body' && k.from <= block.from).length}`);
+      arms.unshift({ at: ifStmt.from, arm: kids.filter((k) => k.name === 'Body' && k.from <= block.from).length });
       for (let i = 0; i < kids.length; i++) {
         const k = kids[i];
         if ((k.name === 'if' || k.name === 'elif') && kids[i + 1] && kids[i + 2]?.name === 'Body') {

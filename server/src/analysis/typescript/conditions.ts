@@ -5,7 +5,7 @@
  * tools/list without it is not a wrong prediction. Read within the registering function (or file), never evaluated.
  */
 import ts from './ts';
-import type { Span } from '../model';
+import type { RegistrationArm, Span } from '../model';
 import { isFunctionLikeKind, skipOuter, spanOf, type ParsedFile } from './project';
 
 const SK = ts.SyntaxKind;
@@ -53,10 +53,10 @@ function statementIndex(statements: ts.NodeArray<ts.Statement>, child: ts.Node):
 }
 
 /** The guards from the registration outwards, as written (`!(c)` where the registration runs when `c` is false). */
-export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { text: string; span: Span; arms: string[] } | undefined {
+export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { text: string; span: Span; arms: RegistrationArm[] } | undefined {
   const guards: { text: string; node: ts.Node }[] = [];
   // `if`/`?:` arms, innermost first (reversed at the end).
-  const arms: string[] = [];
+  const arms: RegistrationArm[] = [];
   const text = (e: ts.Node) => e.getText(pf.sf);
   const negated = (e: ts.Expression) => {
     const inner = skipOuter(e);
@@ -71,7 +71,7 @@ export function registrationGuard(call: ts.CallExpression, pf: ParsedFile): { te
       const otherwise = ts.isIfStatement(node) ? node.elseStatement : node.whenFalse;
       if (child === then || child === otherwise) {
         guards.push({ text: child === then ? text(cond) : negated(cond), node: cond });
-        arms.push(`${pf.file}:${node.getStart(pf.sf)}:${child === then ? 'then' : 'else'}`);
+        arms.push({ statement: `${pf.file}:${node.getStart(pf.sf)}`, arm: child === then ? 'then' : 'else' });
       }
     } else if (ts.isBinaryExpression(node) && child === node.right) {
       const op = node.operatorToken.kind;

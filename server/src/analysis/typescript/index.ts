@@ -582,17 +582,20 @@ function collectSites(entry: ParsedFile, ctx: EvalContext, emit: (site: Site) =>
   // ES modules run their workspace imports first, each once, depth-first in import order.
   const ran = new Set<string>([entry.file]);
   const unfollowed = (reason: string, node: ts.Node, pf: ParsedFile) => graph?.unfollowed.push({ part: 'module', reason, span: spanOf(node, pf) });
+  const unmodelledSaid = new Set<string>();
   /** Whole server: runs the module a specifier names (once), or says why it cannot. */
   const runSpecifier = (specifier: string, node: ts.Node, pf: ParsedFile, depth: number): void => {
     const unmodelled = unmodelledServerPackage(specifier);
     if (unmodelled) {
       // A server framework Toolsmith does not read: its tools exist, the prediction cannot hold them (said once).
-      if (!graph?.unfollowed.some((u) => u.part === 'tools' && u.reason.startsWith(`\`${unmodelled}\``)))
+      if (!unmodelledSaid.has(unmodelled)) {
+        unmodelledSaid.add(unmodelled);
         graph?.unfollowed.push({
           part: 'tools',
           reason: `\`${unmodelled}\` (npm) builds a server here with ${UNMODELLED_TS_SERVER_PACKAGES[unmodelled]}: Toolsmith does not read that framework, so the tools it lists are not in this prediction`,
           span: spanOf(node, pf),
         });
+      }
       return;
     }
     const file = ctx.project.resolveModule(pf.file, specifier);
